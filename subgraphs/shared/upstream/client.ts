@@ -1,0 +1,597 @@
+import { createHash } from "node:crypto";
+import { Agent as HttpAgent, STATUS_CODES } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
+import got, { RequestError, TimeoutError, type Got, type Response } from "got";
+import type { UpstreamConfig } from "./config.js";
+import { UpstreamError, safeErrorParts, type UpstreamErrorCode } from "./errors.js";
+import { LoaderRegistry } from "./loaders.js";
+import type { CallCounter, CurrentApi, Envelope, LegacyApi, QueryParams, SessionOptions, UpstreamSession } from "./types.js";
+import { Limiter, LruMap, chunk, mapConcurrent, sleep } from "./util.js";
+
+/**
+ * The one HTTP access layer to both APIs of the directory service.
+ *
+ * - got with keep-alive agents owned by the `Upstream` (closed by `close()`); no got retries, no
+ *   got cache: every attempt goes through `attempt()` so each one is counted.
+ * - Retries: GETs (and token requests, which are idempotent) on 429 within `maxRetryAfterSeconds`,
+ *   on 502/503/504, on connection failures and connect timeouts, with jittered exponential
+ *   backoff. A write (PUT/POST) is retried only when it provably never left this process
+ *   (connection refused, DNS failure, connect timeout); once it may have reached the upstream it
+ *   is sent once. A request that times out after connecting is not retried: the budget is per
+ *   request and a hanging upstream would otherwise multiply the caller's wait.
+ * - Conditional GETs through a bounded ETag cache per caller identity (never shared between
+ *   callers; keyed by a hash in forward mode).
+ */
+
+export const API_VERSION = "2024-11-01";
+const CURRENT_PREFIX = "/service-api";
+const ROUTE_PREFIXES = ["/service-api", "/api/v3", "/directory/api/4.0", "/organization/structure/api"];
+const MAX_FILTER_VALUES = 100;
+const PAGE_LIMIT = 100;
+/** callers whose ETag caches are kept at once; the least recent one is dropped beyond it */
+const MAX_CACHED_CALLERS = 64;
+/** bodies larger than this are not kept for revalidation */
+const MAX_CACHED_BODY = 1 << 20;
+const MAX_CONNECT_TIMEOUT_MS = 5000;
+const RETRIABLE_STATUSES = new Set([502, 503, 504]);
+/** failures where the request cannot have reached the upstream: safe to repeat even for a write */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
+/** failures after which a read may be repeated */
+const RETRIABLE_NETWORK_CODES = new Set([...NOT_SENT_CODES, "ECONNRESET", "EPIPE", "ECONNABORTED", "ESOCKETTIMEDOUT"]);
+
+/** One upstream HTTP attempt, for logs and metrics. */
+export interface UpstreamCallEvent {
+  api: "current" | "legacy" | "token";
+  method: string;
+  /** `GET /service-api/employees/{id}` */
+  route: string;
+  /** null: no answer (timeout or connection failure) */
+  status: number | null;
+  /** 1 for the first attempt of a request, 2 for its first retry, ... */
+  attempt: number;
+  durationMs: number;
+  /** the answer was a 304 and the cached body was served */
+  notModified: boolean;
+  /** timeout or network error code when status is null */
+  failure?: string;
+}
+
+export type UpstreamCallListener = (event: UpstreamCallEvent) => void;
+
+type Api = "current" | "legacy" | "token";
+
+interface RequestSpec {
+  api: Api;
+  method: "GET" | "POST" | "PUT";
+  /** path relative to the base URL (or the token URL's path), without query */
+  path: string;
+  /** the full URL, query included */
+  url: string;
+  json?: unknown;
+  form?: Record<string, string>;
+  /** answer null instead of throwing on 404 */
+  nullOn404?: boolean;
+}
+
+interface CachedBody {
+  etag: string;
+  text: string;
+}
+
+interface CachedToken {
+  token: string;
+  refreshAt: number;
+}
+
+/** Internal per-session state the Upstream needs for every call. */
+interface SessionState {
+  calls: CallCounter;
+  identity: string;
+  authorization: string | null;
+  limiter: Limiter;
+}
+
+export class Upstream {
+  readonly config: UpstreamConfig;
+  /** process-wide counters of every attempt (including token requests and 304s) */
+  readonly totals: CallCounter & { notModified: number };
+
+  private readonly http: Got;
+  private readonly httpAgent: HttpAgent;
+  private readonly httpsAgent: HttpsAgent;
+  private readonly etags = new LruMap<string, LruMap<string, CachedBody>>(MAX_CACHED_CALLERS);
+  private readonly listeners = new Set<UpstreamCallListener>();
+  private cachedToken: CachedToken | null = null;
+  private tokenRequest: Promise<string> | null = null;
+  private readonly base: URL;
+  private readonly tokenPath: string;
+
+  constructor(config: UpstreamConfig) {
+    this.config = Object.freeze({ ...config });
+    this.base = new URL(config.baseUrl.replace(/\/+$/, ""));
+    this.tokenPath = new URL(config.tokenUrl).pathname;
+    this.totals = { total: 0, byRoute: {}, notModified: 0 };
+    this.httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
+    this.httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 64 });
+    this.http = got.extend({
+      agent: { http: this.httpAgent, https: this.httpsAgent },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      responseType: "text",
+      timeout: { request: config.timeoutMs, connect: Math.min(config.timeoutMs, MAX_CONNECT_TIMEOUT_MS) },
+      headers: { "user-agent": "directory-graph-upstream" },
+    });
+  }
+
+  /** Subscribes to every upstream attempt; returns the unsubscribe function. */
+  onCall(listener: UpstreamCallListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** One session per GraphQL request. */
+  session(options: SessionOptions = {}): UpstreamSession {
+    const forwarded = this.config.auth === "forward";
+    const authorization = forwarded ? (options.authorization?.trim() || null) : null;
+    const identity = forwarded
+      ? authorization === null
+        ? "forward:anonymous"
+        : `forward:${createHash("sha256").update(authorization).digest("hex")}`
+      : `service:${this.config.clientId ?? ""}`;
+    const state: SessionState = {
+      calls: { total: 0, byRoute: {} },
+      identity,
+      authorization,
+      limiter: new Limiter(this.config.concurrency),
+    };
+    const current = this.currentApi(state);
+    const legacy = this.legacyApi(state);
+    return {
+      current,
+      legacy,
+      calls: state.calls,
+      forwarded,
+      loaders: new LoaderRegistry(),
+      concurrency: this.config.concurrency,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+    this.listeners.clear();
+  }
+
+  // ---- the two APIs ----
+
+  private currentApi(state: SessionState): CurrentApi {
+    const self = this;
+    const page = async <T>(path: string, query?: QueryParams) =>
+      this.send<Envelope<T>>(state, { api: "current", method: "GET", ...this.target(currentPath(path), query) }).then((b) =>
+        checkEnvelope<T>(b, currentPath(path)),
+      );
+    async function* iterate<T>(path: string, query?: QueryParams): AsyncIterable<T> {
+      const first = currentPath(path);
+      let envelope = await page<T>(first, { limit: PAGE_LIMIT, ...query });
+      const seen = new Set<string>();
+      for (;;) {
+        yield* envelope.items;
+        const next = envelope.links?.next?.href;
+        if (!next) return;
+        if (seen.has(next)) throw new Error(`GET ${first}: links.next repeats a page already read`);
+        seen.add(next);
+        const target = self.followHref(next, first);
+        envelope = checkEnvelope<T>(await self.send<Envelope<T>>(state, { api: "current", method: "GET", ...target }), target.path);
+      }
+    }
+    const all = async <T>(path: string, query?: QueryParams): Promise<T[]> => {
+      const out: T[] = [];
+      for await (const item of iterate<T>(path, query)) out.push(item);
+      return out;
+    };
+    return {
+      read: async <T>(path: string, query?: QueryParams) =>
+        this.send<T>(state, { api: "current", method: "GET", nullOn404: true, ...this.target(currentPath(path), query) }),
+      page,
+      iterate,
+      all,
+      allByValues: async <T>(path: string, filter: string, values: readonly string[], query?: QueryParams): Promise<T[]> => {
+        const chunks = chunk(filterValues(filter, values), MAX_FILTER_VALUES);
+        const parts = await mapConcurrent(chunks, this.config.concurrency, (c) => all<T>(path, { ...query, [filter]: c }));
+        return parts.flat();
+      },
+      post: async <T>(path: string, body: unknown, query?: QueryParams) =>
+        this.send<T>(state, { api: "current", method: "POST", json: body, ...this.target(currentPath(path), query) }) as Promise<T>,
+    };
+  }
+
+  private legacyApi(state: SessionState): LegacyApi {
+    return {
+      get: async <T>(path: string, query?: QueryParams) =>
+        this.send<T>(state, { api: "legacy", method: "GET", ...this.target(checkPath(path), query) }) as Promise<T>,
+      getOrNull: async <T>(path: string, query?: QueryParams) =>
+        this.send<T>(state, { api: "legacy", method: "GET", nullOn404: true, ...this.target(checkPath(path), query) }),
+      put: async <T>(path: string, body: unknown, query?: QueryParams) =>
+        this.send<T>(state, { api: "legacy", method: "PUT", json: body, ...this.target(checkPath(path), query) }) as Promise<T>,
+    };
+  }
+
+  private target(path: string, query?: QueryParams): { path: string; url: string } {
+    const qs = buildQuery(query, { allowEmbedded: EMBEDDED_SOURCES.has(path) });
+    return { path, url: `${this.base.href.replace(/\/+$/, "")}${path}${qs ? `?${qs}` : ""}` };
+  }
+
+  /**
+   * A `links.next.href` as a request target. Only hrefs on the configured upstream's origin are
+   * followed, so the bearer token is never sent to another host named in a response.
+   */
+  private followHref(href: string, from: string): { path: string; url: string } {
+    let url: URL;
+    try {
+      url = new URL(href, this.base);
+    } catch {
+      throw new Error(`GET ${from}: links.next is not a URL`);
+    }
+    if (url.origin !== this.base.origin) throw new Error(`GET ${from}: links.next points to another origin`);
+    const prefix = this.base.pathname.replace(/\/+$/, "");
+    const path = prefix !== "" && url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : url.pathname;
+    return this.target(path, Object.fromEntries(url.searchParams));
+  }
+
+  // ---- sending ----
+
+  /** One logical request: authentication, retries, conditional GET, error mapping. */
+  private async send<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
+    const headers: Record<string, string> = { accept: "application/json" };
+    let token: string | null = null;
+    if (spec.api === "current") {
+      headers["api-version"] = API_VERSION;
+      if (this.config.auth === "forward") {
+        if (state.authorization === null) {
+          throw new UpstreamError({ method: spec.method, path: spec.path, status: null, reason: "unauthenticated" });
+        }
+        headers.authorization = state.authorization;
+      } else {
+        token = await this.token(state);
+        headers.authorization = `Bearer ${token}`;
+      }
+    } else if (spec.api === "legacy") {
+      headers.authorization = `service application=${this.config.apiKey ?? ""}`;
+    }
+
+    const cache = spec.method === "GET" && spec.api !== "token" ? this.cacheFor(state.identity) : null;
+    const cacheKey = `${spec.method} ${spec.url}`;
+    const idempotent = spec.method === "GET" || spec.api === "token";
+    let retriesLeft = this.config.retries;
+    let refreshed = false;
+    let revalidate = true;
+    let attemptNo = 0;
+    for (;;) {
+      attemptNo++;
+      const cached = cache !== null && revalidate ? cache.get(cacheKey) : undefined;
+      const attemptHeaders = cached ? { ...headers, "if-none-match": cached.etag } : headers;
+      let response: Response<string>;
+      try {
+        response = await this.attempt(state, spec, attemptHeaders, attemptNo, spec.api === "token" ? null : state.limiter);
+      } catch (err) {
+        const failure = classifyFailure(err);
+        if (failure.retriable && retriesLeft > 0 && (idempotent || failure.notSent)) {
+          await sleep(this.backoff(this.config.retries - retriesLeft));
+          retriesLeft--;
+          continue;
+        }
+        throw new UpstreamError({ method: spec.method, path: spec.path, status: null, reason: failure.reason, summary: failure.summary });
+      }
+
+      const status = response.statusCode;
+      if (status === 304) {
+        if (cached) return parseJson<T>(cached.text, spec);
+        // the entry was evicted while the request was in flight: ask again without a validator
+        revalidate = false;
+        continue;
+      }
+      if (status >= 200 && status < 300) {
+        if (cache !== null) {
+          const etag = header(response, "etag");
+          if (etag && response.body.length <= MAX_CACHED_BODY) cache.set(cacheKey, { etag, text: response.body });
+          else cache.delete(cacheKey);
+        }
+        return parseJson<T>(response.body, spec, status);
+      }
+
+      if (cache !== null) cache.delete(cacheKey);
+      if (status === 404 && spec.nullOn404) return null;
+      if (status === 401 && token !== null && !refreshed) {
+        // the token may have expired early or been revoked: one fresh token, one more try
+        refreshed = true;
+        this.invalidateToken(token);
+        token = await this.token(state);
+        headers.authorization = `Bearer ${token}`;
+        continue;
+      }
+      let retryAfter: number | undefined;
+      if (status === 429) {
+        retryAfter = parseRetryAfter(header(response, "retry-after"));
+        const waitable = retryAfter === undefined || retryAfter <= this.config.maxRetryAfterSeconds;
+        if (idempotent && retriesLeft > 0 && waitable) {
+          await sleep(retryAfter !== undefined ? retryAfter * 1000 : this.backoff(this.config.retries - retriesLeft));
+          retriesLeft--;
+          continue;
+        }
+      } else if (RETRIABLE_STATUSES.has(status) && idempotent && retriesLeft > 0) {
+        await sleep(this.backoff(this.config.retries - retriesLeft));
+        retriesLeft--;
+        continue;
+      }
+      throw this.httpError(spec, response, retryAfter);
+    }
+  }
+
+  /** One HTTP attempt, counted on the session and the process totals and reported to listeners. */
+  private async attempt(
+    state: SessionState,
+    spec: RequestSpec,
+    headers: Record<string, string>,
+    attemptNo: number,
+    limiter: Limiter | null,
+  ): Promise<Response<string>> {
+    const run = async () => {
+      const route = routeOf(spec.method, spec.path);
+      count(state.calls, route);
+      count(this.totals, route);
+      const started = performance.now();
+      try {
+        const response = await this.http(spec.url, {
+          method: spec.method,
+          headers,
+          ...(spec.json !== undefined ? { json: spec.json } : {}),
+          ...(spec.form !== undefined ? { form: spec.form } : {}),
+        });
+        const notModified = response.statusCode === 304;
+        if (notModified) this.totals.notModified++;
+        this.emit({ api: spec.api, method: spec.method, route, status: response.statusCode, attempt: attemptNo, durationMs: performance.now() - started, notModified });
+        return response;
+      } catch (err) {
+        this.emit({
+          api: spec.api,
+          method: spec.method,
+          route,
+          status: null,
+          attempt: attemptNo,
+          durationMs: performance.now() - started,
+          notModified: false,
+          failure: classifyFailure(err).summary,
+        });
+        throw err;
+      }
+    };
+    return limiter ? limiter.run(run) : run();
+  }
+
+  private emit(event: UpstreamCallEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // a faulty log hook must not fail the request it observes
+      }
+    }
+  }
+
+  private backoff(retryIndex: number): number {
+    const base = (this.config.retryBaseDelayMs ?? 100) * 2 ** retryIndex;
+    return base * (0.5 + Math.random());
+  }
+
+  private httpError(spec: RequestSpec, response: Response<string>, retryAfter?: number): UpstreamError {
+    let parts: ReturnType<typeof safeErrorParts> = {};
+    const type = header(response, "content-type") ?? "";
+    if (/json/i.test(type)) {
+      try {
+        parts = safeErrorParts(JSON.parse(response.body));
+      } catch {
+        // an unparsable error body adds nothing the status does not say
+      }
+    }
+    let code: UpstreamErrorCode | undefined;
+    if (spec.api === "token") {
+      // the facade's own credentials or scopes were refused: the caller cannot be served. Only
+      // the OAuth error code is kept, the description may repeat what was sent.
+      let oauth: unknown;
+      try {
+        oauth = (JSON.parse(response.body) as { error?: unknown }).error;
+      } catch {
+        oauth = undefined;
+      }
+      parts = typeof oauth === "string" && /^[a-z_]{1,40}$/.test(oauth) ? { detail: oauth } : {};
+      const status = response.statusCode;
+      if (status >= 400 && status < 500 && status !== 429) code = "UNAUTHENTICATED";
+    }
+    return new UpstreamError({
+      ...(code !== undefined ? { code } : {}),
+      method: spec.method,
+      path: spec.path,
+      status: response.statusCode,
+      reason: "http",
+      summary: STATUS_CODES[response.statusCode] ?? response.statusMessage,
+      ...parts,
+      ...(retryAfter !== undefined ? { retryAfter } : {}),
+    });
+  }
+
+  private cacheFor(identity: string): LruMap<string, CachedBody> | null {
+    if (this.config.etagCacheSize <= 0) return null;
+    let cache = this.etags.get(identity);
+    if (!cache) {
+      cache = new LruMap(this.config.etagCacheSize);
+      this.etags.set(identity, cache);
+    }
+    return cache;
+  }
+
+  // ---- client-credentials token ----
+
+  /** The cached token, or the one being requested: a single token request however many wait. */
+  private token(state: SessionState): Promise<string> {
+    const cached = this.cachedToken;
+    if (cached !== null && Date.now() < cached.refreshAt) return Promise.resolve(cached.token);
+    if (this.tokenRequest === null) {
+      this.tokenRequest = this.requestToken(state).finally(() => {
+        this.tokenRequest = null;
+      });
+    }
+    return this.tokenRequest;
+  }
+
+  /** Forgets `token` unless a newer one has already replaced it. */
+  private invalidateToken(token: string): void {
+    if (this.cachedToken?.token === token) this.cachedToken = null;
+  }
+
+  private async requestToken(state: SessionState): Promise<string> {
+    const form: Record<string, string> = {
+      grant_type: "client_credentials",
+      client_id: this.config.clientId ?? "",
+      client_secret: this.config.clientSecret ?? "",
+    };
+    if (this.config.scopes.length > 0) form.scope = this.config.scopes.join(" ");
+    const requestedAt = Date.now();
+    const body = await this.send<Record<string, unknown>>(state, {
+      api: "token",
+      method: "POST",
+      path: this.tokenPath,
+      url: this.config.tokenUrl,
+      form,
+    });
+    const token = body?.access_token;
+    const lifetime = body?.expires_in;
+    if (typeof token !== "string" || token === "" || /[\r\n]/.test(token)) {
+      throw new UpstreamError({ method: "POST", path: this.tokenPath, status: 200, reason: "http", summary: "OK without an access_token" });
+    }
+    const lifetimeMs = (typeof lifetime === "number" && lifetime > 0 ? lifetime : 300) * 1000;
+    const margin = Math.min(this.config.tokenRefreshMarginMs ?? 60_000, lifetimeMs * 0.1);
+    this.cachedToken = { token, refreshAt: requestedAt + lifetimeMs - margin };
+    return token;
+  }
+}
+
+// ---- helpers ----
+
+function count(counter: CallCounter, route: string): void {
+  counter.total++;
+  counter.byRoute[route] = (counter.byRoute[route] ?? 0) + 1;
+}
+
+/**
+ * The route name of a path: below a known API prefix, segments alternate between collection and
+ * id, and ids become `{id}` (`/service-api/employees/42/x` → `/service-api/employees/{id}/x`).
+ */
+export function routeOf(method: string, path: string): string {
+  const p = path.replace(/[?#].*$/, "");
+  const prefix = ROUTE_PREFIXES.find((x) => p === x || p.startsWith(`${x}/`));
+  if (prefix === undefined) return `${method} ${p}`;
+  const rest = p.slice(prefix.length).split("/").slice(1);
+  return `${method} ${prefix}${rest.map((s, i) => (i % 2 === 1 && s !== "" ? "/{id}" : `/${s}`)).join("")}`;
+}
+
+/** Current-API paths may be given relative to `/service-api` (`/employees`) or in full. */
+function currentPath(path: string): string {
+  checkPath(path);
+  return path === CURRENT_PREFIX || path.startsWith(`${CURRENT_PREFIX}/`) ? path : `${CURRENT_PREFIX}${path}`;
+}
+
+function checkPath(path: string): string {
+  if (!path.startsWith("/") || /[?#]/.test(path) || path.includes("..")) {
+    throw new TypeError(`upstream path must start with "/" and carry no query string: ${JSON.stringify(path.slice(0, 80))}`);
+  }
+  return path;
+}
+
+/**
+ * The one exception to "never `include=embedded`" (GRAPH.md): employee-attribute definitions
+ * exist only embedded in attribute lists, the interface has no other read of them.
+ */
+const EMBEDDED_SOURCES = new Set(["/service-api/employee-attributes"]);
+
+/**
+ * Arrays comma-joined, null/undefined left out, `embedded` never requested (GRAPH.md) unless
+ * `allowEmbedded` (the list is one of EMBEDDED_SOURCES).
+ */
+export function buildQuery(query?: QueryParams, options: { allowEmbedded?: boolean } = {}): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    let text: string;
+    if (Array.isArray(value)) {
+      if (value.length === 0) throw new TypeError(`query parameter ${name} is an empty list`);
+      text = value.join(",");
+    } else text = String(value);
+    if (name === "include" && !options.allowEmbedded) {
+      text = text
+        .split(",")
+        .filter((v) => v.trim() !== "embedded")
+        .join(",");
+      if (text === "") continue;
+    }
+    params.set(name, text);
+  }
+  return params.toString();
+}
+
+function filterValues(filter: string, values: readonly string[]): string[] {
+  const unique = [...new Set(values.filter((v) => v !== ""))];
+  const bad = unique.find((v) => v.includes(","));
+  if (bad !== undefined) throw new RangeError(`filter ${filter}: the value ${JSON.stringify(bad.slice(0, 80))} contains a comma and cannot be listed`);
+  return unique;
+}
+
+function checkEnvelope<T>(body: unknown, path: string): Envelope<T> {
+  const b = body as Envelope<T> | null;
+  if (b === null || typeof b !== "object" || !Array.isArray(b.items)) {
+    throw new UpstreamError({ method: "GET", path, status: 200, reason: "http", summary: "OK with a body that is not a collection" });
+  }
+  return b;
+}
+
+function parseJson<T>(text: string, spec: RequestSpec, status = 200): T {
+  if (text === "") return undefined as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new UpstreamError({ method: spec.method, path: spec.path, status, reason: "http", summary: "with a body that is not JSON" });
+  }
+}
+
+function header(response: Response<string>, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Retry-After as seconds (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
+interface Failure {
+  reason: "timeout" | "network";
+  summary: string;
+  retriable: boolean;
+  /** the request cannot have reached the upstream */
+  notSent: boolean;
+}
+
+function classifyFailure(err: unknown): Failure {
+  if (err instanceof TimeoutError) {
+    // a connect or DNS timeout means nothing was sent; a timeout later on means it may have been
+    const early = err.event === "connect" || err.event === "lookup";
+    return { reason: "timeout", summary: `${err.event} timeout`, retriable: early, notSent: early };
+  }
+  const code = err instanceof RequestError ? err.code : typeof (err as { code?: unknown })?.code === "string" ? (err as { code: string }).code : "ERR_UNKNOWN";
+  return { reason: "network", summary: code, retriable: RETRIABLE_NETWORK_CODES.has(code), notSent: NOT_SENT_CODES.has(code) };
+}

@@ -1,0 +1,173 @@
+/**
+ * Configuration of the upstream access layer, read from the environment once at start-up so a
+ * wrong variable stops the process with a message naming it instead of failing per request.
+ */
+
+export interface UpstreamConfig {
+  /** DIRECTORY_BASE_URL; unset → `http://127.0.0.1:${DIRECTORY_PORT ?? 4010}` (the in-process service) */
+  baseUrl: string;
+  /** true when DIRECTORY_BASE_URL is unset (demo credentials become the defaults) */
+  embedded: boolean;
+  /** DIRECTORY_TOKEN_URL; default `${baseUrl}/connect/token` */
+  tokenUrl: string;
+  /** DIRECTORY_CLIENT_ID (default demo-client when embedded; required in service mode otherwise) */
+  clientId: string | null;
+  /** DIRECTORY_CLIENT_SECRET (default demo-secret when embedded) */
+  clientSecret: string | null;
+  /** DIRECTORY_SCOPES space- or comma-separated */
+  scopes: string[];
+  /** DIRECTORY_API_KEY (default demo-api-key when embedded; required otherwise) */
+  apiKey: string | null;
+  /** DIRECTORY_AUTH, default service */
+  auth: "service" | "forward";
+  /** DIRECTORY_TIMEOUT_MS, default 10000 */
+  timeoutMs: number;
+  /** DIRECTORY_RETRIES, default 2 */
+  retries: number;
+  /** DIRECTORY_MAX_RETRY_AFTER_S, default 10 (a longer Retry-After is not waited for) */
+  maxRetryAfterSeconds: number;
+  /** DIRECTORY_CONCURRENCY, default 8 (bounded concurrency of chunked lists and single reads) */
+  concurrency: number;
+  /** DIRECTORY_ETAG_CACHE_SIZE, default 1000 entries per caller (0 disables conditional requests) */
+  etagCacheSize: number;
+  /**
+   * DIRECTORY_TOKEN_REFRESH_MARGIN_S × 1000, default 60000: a cached token is replaced this long
+   * (but at most 10% of its lifetime) before it expires. Tests may set a negative value to keep
+   * using a token past its announced expiry and so provoke a 401.
+   */
+  tokenRefreshMarginMs?: number;
+  /** base delay of the jittered exponential backoff between retries; default 100 ms */
+  retryBaseDelayMs?: number;
+}
+
+/** A missing or malformed environment variable; the message names it. */
+export class ConfigError extends Error {
+  constructor(
+    message: string,
+    readonly variable?: string,
+  ) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/**
+ * Every `.readonly` scope of a resource the facade reads, plus the one write it makes. (Job
+ * qualifications have no scope of their own in INTERFACE.md.)
+ */
+export const DEFAULT_SCOPES: readonly string[] = [
+  "employees.readonly",
+  "employments.readonly",
+  "job-positions.readonly",
+  "employee-attributes.readonly",
+  "employee-personal-records.readonly",
+  "probationary-periods.readonly",
+  "employment-templates.readonly",
+  "occupation-categories.readonly",
+  "legal-entities.readonly",
+  "business-establishments.readonly",
+  "taxonomies.readonly",
+  "departments.readonly",
+  "webhook-deliveries.readwrite",
+];
+
+const DEMO = { clientId: "demo-client", clientSecret: "demo-secret", apiKey: "demo-api-key" };
+const SCOPE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
+
+export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): UpstreamConfig {
+  const get = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === "" ? undefined : value.trim();
+  };
+
+  const rawBase = get("DIRECTORY_BASE_URL");
+  const embedded = rawBase === undefined;
+  let baseUrl: string;
+  if (embedded) {
+    const port = integer(env, "DIRECTORY_PORT", 4010, 1, 65535);
+    baseUrl = `http://127.0.0.1:${port}`;
+  } else {
+    baseUrl = httpUrl("DIRECTORY_BASE_URL", rawBase).replace(/\/+$/, "");
+  }
+
+  const rawTokenUrl = get("DIRECTORY_TOKEN_URL");
+  const tokenUrl = rawTokenUrl === undefined ? `${baseUrl}/connect/token` : httpUrl("DIRECTORY_TOKEN_URL", rawTokenUrl);
+
+  const rawAuth = get("DIRECTORY_AUTH") ?? "service";
+  if (rawAuth !== "service" && rawAuth !== "forward") {
+    throw new ConfigError(`DIRECTORY_AUTH must be "service" or "forward", got "${truncate(rawAuth)}"`, "DIRECTORY_AUTH");
+  }
+  const auth = rawAuth;
+
+  const clientId = get("DIRECTORY_CLIENT_ID") ?? (embedded ? DEMO.clientId : null);
+  const clientSecret = get("DIRECTORY_CLIENT_SECRET") ?? (embedded ? DEMO.clientSecret : null);
+  if (auth === "service") {
+    if (clientId === null) {
+      throw new ConfigError("DIRECTORY_CLIENT_ID is required when DIRECTORY_BASE_URL is set and DIRECTORY_AUTH is service", "DIRECTORY_CLIENT_ID");
+    }
+    if (clientSecret === null) {
+      throw new ConfigError("DIRECTORY_CLIENT_SECRET is required when DIRECTORY_BASE_URL is set and DIRECTORY_AUTH is service", "DIRECTORY_CLIENT_SECRET");
+    }
+  }
+
+  const apiKey = get("DIRECTORY_API_KEY") ?? (embedded ? DEMO.apiKey : null);
+  if (apiKey === null) {
+    throw new ConfigError("DIRECTORY_API_KEY is required when DIRECTORY_BASE_URL is set (the legacy API knows only application keys)", "DIRECTORY_API_KEY");
+  }
+  if (/[\r\n]/.test(apiKey)) throw new ConfigError("DIRECTORY_API_KEY must not contain line breaks", "DIRECTORY_API_KEY");
+
+  const rawScopes = get("DIRECTORY_SCOPES");
+  let scopes = [...DEFAULT_SCOPES];
+  if (rawScopes !== undefined) {
+    scopes = [...new Set(rawScopes.split(/[\s,]+/).filter((s) => s !== ""))];
+    const bad = scopes.find((s) => !SCOPE_PATTERN.test(s));
+    if (bad !== undefined) throw new ConfigError(`DIRECTORY_SCOPES contains an invalid scope "${truncate(bad)}"`, "DIRECTORY_SCOPES");
+  }
+
+  return {
+    baseUrl,
+    embedded,
+    tokenUrl,
+    clientId,
+    clientSecret,
+    scopes,
+    apiKey,
+    auth,
+    timeoutMs: integer(env, "DIRECTORY_TIMEOUT_MS", 10_000, 1, 600_000),
+    retries: integer(env, "DIRECTORY_RETRIES", 2, 0, 10),
+    maxRetryAfterSeconds: integer(env, "DIRECTORY_MAX_RETRY_AFTER_S", 10, 0, 3600),
+    concurrency: integer(env, "DIRECTORY_CONCURRENCY", 8, 1, 256),
+    etagCacheSize: integer(env, "DIRECTORY_ETAG_CACHE_SIZE", 1000, 0, 1_000_000),
+    tokenRefreshMarginMs: integer(env, "DIRECTORY_TOKEN_REFRESH_MARGIN_S", 60, 0, 86_400) * 1000,
+    retryBaseDelayMs: 100,
+  };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${truncate(raw)}"`, name);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${raw}`, name);
+  return value;
+}
+
+function httpUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL`, name);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got protocol ${url.protocol}`, name);
+  }
+  if (url.search !== "" || url.hash !== "") throw new ConfigError(`${name} must not carry a query string or fragment`, name);
+  // credentials in the URL would be sent with every call and could leak into logs
+  if (url.username !== "" || url.password !== "") throw new ConfigError(`${name} must not contain credentials`, name);
+  return raw;
+}
+
+function truncate(value: string): string {
+  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
+}

@@ -1,0 +1,170 @@
+import { GraphQLError } from "graphql";
+
+/**
+ * One error type for every failed upstream call, and its mapping to GRAPH.md's error codes.
+ * Nothing of an upstream body is kept except the short, structured parts that are meant for the
+ * caller (problem `detail` and `errors`, legacy `message` and `rule`), and never a header.
+ */
+
+export type UpstreamErrorCode =
+  | "UNAUTHENTICATED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "BAD_USER_INPUT"
+  | "CONFLICT"
+  | "RATE_LIMITED"
+  | "UPSTREAM_UNAVAILABLE";
+
+export type UpstreamErrorReason = "http" | "timeout" | "network" | "unauthenticated";
+
+export interface UpstreamErrorInit {
+  method: string;
+  path: string;
+  status: number | null;
+  reason: UpstreamErrorReason;
+  /** HTTP reason phrase, timeout or network error code: the tail of the message */
+  summary?: string;
+  fields?: Record<string, string[]>;
+  retryAfter?: number;
+  detail?: string;
+  rule?: number;
+  /** overrides the code derived from the status (the token endpoint's refusals are UNAUTHENTICATED) */
+  code?: UpstreamErrorCode;
+}
+
+const MAX_TEXT = 300;
+const MAX_FIELDS = 50;
+
+export class UpstreamError extends Error {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number | null;
+  readonly reason: UpstreamErrorReason;
+  readonly fields?: Record<string, string[]>;
+  readonly retryAfter?: number;
+  readonly detail?: string;
+  readonly rule?: number;
+  readonly code: UpstreamErrorCode;
+
+  constructor(init: UpstreamErrorInit) {
+    const path = stripQuery(init.path);
+    const tail =
+      init.reason === "http"
+        ? `${init.status}${init.summary ? ` ${init.summary}` : ""}`
+        : init.reason === "timeout"
+          ? `timed out${init.summary ? ` (${init.summary})` : ""}`
+          : init.reason === "network"
+            ? `connection failed${init.summary ? ` (${init.summary})` : ""}`
+            : "no caller credentials to forward";
+    super(`${init.method} ${path} failed: ${tail}`);
+    this.name = "UpstreamError";
+    this.method = init.method;
+    this.path = path;
+    this.status = init.status;
+    this.reason = init.reason;
+    if (init.fields !== undefined) this.fields = init.fields;
+    if (init.retryAfter !== undefined) this.retryAfter = init.retryAfter;
+    if (init.detail !== undefined) this.detail = init.detail;
+    if (init.rule !== undefined) this.rule = init.rule;
+    this.code = init.code ?? codeFor(init.reason, init.status);
+  }
+}
+
+function codeFor(reason: UpstreamErrorReason, status: number | null): UpstreamErrorCode {
+  if (reason === "unauthenticated") return "UNAUTHENTICATED";
+  if (reason !== "http" || status === null) return "UPSTREAM_UNAVAILABLE";
+  switch (status) {
+    case 400:
+    case 422:
+      return "BAD_USER_INPUT";
+    case 401:
+      return "UNAUTHENTICATED";
+    case 403:
+      return "FORBIDDEN";
+    case 404:
+      return "NOT_FOUND";
+    case 409:
+    case 412:
+      return "CONFLICT";
+    case 429:
+      return "RATE_LIMITED";
+    default:
+      // any other answer (5xx, or a 4xx the facade does not expect) is the upstream's failure, not the caller's
+      return "UPSTREAM_UNAVAILABLE";
+  }
+}
+
+function stripQuery(path: string): string {
+  const q = path.search(/[?#]/);
+  return q === -1 ? path : path.slice(0, q);
+}
+
+/**
+ * The caller-safe parts of an error body: problem details (`detail`, `errors`) or the legacy
+ * shape (`message`, `rule`). Texts are shortened; anything else of the body is dropped.
+ */
+export function safeErrorParts(body: unknown): Pick<UpstreamErrorInit, "fields" | "detail" | "rule"> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return {};
+  const b = body as Record<string, unknown>;
+  const out: Pick<UpstreamErrorInit, "fields" | "detail" | "rule"> = {};
+  const detail = typeof b.detail === "string" ? b.detail : typeof b.message === "string" ? b.message : undefined;
+  if (detail !== undefined && detail !== "") out.detail = shorten(detail);
+  if (typeof b.rule === "number" && Number.isInteger(b.rule)) out.rule = b.rule;
+  if (typeof b.errors === "object" && b.errors !== null && !Array.isArray(b.errors)) {
+    const fields: Record<string, string[]> = {};
+    for (const [name, messages] of Object.entries(b.errors as Record<string, unknown>).slice(0, MAX_FIELDS)) {
+      const list = Array.isArray(messages) ? messages : [messages];
+      fields[shorten(name)] = list.filter((m): m is string => typeof m === "string").slice(0, 10).map(shorten);
+    }
+    out.fields = fields;
+  }
+  return out;
+}
+
+function shorten(text: string): string {
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+}
+
+/** `extensions` for a GraphQL error: { code, upstream: {method, path, status}, fields?, retryAfter? } */
+export function errorExtensions(err: UpstreamError): Record<string, unknown> {
+  const ext: Record<string, unknown> = {
+    code: err.code,
+    upstream: { method: err.method, path: err.path, status: err.status },
+  };
+  if (err.fields !== undefined) ext.fields = err.fields;
+  if (err.retryAfter !== undefined) ext.retryAfter = err.retryAfter;
+  if (err.rule !== undefined) ext.rule = err.rule;
+  return ext;
+}
+
+const INTERNAL_MESSAGE = "Internal server error";
+
+/**
+ * Any thrown value → a GraphQLError with GRAPH.md's code. An UpstreamError (also when graphql-js
+ * has wrapped it with a path) is mapped; a GraphQLError of our own is passed through; anything
+ * else is a bug whose message may hold internals, so it becomes a generic INTERNAL_SERVER_ERROR.
+ */
+export function toGraphQLError(err: unknown): GraphQLError {
+  if (err instanceof GraphQLError) {
+    const original = err.originalError;
+    if (original === undefined || original === null || original instanceof GraphQLError) return err;
+    return new GraphQLError(messageFor(original), {
+      nodes: err.nodes,
+      source: err.source,
+      positions: err.positions,
+      path: err.path,
+      extensions: extensionsFor(original),
+    });
+  }
+  return new GraphQLError(messageFor(err), { extensions: extensionsFor(err) });
+}
+
+function messageFor(err: unknown): string {
+  if (err instanceof UpstreamError) return err.detail !== undefined ? `${err.message}: ${err.detail}` : err.message;
+  return INTERNAL_MESSAGE;
+}
+
+function extensionsFor(err: unknown): Record<string, unknown> {
+  if (err instanceof UpstreamError) return errorExtensions(err);
+  return { code: "INTERNAL_SERVER_ERROR" };
+}

@@ -1,0 +1,10 @@
+/**
+ * The upstream access layer: one got-based client to both APIs of the directory service, shared
+ * by the subgraphs. Subgraphs import from this file only.
+ */
+export * from "./types.js";
+export { ConfigError, DEFAULT_SCOPES, loadUpstreamConfig, type UpstreamConfig } from "./config.js";
+export { API_VERSION, Upstream, buildQuery, routeOf, type UpstreamCallEvent, type UpstreamCallListener } from "./client.js";
+export { UpstreamError, errorExtensions, toGraphQLError, type UpstreamErrorCode, type UpstreamErrorReason } from "./errors.js";
+export { LoaderRegistry, collectionLoader, groupedLoader, keyedLoader, listByIdsLoader, singleReadLoader } from "./loaders.js";
+export { legacyAll, legacyAllByValues, legacyData, legacyItems, legacyListByIdsLoader, legacyPages, type LegacyPaging } from "./legacy.js";

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, DEFAULT_SCOPES, loadUpstreamConfig } from "../../subgraphs/shared/upstream/index.js";
+
+const SERVICE = {
+  DIRECTORY_BASE_URL: "https://directory.example.com/",
+  DIRECTORY_CLIENT_ID: "facade",
+  DIRECTORY_CLIENT_SECRET: "s3cret",
+  DIRECTORY_API_KEY: "key",
+};
+
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadUpstreamConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("upstream configuration", () => {
+  it("without DIRECTORY_BASE_URL it targets the in-process service with the demo credentials", () => {
+    const config = loadUpstreamConfig({});
+    expect(config).toMatchObject({
+      baseUrl: "http://127.0.0.1:4010",
+      embedded: true,
+      tokenUrl: "http://127.0.0.1:4010/connect/token",
+      clientId: "demo-client",
+      clientSecret: "demo-secret",
+      apiKey: "demo-api-key",
+      auth: "service",
+      timeoutMs: 10000,
+      retries: 2,
+      maxRetryAfterSeconds: 10,
+      concurrency: 8,
+      etagCacheSize: 1000,
+      tokenRefreshMarginMs: 60000,
+    });
+    expect(config.scopes).toEqual([...DEFAULT_SCOPES]);
+    expect(config.scopes).toContain("webhook-deliveries.readwrite");
+    expect(config.scopes).toContain("departments.readonly");
+  });
+
+  it("DIRECTORY_PORT moves the embedded service's address", () => {
+    expect(loadUpstreamConfig({ DIRECTORY_PORT: "4999" }).baseUrl).toBe("http://127.0.0.1:4999");
+  });
+
+  it("a configured service keeps its own credentials and drops a trailing slash of the base URL", () => {
+    const config = loadUpstreamConfig({ ...SERVICE, DIRECTORY_SCOPES: "employees.readonly, employments.readonly  taxonomies.readonly" });
+    expect(config.embedded).toBe(false);
+    expect(config.baseUrl).toBe("https://directory.example.com");
+    expect(config.tokenUrl).toBe("https://directory.example.com/connect/token");
+    expect(config.clientId).toBe("facade");
+    expect(config.scopes).toEqual(["employees.readonly", "employments.readonly", "taxonomies.readonly"]);
+  });
+
+  it("forward mode against a configured service needs no client credentials", () => {
+    const config = loadUpstreamConfig({ DIRECTORY_BASE_URL: "https://d.example.com", DIRECTORY_API_KEY: "k", DIRECTORY_AUTH: "forward" });
+    expect(config.auth).toBe("forward");
+    expect(config.clientId).toBeNull();
+    expect(config.clientSecret).toBeNull();
+  });
+
+  it("numeric settings are read from the environment", () => {
+    const config = loadUpstreamConfig({
+      DIRECTORY_TIMEOUT_MS: "250",
+      DIRECTORY_RETRIES: "0",
+      DIRECTORY_MAX_RETRY_AFTER_S: "3",
+      DIRECTORY_CONCURRENCY: "2",
+      DIRECTORY_ETAG_CACHE_SIZE: "0",
+      DIRECTORY_TOKEN_REFRESH_MARGIN_S: "5",
+    });
+    expect(config).toMatchObject({ timeoutMs: 250, retries: 0, maxRetryAfterSeconds: 3, concurrency: 2, etagCacheSize: 0, tokenRefreshMarginMs: 5000 });
+  });
+
+  it.each([
+    [{ DIRECTORY_AUTH: "basic" }, "DIRECTORY_AUTH"],
+    [{ DIRECTORY_TIMEOUT_MS: "ten" }, "DIRECTORY_TIMEOUT_MS"],
+    [{ DIRECTORY_TIMEOUT_MS: "0" }, "DIRECTORY_TIMEOUT_MS"],
+    [{ DIRECTORY_RETRIES: "-1" }, "DIRECTORY_RETRIES"],
+    [{ DIRECTORY_MAX_RETRY_AFTER_S: "1.5" }, "DIRECTORY_MAX_RETRY_AFTER_S"],
+    [{ DIRECTORY_CONCURRENCY: "0" }, "DIRECTORY_CONCURRENCY"],
+    [{ DIRECTORY_ETAG_CACHE_SIZE: "lots" }, "DIRECTORY_ETAG_CACHE_SIZE"],
+    [{ DIRECTORY_PORT: "70000" }, "DIRECTORY_PORT"],
+    [{ DIRECTORY_TOKEN_REFRESH_MARGIN_S: "-5" }, "DIRECTORY_TOKEN_REFRESH_MARGIN_S"],
+    [{ DIRECTORY_SCOPES: "employees.readonly bad\"scope" }, "DIRECTORY_SCOPES"],
+    [{ ...SERVICE, DIRECTORY_BASE_URL: "directory.example.com" }, "DIRECTORY_BASE_URL"],
+    [{ ...SERVICE, DIRECTORY_BASE_URL: "ftp://directory.example.com" }, "DIRECTORY_BASE_URL"],
+    [{ ...SERVICE, DIRECTORY_BASE_URL: "https://user:pw@directory.example.com" }, "DIRECTORY_BASE_URL"],
+    [{ ...SERVICE, DIRECTORY_TOKEN_URL: "not a url" }, "DIRECTORY_TOKEN_URL"],
+    [{ ...SERVICE, DIRECTORY_CLIENT_ID: "" }, "DIRECTORY_CLIENT_ID"],
+    [{ ...SERVICE, DIRECTORY_CLIENT_SECRET: undefined }, "DIRECTORY_CLIENT_SECRET"],
+    [{ ...SERVICE, DIRECTORY_API_KEY: undefined }, "DIRECTORY_API_KEY"],
+  ])("a wrong or missing variable is named in the error (%o)", (env, variable) => {
+    const err = configError(env as NodeJS.ProcessEnv);
+    expect(err.message).toContain(variable);
+    expect(err.variable).toBe(variable);
+  });
+
+  it("a validation error never repeats a secret", () => {
+    const err = configError({ ...SERVICE, DIRECTORY_CLIENT_SECRET: "s3cret", DIRECTORY_API_KEY: undefined });
+    expect(err.message).not.toContain("s3cret");
+  });
+});

@@ -1,0 +1,78 @@
+import { expect } from "vitest";
+import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../../directory/server.js";
+import { Upstream, UpstreamError, loadUpstreamConfig, type UpstreamConfig } from "../../subgraphs/shared/upstream/index.js";
+
+/**
+ * The in-process directory service and an upstream client against it, over loopback HTTP with
+ * an ephemeral port. Small timeouts and backoff keep the fault tests fast.
+ */
+
+export interface Fixture {
+  directory: RunningDirectory;
+  upstream: Upstream;
+  /** another client against the same directory, with other settings */
+  client(overrides?: Partial<UpstreamConfig>): Upstream;
+  stats(): { total: number; byRoute: Record<string, number> };
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export function configFor(url: string, overrides: Partial<UpstreamConfig> = {}): UpstreamConfig {
+  return {
+    ...loadUpstreamConfig({
+      DIRECTORY_BASE_URL: url,
+      DIRECTORY_CLIENT_ID: "demo-client",
+      DIRECTORY_CLIENT_SECRET: "demo-secret",
+      DIRECTORY_API_KEY: "demo-api-key",
+    }),
+    timeoutMs: 3000,
+    retryBaseDelayMs: 5,
+    ...overrides,
+  };
+}
+
+export async function startFixture(options: DirectoryOptions = {}, overrides: Partial<UpstreamConfig> = {}): Promise<Fixture> {
+  const directory = await startDirectory(options);
+  const clients: Upstream[] = [];
+  const client = (more: Partial<UpstreamConfig> = {}) => {
+    const upstream = new Upstream(configFor(directory.url, { ...overrides, ...more }));
+    clients.push(upstream);
+    return upstream;
+  };
+  const upstream = client();
+  return {
+    directory,
+    upstream,
+    client,
+    stats: () => directory.stats.snapshot(),
+    reset: () => directory.stats.reset(),
+    close: async () => {
+      directory.faults.clear();
+      await Promise.all(clients.map((c) => c.close()));
+      await directory.close();
+    },
+  };
+}
+
+/** An access token obtained from the directory's token endpoint directly, as a caller would. */
+export async function fetchToken(baseUrl: string, clientId: "demo-client" | "demo-limited"): Promise<string> {
+  const res = await fetch(`${baseUrl}/connect/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: "demo-secret" }),
+  });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { access_token: string };
+  return body.access_token;
+}
+
+/** The UpstreamError a promise rejects with (fails the test if it resolves or rejects otherwise). */
+export async function upstreamError(promise: Promise<unknown>): Promise<UpstreamError> {
+  try {
+    await promise;
+  } catch (err) {
+    expect(err).toBeInstanceOf(UpstreamError);
+    return err as UpstreamError;
+  }
+  throw new Error("expected the call to fail");
+}

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFixture, type Fixture } from "./fixture.js";
+import type { Envelope } from "../../subgraphs/shared/upstream/index.js";
+
+describe("lists of the current API", () => {
+  let fx: Fixture;
+  let ids: string[];
+  beforeAll(async () => {
+    fx = await startFixture({ employees: 1000 });
+    ids = fx.directory.company.employees.map((e) => e.id);
+  });
+  afterAll(() => fx.close());
+
+  it("the iterator reads a 1000-item list completely, 100 per page", async () => {
+    await fx.upstream.session().current.page("/employees", { limit: 1 }); // token out of the count
+    fx.reset();
+    const session = fx.upstream.session();
+    const seen: string[] = [];
+    for await (const employee of session.current.iterate<{ id: string }>("/employees")) seen.push(employee.id);
+    expect(seen).toHaveLength(1000);
+    expect(new Set(seen)).toEqual(new Set(ids));
+    expect(fx.stats().byRoute).toEqual({ "GET /service-api/employees": 10 });
+  });
+
+  it("a page size given by the caller is kept", async () => {
+    fx.reset();
+    const all = await fx.upstream.session().current.all<{ id: string }>("/employees", { limit: 50, id: ids.slice(0, 100) });
+    expect(all).toHaveLength(100);
+    expect(fx.stats().byRoute["GET /service-api/employees"]).toBe(2);
+  });
+
+  it("250 ids are read in 3 list calls", async () => {
+    fx.reset();
+    const wanted = ids.slice(100, 350);
+    const items = await fx.upstream.session().current.allByValues<{ id: string }>("/employees", "id", wanted);
+    expect(new Set(items.map((e) => e.id))).toEqual(new Set(wanted));
+    expect(fx.stats().byRoute["GET /service-api/employees"]).toBe(3);
+  });
+
+  it("repeated and empty values are dropped before chunking", async () => {
+    fx.reset();
+    const wanted = ids.slice(0, 100);
+    const items = await fx.upstream.session().current.allByValues<{ id: string }>("/employees", "id", [...wanted, ...wanted, ""]);
+    expect(items).toHaveLength(100);
+    expect(fx.stats().byRoute["GET /service-api/employees"]).toBe(1);
+  });
+
+  it("no values make no call", async () => {
+    fx.reset();
+    expect(await fx.upstream.session().current.allByValues("/employees", "id", [])).toEqual([]);
+    expect(fx.stats().total).toBe(0);
+  });
+
+  it("a value holding a comma is refused instead of being split by the upstream", async () => {
+    await expect(fx.upstream.session().current.allByValues("/employees", "id", ["1,2"])).rejects.toThrow(/comma/);
+  });
+
+  it("totalCount comes only when the caller asks for it, and embedded never", async () => {
+    const session = fx.upstream.session();
+    const plain = await session.current.page<{ id: string }>("/employees", { limit: 2 });
+    expect(plain.totalCount ?? null).toBeNull();
+    const counted: Envelope<{ id: string }> = await session.current.page("/employees", { limit: 2, include: ["totalCount", "embedded"] });
+    expect(counted.totalCount).toBe(1000);
+    expect(counted.embedded === undefined || Object.keys(counted.embedded).length === 0).toBe(true);
+  });
+
+  it("paths may be given with or without the /service-api prefix", async () => {
+    const session = fx.upstream.session();
+    const a = await session.current.read<{ id: string }>(`/employees/${ids[0]}`);
+    const b = await session.current.read<{ id: string }>(`/service-api/employees/${ids[0]}`);
+    expect(a).toEqual(b);
+  });
+
+  it("a path with a query string is refused", async () => {
+    await expect(fx.upstream.session().current.read("/employees?id=1")).rejects.toThrow(TypeError);
+    await expect(fx.upstream.session().legacy.get("api/v3/users")).rejects.toThrow(TypeError);
+  });
+});

@@ -1,0 +1,160 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startDirectory } from "../../directory/server.js";
+import { Upstream, type UpstreamCallEvent } from "../../subgraphs/shared/upstream/index.js";
+import { configFor, startFixture, upstreamError, type Fixture } from "./fixture.js";
+
+describe("retries, rate limits and timeouts", () => {
+  let fx: Fixture;
+  let ids: string[];
+  /** a client whose token is already cached, so faults hit only the calls under test */
+  async function warmClient(overrides: Parameters<Fixture["client"]>[0] = {}): Promise<Upstream> {
+    const upstream = fx.client(overrides);
+    await upstream.session().current.read(`/employees/${ids[0]}`);
+    return upstream;
+  }
+
+  beforeAll(async () => {
+    fx = await startFixture({ employees: 20 });
+    ids = fx.directory.company.employees.map((e) => e.id);
+  });
+  afterEach(() => fx.directory.faults.clear());
+  afterAll(() => fx.close());
+
+  it("a 429 with Retry-After: 1 is retried after about a second", async () => {
+    const upstream = await warmClient();
+    const session = upstream.session();
+    fx.directory.faults.set({ rateLimitPerSecond: 1 });
+    await session.current.read(`/employees/${ids[0]}`);
+    const started = Date.now();
+    const employee = await session.current.read<{ id: string }>(`/employees/${ids[1]}`);
+    const waited = Date.now() - started;
+    expect(employee?.id).toBe(ids[1]);
+    expect(waited).toBeGreaterThanOrEqual(900);
+    expect(waited).toBeLessThan(2500);
+    expect(session.calls.byRoute["GET /service-api/employees/{id}"]).toBe(3);
+  });
+
+  it("a Retry-After beyond the cap is not waited for: RATE_LIMITED with retryAfter", async () => {
+    const upstream = await warmClient({ maxRetryAfterSeconds: 0 });
+    const session = upstream.session();
+    fx.directory.faults.set({ rateLimitPerSecond: 1 });
+    await session.current.read(`/employees/${ids[0]}`);
+    const started = Date.now();
+    const err = await upstreamError(session.current.read(`/employees/${ids[1]}`));
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(err.code).toBe("RATE_LIMITED");
+    expect(err.status).toBe(429);
+    expect(err.retryAfter).toBe(1);
+    expect(session.calls.total).toBe(2);
+  });
+
+  it.each([502, 503, 504])("a GET answered %i is retried up to the configured retries", async (status) => {
+    const upstream = await warmClient({ retries: 2 });
+    const session = upstream.session();
+    fx.directory.faults.set({ errorRate: 1, errorStatus: status });
+    fx.reset();
+    const err = await upstreamError(session.current.read(`/employees/${ids[0]}`));
+    expect(err.code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(err.status).toBe(status);
+    expect(fx.stats().byRoute["GET /service-api/employees/{id}"]).toBe(3);
+    expect(session.calls.total).toBe(3);
+  });
+
+  it("a retried GET succeeds once the upstream recovers", async () => {
+    const upstream = await warmClient({ retries: 2 });
+    // the fault is lifted as soon as the first attempt has failed
+    const stop = upstream.onCall((event) => {
+      if (event.status === 503) fx.directory.faults.clear();
+    });
+    fx.directory.faults.set({ errorRate: 1, errorStatus: 503 });
+    const session = upstream.session();
+    const employee = await session.current.read<{ id: string }>(`/employees/${ids[2]}`);
+    stop();
+    expect(employee?.id).toBe(ids[2]);
+    expect(session.calls.total).toBe(2);
+  });
+
+  it("a 500 is not retried", async () => {
+    const upstream = await warmClient({ retries: 2 });
+    fx.directory.faults.set({ errorRate: 1, errorStatus: 500 });
+    fx.reset();
+    const err = await upstreamError(upstream.session().current.read(`/employees/${ids[0]}`));
+    expect(err.code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(fx.stats().total).toBe(1);
+  });
+
+  it("a PUT answered 503 is sent once", async () => {
+    const upstream = fx.client({ retries: 2 });
+    fx.directory.faults.set({ errorRate: 1, errorStatus: 503 });
+    fx.reset();
+    const session = upstream.session();
+    const err = await upstreamError(session.legacy.put(`/api/v3/timeentries/1`, { duration: "PT1H" }));
+    expect(err.code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(err.method).toBe("PUT");
+    expect(fx.stats().total).toBe(1);
+    expect(session.calls.total).toBe(1);
+  });
+
+  it("a POST answered 429 is not retried either", async () => {
+    const upstream = await warmClient({ retries: 2 });
+    fx.directory.faults.set({ errorRate: 1, errorStatus: 429 });
+    fx.reset();
+    const err = await upstreamError(upstream.session().current.post("/webhook-deliveries", { webhookEndpoint: { id: "1" } }));
+    expect(err.code).toBe("RATE_LIMITED");
+    expect(fx.stats().total).toBe(1);
+  });
+
+  it("a hanging upstream times out: UPSTREAM_UNAVAILABLE, reason timeout, not retried", async () => {
+    const upstream = await warmClient({ timeoutMs: 200, retries: 2 });
+    fx.directory.faults.set({ hangRate: 1 });
+    const session = upstream.session();
+    const started = Date.now();
+    const err = await upstreamError(session.current.read(`/employees/${ids[0]}`));
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(err.reason).toBe("timeout");
+    expect(err.status).toBeNull();
+    expect(err.code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(session.calls.total).toBe(1);
+  });
+
+  it("every attempt is reported to the process-wide hook", async () => {
+    const upstream = await warmClient({ retries: 1 });
+    const events: UpstreamCallEvent[] = [];
+    upstream.onCall((e) => events.push(e));
+    fx.directory.faults.set({ errorRate: 1, errorStatus: 503 });
+    await upstreamError(upstream.session().current.read(`/employees/${ids[0]}`));
+    expect(events.map((e) => [e.route, e.status, e.attempt])).toEqual([
+      ["GET /service-api/employees/{id}", 503, 1],
+      ["GET /service-api/employees/{id}", 503, 2],
+    ]);
+    expect(upstream.totals.byRoute["GET /service-api/employees/{id}"]).toBe(3);
+  });
+});
+
+describe("connection failures", () => {
+  let upstream: Upstream;
+  beforeAll(async () => {
+    // a port that was just free and is closed again: connections are refused
+    const gone = await startDirectory({ employees: 1 });
+    const url = gone.url;
+    await gone.close();
+    upstream = new Upstream(configFor(url, { retries: 2, retryBaseDelayMs: 5 }));
+  });
+  afterAll(() => upstream.close());
+
+  it("a refused connection is retried and then UPSTREAM_UNAVAILABLE with reason network", async () => {
+    const session = upstream.session();
+    const err = await upstreamError(session.legacy.get("/api/v3/users/1"));
+    expect(err.reason).toBe("network");
+    expect(err.code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(err.message).toContain("ECONNREFUSED");
+    expect(session.calls.total).toBe(3);
+  });
+
+  it("a write whose connection was refused is retried too: it never reached the upstream", async () => {
+    const session = upstream.session();
+    const err = await upstreamError(session.legacy.put("/api/v3/timeentries/1", {}));
+    expect(err.reason).toBe("network");
+    expect(session.calls.total).toBe(3);
+  });
+});
