@@ -1,0 +1,39 @@
+import { buildSubgraphSchema } from "@apollo/subgraph";
+import { printSchemaWithDirectives } from "@graphql-tools/utils";
+import { graphql, parse, type GraphQLSchema } from "graphql";
+import { buildSchema, createResolversMap, type BuildSchemaOptions } from "type-graphql";
+
+/** The Federation 2 directives our subgraphs use. */
+const FEDERATION_LINK = `extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@requires", "@provides"])`;
+
+export interface SubgraphSchemaOptions extends Omit<BuildSchemaOptions, "skipCheck"> {
+  /** `__resolveReference` per entity type name */
+  referenceResolvers?: Record<string, { __resolveReference: (reference: any, context: any, info: any) => unknown }>;
+}
+
+/**
+ * A type-graphql schema turned into an Apollo Federation 2 subgraph schema: printed with its
+ * directives (plain `printSchema` drops `@key`), then rebuilt by `buildSubgraphSchema` with
+ * type-graphql's resolvers and the entities' reference resolvers.
+ */
+export async function buildFederatedSchema(options: SubgraphSchemaOptions): Promise<GraphQLSchema> {
+  const { referenceResolvers, ...buildOptions } = options;
+  const schema = await buildSchema({ ...buildOptions, skipCheck: true });
+  const resolvers = createResolversMap(schema) as Record<string, Record<string, unknown>>;
+  for (const [typeName, reference] of Object.entries(referenceResolvers ?? {})) {
+    resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...reference };
+  }
+  return buildSubgraphSchema({
+    typeDefs: parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`),
+    // type-graphql's resolver map is structurally the same as Apollo's
+    resolvers: resolvers as never,
+  });
+}
+
+/** The subgraph's SDL exactly as a gateway reads it through `_service { sdl }`. */
+export async function subgraphSdl(schema: GraphQLSchema): Promise<string> {
+  const result = await graphql({ schema, source: "{ _service { sdl } }" });
+  const sdl = (result.data?._service as { sdl?: string } | undefined)?.sdl;
+  if (!sdl) throw new Error(`not a subgraph schema: ${result.errors?.[0]?.message ?? "no _service.sdl"}`);
+  return sdl.trim() + "\n";
+}

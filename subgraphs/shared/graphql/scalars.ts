@@ -1,0 +1,41 @@
+import { GraphQLScalarType, Kind, type ValueNode } from "graphql";
+import { GraphQLDateTime, GraphQLEmailAddress, GraphQLJSON, GraphQLLocalDateTime, GraphQLURL } from "graphql-scalars";
+
+/**
+ * The scalars of GRAPH.md. `Date` keeps the REST interface's `YYYY-MM-DD` strings end to end
+ * (graphql-scalars' own Date turns arguments into JS Dates, which invites time-zone slips when a
+ * date is sent back to the upstream).
+ */
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isIsoDate(value: string): boolean {
+  const m = DATE.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+function toDate(value: unknown): string {
+  if (typeof value === "string" && isIsoDate(value)) return value;
+  throw new TypeError(`Date must be a calendar date as YYYY-MM-DD, got ${JSON.stringify(value)}`);
+}
+
+export const DateScalar = new GraphQLScalarType({
+  name: "Date",
+  description: "A calendar date without time zone, as YYYY-MM-DD (RFC 3339 full-date).",
+  specifiedByURL: "https://www.rfc-editor.org/rfc/rfc3339#section-5.6",
+  serialize: toDate,
+  parseValue: toDate,
+  parseLiteral(ast: ValueNode) {
+    if (ast.kind !== Kind.STRING) throw new TypeError("Date must be a string as YYYY-MM-DD");
+    return toDate(ast.value);
+  },
+});
+
+export const DateTimeScalar = GraphQLDateTime;
+export const LocalDateTimeScalar = GraphQLLocalDateTime;
+export const JSONScalar = GraphQLJSON;
+export const URLScalar = GraphQLURL;
+export const EmailAddressScalar = GraphQLEmailAddress;
