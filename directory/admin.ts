@@ -1,0 +1,130 @@
+import type { Router } from "./http/router.js";
+import { HttpError } from "./http/router.js";
+
+/**
+ * Test and demo hooks of the in-process service (DECISIONS.md): request statistics and fault
+ * injection. The admin routes themselves are neither counted nor faulted.
+ */
+
+export class RequestStats {
+  total = 0;
+  byRoute: Record<string, number> = {};
+
+  record(routeName: string): void {
+    this.total++;
+    this.byRoute[routeName] = (this.byRoute[routeName] ?? 0) + 1;
+  }
+  reset(): void {
+    this.total = 0;
+    this.byRoute = {};
+  }
+  snapshot(): { total: number; byRoute: Record<string, number> } {
+    return { total: this.total, byRoute: { ...this.byRoute } };
+  }
+}
+
+export interface FaultSettings {
+  /** added latency of every request, in ms */
+  latencyMs: number;
+  /** random extra latency, 0..jitterMs */
+  jitterMs: number;
+  /** share of requests (0..1) answered with `errorStatus` */
+  errorRate: number;
+  errorStatus: number;
+  /** requests per second beyond which the service answers 429 with Retry-After; 0 = unlimited */
+  rateLimitPerSecond: number;
+  /** share of requests (0..1) that never get an answer */
+  hangRate: number;
+}
+
+const NO_FAULTS: FaultSettings = {
+  latencyMs: 0,
+  jitterMs: 0,
+  errorRate: 0,
+  errorStatus: 503,
+  rateLimitPerSecond: 0,
+  hangRate: 0,
+};
+
+export type FaultDecision =
+  | { kind: "pass"; delayMs: number }
+  | { kind: "error"; delayMs: number; status: number; retryAfter?: number }
+  | { kind: "hang" };
+
+export class Faults {
+  private settings: FaultSettings = { ...NO_FAULTS };
+  private windowStart = 0;
+  private windowCount = 0;
+
+  get current(): FaultSettings {
+    return { ...this.settings };
+  }
+
+  set(input: unknown): FaultSettings {
+    if (typeof input !== "object" || input === null || Array.isArray(input)) {
+      throw new HttpError(400, { status: 400, title: "Bad Request", detail: "fault settings must be a JSON object" });
+    }
+    const next = { ...NO_FAULTS };
+    const errors: Record<string, string[]> = {};
+    for (const [key, value] of Object.entries(input)) {
+      if (!(key in NO_FAULTS)) {
+        errors[key] = ["unknown fault setting"];
+        continue;
+      }
+      const ratio = key === "errorRate" || key === "hangRate";
+      const ok =
+        typeof value === "number" &&
+        Number.isFinite(value) &&
+        value >= 0 &&
+        (!ratio || value <= 1) &&
+        (key !== "errorStatus" || (Number.isInteger(value) && value >= 400 && value <= 599));
+      if (!ok) errors[key] = [ratio ? "must be a number from 0 to 1" : key === "errorStatus" ? "must be an HTTP status 400..599" : "must be a number >= 0"];
+      else (next as Record<string, number>)[key] = value as number;
+    }
+    if (Object.keys(errors).length > 0) {
+      throw new HttpError(400, { status: 400, title: "Bad Request", detail: "invalid fault settings", errors });
+    }
+    this.settings = next;
+    this.windowStart = 0;
+    this.windowCount = 0;
+    return this.current;
+  }
+
+  clear(): void {
+    this.settings = { ...NO_FAULTS };
+  }
+
+  /** What happens to the next request. */
+  decide(now = Date.now()): FaultDecision {
+    const s = this.settings;
+    if (s.hangRate > 0 && Math.random() < s.hangRate) return { kind: "hang" };
+    const delayMs = s.latencyMs + (s.jitterMs > 0 ? Math.random() * s.jitterMs : 0);
+    if (s.rateLimitPerSecond > 0) {
+      if (now - this.windowStart >= 1000) {
+        this.windowStart = now;
+        this.windowCount = 0;
+      }
+      this.windowCount++;
+      if (this.windowCount > s.rateLimitPerSecond) {
+        const retryAfter = Math.max(1, Math.ceil((this.windowStart + 1000 - now) / 1000));
+        return { kind: "error", delayMs, status: 429, retryAfter };
+      }
+    }
+    if (s.errorRate > 0 && Math.random() < s.errorRate) return { kind: "error", delayMs, status: s.errorStatus };
+    return { kind: "pass", delayMs };
+  }
+}
+
+export function registerAdminRoutes(router: Router, stats: RequestStats, faults: Faults): void {
+  router.get("/_admin/stats", () => ({ status: 200, body: stats.snapshot() }));
+  router.post("/_admin/stats/reset", () => {
+    stats.reset();
+    return { status: 200, body: stats.snapshot() };
+  });
+  router.get("/_admin/faults", () => ({ status: 200, body: faults.current }));
+  router.put("/_admin/faults", (req) => ({ status: 200, body: faults.set(req.body) }));
+  router.delete("/_admin/faults", () => {
+    faults.clear();
+    return { status: 200, body: faults.current };
+  });
+}

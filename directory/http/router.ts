@@ -1,0 +1,113 @@
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+
+/**
+ * A minimal router for the in-process directory service. Routes are registered with a
+ * method and a pattern whose `{name}` segments capture path parameters; the pattern is also
+ * the route's name in the request statistics (`GET /service-api/employees/{id}`).
+ */
+
+export interface DirectoryRequest {
+  method: string;
+  /** path without the query string */
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  params: Record<string, string>;
+  /** parsed JSON body (or form fields for `application/x-www-form-urlencoded`); undefined without a body */
+  body: unknown;
+  /** `http://127.0.0.1:4010`: the origin the request was addressed to, for hrefs */
+  origin: string;
+  raw: IncomingMessage;
+}
+
+export interface DirectoryResponse {
+  status: number;
+  headers?: Record<string, string>;
+  /** serialised as JSON unless undefined (no body) */
+  body?: unknown;
+}
+
+export type Handler = (req: DirectoryRequest) => DirectoryResponse | Promise<DirectoryResponse>;
+
+/** Thrown by handlers: answered as is. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`HTTP ${status}`);
+  }
+}
+
+interface Route {
+  method: string;
+  pattern: string;
+  segments: string[];
+  handler: Handler;
+}
+
+export interface RouteMatch {
+  route: { method: string; pattern: string };
+  params: Record<string, string>;
+  handler: Handler;
+}
+
+export class Router {
+  private readonly routes: Route[] = [];
+
+  add(method: string, pattern: string, handler: Handler): this {
+    this.routes.push({ method, pattern, segments: pattern.split("/"), handler });
+    return this;
+  }
+  get(pattern: string, handler: Handler): this {
+    return this.add("GET", pattern, handler);
+  }
+  put(pattern: string, handler: Handler): this {
+    return this.add("PUT", pattern, handler);
+  }
+  post(pattern: string, handler: Handler): this {
+    return this.add("POST", pattern, handler);
+  }
+  delete(pattern: string, handler: Handler): this {
+    return this.add("DELETE", pattern, handler);
+  }
+
+  /** The matching route, or `"method"` when the path exists under another method, or null. */
+  match(method: string, path: string): RouteMatch | "method" | null {
+    const parts = path.split("/");
+    let pathMatched = false;
+    for (const route of this.routes) {
+      const params = matchSegments(route.segments, parts);
+      if (!params) continue;
+      if (route.method !== method) {
+        pathMatched = true;
+        continue;
+      }
+      return { route: { method: route.method, pattern: route.pattern }, params, handler: route.handler };
+    }
+    return pathMatched ? "method" : null;
+  }
+}
+
+function matchSegments(pattern: string[], parts: string[]): Record<string, string> | null {
+  if (pattern.length !== parts.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i]!;
+    const v = parts[i]!;
+    if (p.startsWith("{") && p.endsWith("}")) {
+      if (v === "") return null;
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(v);
+      } catch {
+        return null;
+      }
+      params[p.slice(1, -1)] = decoded;
+    } else if (p !== v) {
+      return null;
+    }
+  }
+  return params;
+}
