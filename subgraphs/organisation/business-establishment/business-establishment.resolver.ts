@@ -1,0 +1,39 @@
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import type { SubgraphContext } from "../../shared/graphql/index.js";
+import { idList, requiredId, searchText } from "../filters.js";
+import { LegalEntity } from "../legal-entity/legal-entity.js";
+import { listConnection } from "../list.js";
+import { businessEstablishmentLoader, legalEntityLoader } from "../loaders.js";
+import type { RestBusinessEstablishment, RestLegalEntity } from "../rest.js";
+import { BusinessEstablishment, BusinessEstablishmentConnection, BusinessEstablishmentFilter } from "./business-establishment.js";
+
+@Resolver(() => BusinessEstablishment)
+export class BusinessEstablishmentResolver {
+  @Query(() => BusinessEstablishment, { nullable: true, description: "One business establishment; null when it does not exist." })
+  businessEstablishment(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestBusinessEstablishment | null> {
+    return businessEstablishmentLoader(ctx).load(requiredId(id));
+  }
+
+  @Query(() => BusinessEstablishmentConnection, { description: "Business establishments, ordered by id." })
+  businessEstablishments(
+    @Arg("filter", () => BusinessEstablishmentFilter, { nullable: true }) filter: BusinessEstablishmentFilter | null,
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    const query = {
+      "legalEntity.id": idList(filter?.legalEntityIds, "filter.legalEntityIds"),
+      search: searchText(filter?.search, "filter.search"),
+      isArchived: filter?.isArchived ?? undefined,
+    };
+    return listConnection(ctx, info, "/business-establishments", query, { first, after }, businessEstablishmentLoader(ctx));
+  }
+
+  @FieldResolver(() => LegalEntity, { nullable: true, description: "The legal entity this establishment belongs to." })
+  legalEntity(@Root() establishment: RestBusinessEstablishment, @Ctx() ctx: SubgraphContext): Promise<RestLegalEntity | null> | null {
+    const id = establishment.legalEntity?.id;
+    return id ? legalEntityLoader(ctx).load(id) : null;
+  }
+}

@@ -1,0 +1,79 @@
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import type { SubgraphContext } from "../../shared/graphql/index.js";
+import { Employee } from "../employee/employee.js";
+import { requiredId, searchText } from "../filters.js";
+import { listConnection } from "../list.js";
+import { departmentLoader } from "../loaders.js";
+import type { RestDepartment } from "../rest.js";
+import { Department, DepartmentConnection, DepartmentFilter } from "./department.js";
+
+/**
+ * The tree edges. `/departments` has no `parent.id` filter, so `children` reads the whole
+ * collection (once per request, shared by every department of the request); `parent` is a
+ * reference through the loader. `ancestors` needs (level - 1) parents: up to one read goes
+ * through the loader, deeper chains read the whole collection once instead of climbing one
+ * round trip per level.
+ */
+@Resolver(() => Department)
+export class DepartmentResolver {
+  @Query(() => Department, { nullable: true, description: "One department; null when it does not exist." })
+  department(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestDepartment | null> {
+    return departmentLoader(ctx).load(requiredId(id));
+  }
+
+  @Query(() => DepartmentConnection, { description: "Departments, ordered by id." })
+  departments(
+    @Arg("filter", () => DepartmentFilter, { nullable: true }) filter: DepartmentFilter | null,
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    const query = {
+      search: searchText(filter?.search, "filter.search"),
+      isArchived: filter?.isArchived ?? undefined,
+    };
+    return listConnection(ctx, info, "/departments", query, { first, after }, departmentLoader(ctx));
+  }
+
+  @FieldResolver(() => Department, { nullable: true, description: "The department above this one; null for a root." })
+  parent(@Root() department: RestDepartment, @Ctx() ctx: SubgraphContext): Promise<RestDepartment | null> | null {
+    const id = department.parent?.id;
+    return id ? departmentLoader(ctx).load(id) : null;
+  }
+
+  @FieldResolver(() => [Department], { description: "The departments directly below this one, ordered by id." })
+  async children(
+    @Root() department: RestDepartment,
+    @Arg("isArchived", () => Boolean, { nullable: true, description: "true: archived only; false: non-archived only; omitted: both." })
+    isArchived: boolean | null,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<RestDepartment[]> {
+    const all = await departmentLoader(ctx).all();
+    return all.filter((d) => d.parent?.id === department.id && (isArchived === null || isArchived === undefined || d.isArchived === isArchived));
+  }
+
+  @FieldResolver(() => [Department], { description: "The departments above this one, the root first; [] for a root." })
+  async ancestors(@Root() department: RestDepartment, @Ctx() ctx: SubgraphContext): Promise<RestDepartment[]> {
+    const loader = departmentLoader(ctx);
+    if (!department.parent?.id) return [];
+    // once the collection is read, every load below is answered from it without a call
+    if (department.level > 2) await loader.all();
+    const chain: RestDepartment[] = [];
+    const seen = new Set([department.id]);
+    for (let id: string | undefined = department.parent.id; id && !seen.has(id); ) {
+      seen.add(id);
+      const parent: RestDepartment | null = await loader.load(id);
+      if (!parent) break;
+      chain.push(parent);
+      id = parent.parent?.id;
+    }
+    return chain.reverse();
+  }
+
+  @FieldResolver(() => Employee, { nullable: true, description: "The head of the department (resolved by the people subgraph)." })
+  manager(@Root() department: RestDepartment): Employee | null {
+    return department.manager?.id ? { id: department.manager.id } : null;
+  }
+}

@@ -1,0 +1,50 @@
+import type { GraphQLSchema } from "graphql";
+import { buildFederatedSchema, type SubgraphModule } from "../shared/graphql/index.js";
+import { businessEstablishmentReference } from "./business-establishment/business-establishment.reference.js";
+import { BusinessEstablishmentResolver } from "./business-establishment/business-establishment.resolver.js";
+import { departmentReference } from "./department/department.reference.js";
+import { DepartmentResolver } from "./department/department.resolver.js";
+import { employmentTemplateReference } from "./employment-template/employment-template.reference.js";
+import { EmploymentTemplateResolver } from "./employment-template/employment-template.resolver.js";
+import { jobQualificationReference } from "./job-qualification/job-qualification.reference.js";
+import { JobQualificationResolver } from "./job-qualification/job-qualification.resolver.js";
+import { legalEntityReference } from "./legal-entity/legal-entity.reference.js";
+import { LegalEntityResolver } from "./legal-entity/legal-entity.resolver.js";
+import { occupationCategoryReference } from "./occupation-category/occupation-category.reference.js";
+import { OccupationCategoryResolver } from "./occupation-category/occupation-category.resolver.js";
+import { taxonomyLabelReference } from "./taxonomy-label/taxonomy-label.reference.js";
+import { TaxonomyLabelResolver } from "./taxonomy-label/taxonomy-label.resolver.js";
+import { taxonomyReference } from "./taxonomy/taxonomy.reference.js";
+import { TaxonomyResolver } from "./taxonomy/taxonomy.resolver.js";
+import { WebhookDeliveryResolver } from "./webhook-delivery/webhook-delivery.resolver.js";
+
+/** The organisation subgraph: the reference data of the current API (GRAPH.md). */
+export const subgraph: SubgraphModule = {
+  name: "organisation",
+  portVariable: "ORGANISATION_PORT",
+  defaultPort: 4002,
+  buildSchema: (): Promise<GraphQLSchema> =>
+    buildFederatedSchema({
+      resolvers: [
+        LegalEntityResolver,
+        BusinessEstablishmentResolver,
+        DepartmentResolver,
+        EmploymentTemplateResolver,
+        OccupationCategoryResolver,
+        JobQualificationResolver,
+        TaxonomyResolver,
+        TaxonomyLabelResolver,
+        WebhookDeliveryResolver,
+      ],
+      referenceResolvers: {
+        LegalEntity: legalEntityReference,
+        BusinessEstablishment: businessEstablishmentReference,
+        Department: departmentReference,
+        EmploymentTemplate: employmentTemplateReference,
+        OccupationCategory: occupationCategoryReference,
+        JobQualification: jobQualificationReference,
+        Taxonomy: taxonomyReference,
+        TaxonomyLabel: taxonomyLabelReference,
+      },
+    }),
+};

@@ -1,0 +1,34 @@
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, ID, Info, Int, Query, Resolver } from "type-graphql";
+import type { SubgraphContext } from "../../shared/graphql/index.js";
+import { idList, rankList, requiredId } from "../filters.js";
+import { listConnection } from "../list.js";
+import { jobQualificationLoader } from "../loaders.js";
+import type { RestJobQualification } from "../rest.js";
+import { JobQualification, JobQualificationConnection, JobQualificationFilter } from "./job-qualification.js";
+
+@Resolver(() => JobQualification)
+export class JobQualificationResolver {
+  @Query(() => JobQualification, {
+    nullable: true,
+    description: "One job qualification; null when it does not exist. (The interface has no single read: the list is read once per request.)",
+  })
+  jobQualification(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestJobQualification | null> {
+    return jobQualificationLoader(ctx).load(requiredId(id));
+  }
+
+  @Query(() => JobQualificationConnection, { description: "Job qualifications, ordered by id." })
+  jobQualifications(
+    @Arg("filter", () => JobQualificationFilter, { nullable: true }) filter: JobQualificationFilter | null,
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    const query = {
+      rank: rankList(filter?.ranks, "filter.ranks"),
+      "profession.id": idList(filter?.professionIds, "filter.professionIds"),
+    };
+    return listConnection(ctx, info, "/job-qualifications", query, { first, after }, jobQualificationLoader(ctx));
+  }
+}

@@ -1,0 +1,47 @@
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { type SubgraphContext } from "../../shared/graphql/index.js";
+import { BusinessEstablishmentConnection } from "../business-establishment/business-establishment.js";
+import { countryCodeList, requiredId } from "../filters.js";
+import { listConnection } from "../list.js";
+import { businessEstablishmentLoader, establishmentsOfLegalEntityLoader, legalEntityLoader } from "../loaders.js";
+import type { RestLegalEntity } from "../rest.js";
+import { pagedChildren } from "../children.js";
+import { LegalEntity, LegalEntityConnection, LegalEntityFilter } from "./legal-entity.js";
+
+@Resolver(() => LegalEntity)
+export class LegalEntityResolver {
+  @Query(() => LegalEntity, { nullable: true, description: "One legal entity; null when it does not exist." })
+  legalEntity(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestLegalEntity | null> {
+    return legalEntityLoader(ctx).load(requiredId(id));
+  }
+
+  @Query(() => LegalEntityConnection, { description: "Legal entities, ordered by id." })
+  legalEntities(
+    @Arg("filter", () => LegalEntityFilter, { nullable: true }) filter: LegalEntityFilter | null,
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    const query = {
+      countryCode: countryCodeList(filter?.countryCodes, "filter.countryCodes"),
+      isArchived: filter?.isArchived ?? undefined,
+    };
+    return listConnection(ctx, info, "/legal-entities", query, { first, after }, legalEntityLoader(ctx));
+  }
+
+  @FieldResolver(() => BusinessEstablishmentConnection, { description: "The establishments of this legal entity, ordered by id." })
+  businessEstablishments(
+    @Root() entity: RestLegalEntity,
+    @Arg("isArchived", () => Boolean, { nullable: true, description: "true: archived only; false: non-archived only; omitted: both." })
+    isArchived: boolean | null,
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    const loader = establishmentsOfLegalEntityLoader(ctx, { isArchived: isArchived ?? undefined });
+    return pagedChildren(loader, entity.id, { first, after }, info, businessEstablishmentLoader(ctx));
+  }
+}

@@ -1,0 +1,68 @@
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { badUserInput, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
+import { idList, requiredId, searchText } from "../filters.js";
+import { listConnection } from "../list.js";
+import { taxonomyLabelLoader, taxonomyLoader } from "../loaders.js";
+import type { RestTaxonomy, RestTaxonomyLabel } from "../rest.js";
+import { Taxonomy } from "../taxonomy/taxonomy.js";
+import { TaxonomyLabel, TaxonomyLabelConnection, TaxonomyLabelFilter, TaxonomyLabelSort } from "./taxonomy-label.js";
+
+@Resolver(() => TaxonomyLabel)
+export class TaxonomyLabelResolver {
+  @Query(() => TaxonomyLabel, { nullable: true, description: "One taxonomy label; null when it does not exist." })
+  taxonomyLabel(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestTaxonomyLabel | null> {
+    return taxonomyLabelLoader(ctx).load(requiredId(id));
+  }
+
+  @Query(() => TaxonomyLabelConnection, { description: "Taxonomy labels, ordered by `sort` (default: creation order)." })
+  taxonomyLabels(
+    @Arg("filter", () => TaxonomyLabelFilter, { nullable: true }) filter: TaxonomyLabelFilter | null,
+    @Arg("sort", () => [TaxonomyLabelSort], { nullable: true }) sort: TaxonomyLabelSort[] | null,
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    const query = {
+      "taxonomy.id": idList(filter?.taxonomyIds, "filter.taxonomyIds"),
+      ...labelQuery(filter?.search, filter?.isArchived, sort, "filter."),
+    };
+    return listConnection(ctx, info, "/taxonomy-labels", query, { first, after }, taxonomyLabelLoader(ctx));
+  }
+
+  @FieldResolver(() => Taxonomy, { nullable: true, description: "The taxonomy this label belongs to." })
+  taxonomy(@Root() label: RestTaxonomyLabel, @Ctx() ctx: SubgraphContext): Promise<RestTaxonomy | null> | null {
+    const id = label.taxonomy?.id;
+    return id ? taxonomyLoader(ctx).load(id) : null;
+  }
+
+  @FieldResolver(() => String, { description: "The name in `lang` (e.g. fr-FR) when translated, else the invariant name." })
+  name(@Root() label: RestTaxonomyLabel, @Arg("lang", () => String, { nullable: true, description: "IETF language tag" }) lang: string | null): string {
+    return translate(label.name, label.t9n, "name", lang);
+  }
+
+  @FieldResolver(() => [Translation])
+  nameTranslations(@Root() label: RestTaxonomyLabel): Translation[] {
+    return translations(label.t9n, "name");
+  }
+}
+
+/**
+ * The query of a label list: search, archival and `sort` (each key at most once). `prefix` names
+ * where the arguments sit, for error messages.
+ */
+export function labelQuery(
+  search: string | null | undefined,
+  isArchived: boolean | null | undefined,
+  sort: readonly TaxonomyLabelSort[] | null | undefined,
+  prefix = "",
+): { search?: string; isArchived?: boolean; sort?: string[] } {
+  const keys = (sort ?? []).map((s) => s.replace(/^-/, ""));
+  if (new Set(keys).size !== keys.length) throw badUserInput("sort names each key (ID, NAME) at most once", "sort");
+  return {
+    search: searchText(search, `${prefix}search`),
+    isArchived: isArchived ?? undefined,
+    ...(sort && sort.length > 0 ? { sort: [...sort] } : {}),
+  };
+}

@@ -1,0 +1,73 @@
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
+import { pagedChildren } from "../children.js";
+import { requiredId, searchText } from "../filters.js";
+import { listConnection } from "../list.js";
+import { labelsOfTaxonomyLoader, taxonomyLabelLoader, taxonomyLoader } from "../loaders.js";
+import type { RestTaxonomy } from "../rest.js";
+import { labelQuery } from "../taxonomy-label/taxonomy-label.resolver.js";
+import { TaxonomyLabelConnection, TaxonomyLabelSort } from "../taxonomy-label/taxonomy-label.js";
+import { Taxonomy, TaxonomyConnection, TaxonomyFilter } from "./taxonomy.js";
+
+/** The list sort that a taxonomy's `sortLabelsBy` asks for, when the list can sort that way. */
+const SORT_OF_SORT_LABELS_BY: Record<string, TaxonomyLabelSort> = {
+  name: TaxonomyLabelSort.NAME_ASC,
+  // INTERFACE.md: the `id` order of labels equals their creation order
+  createdAt: TaxonomyLabelSort.ID_ASC,
+  id: TaxonomyLabelSort.ID_ASC,
+};
+
+@Resolver(() => Taxonomy)
+export class TaxonomyResolver {
+  @Query(() => Taxonomy, {
+    nullable: true,
+    description: "One taxonomy; null when it does not exist. (The interface has no single read: the list is read once per request.)",
+  })
+  taxonomy(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestTaxonomy | null> {
+    return taxonomyLoader(ctx).load(requiredId(id));
+  }
+
+  @Query(() => TaxonomyConnection, { description: "Taxonomies, ordered by id." })
+  taxonomies(
+    @Arg("filter", () => TaxonomyFilter, { nullable: true }) filter: TaxonomyFilter | null,
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    const query = { search: searchText(filter?.search, "filter.search") };
+    return listConnection(ctx, info, "/taxonomies", query, { first, after }, taxonomyLoader(ctx));
+  }
+
+  @FieldResolver(() => String, { description: "The name in `lang` (e.g. fr-FR) when translated, else the invariant name." })
+  name(@Root() taxonomy: RestTaxonomy, @Arg("lang", () => String, { nullable: true, description: "IETF language tag" }) lang: string | null): string {
+    return translate(taxonomy.name, taxonomy.t9n, "name", lang);
+  }
+
+  @FieldResolver(() => [Translation])
+  nameTranslations(@Root() taxonomy: RestTaxonomy): Translation[] {
+    return translations(taxonomy.t9n, "name");
+  }
+
+  @FieldResolver(() => TaxonomyLabelConnection, {
+    description: "The labels of this taxonomy, in `sort` order; without `sort`, in the order the taxonomy's `sortLabelsBy` names.",
+  })
+  labels(
+    @Root() taxonomy: RestTaxonomy,
+    @Arg("search", () => String, { nullable: true, description: "Name search: every word must start a word of the name." })
+    search: string | null,
+    @Arg("isArchived", () => Boolean, { nullable: true, description: "true: archived only; false: non-archived only; omitted: both." })
+    isArchived: boolean | null,
+    @Arg("sort", () => [TaxonomyLabelSort], { nullable: true }) sort: TaxonomyLabelSort[] | null,
+    @Arg("first", () => Int, { nullable: true }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    const fallback = SORT_OF_SORT_LABELS_BY[taxonomy.sortLabelsBy ?? ""];
+    const order = sort && sort.length > 0 ? sort : fallback ? [fallback] : null;
+    const loader = labelsOfTaxonomyLoader(ctx, labelQuery(search, isArchived, order));
+    return pagedChildren(loader, taxonomy.id, { first, after }, info, taxonomyLabelLoader(ctx));
+  }
+}
