@@ -1,0 +1,204 @@
+import { dayBefore, statusOf } from "../current/derived.js";
+import { parseIsoDate } from "../data/calendar.js";
+import type {
+  BusinessEstablishment,
+  Company,
+  Department,
+  Employee,
+  EmployeePersonalRecord,
+  EmployeeStatus,
+  Employment,
+  EmploymentTemplate,
+  Id,
+  IsoDate,
+  JobPosition,
+  LegalEntity,
+  ProbationaryPeriod,
+} from "../data/model.js";
+
+/**
+ * The legacy API's read of the demo company: lookups by id and by parent, and what the legacy
+ * resources derive from the records (statuses as of `today`, applicable employment and job
+ * position). Built on the first legacy request, not at start-up; per-employee values are
+ * computed when first asked for and remembered, since the records they depend on (careers) are
+ * never written by the legacy API.
+ */
+export class CompanyView {
+  readonly today: IsoDate;
+  readonly todayDay: number;
+  readonly employees: ReadonlyMap<Id, Employee>;
+  readonly employments: ReadonlyMap<Id, Employment>;
+  readonly legalEntities: ReadonlyMap<Id, LegalEntity>;
+  readonly establishments: ReadonlyMap<Id, BusinessEstablishment>;
+  readonly departments: ReadonlyMap<Id, Department>;
+  readonly templates: ReadonlyMap<Id, EmploymentTemplate>;
+  readonly occupationCategoryIds: ReadonlySet<Id>;
+  /** by start date, then id */
+  readonly employmentsByEmployee: ReadonlyMap<Id, readonly Employment[]>;
+  /** by startsOn, then id */
+  readonly jobPositionsByEmployment: ReadonlyMap<Id, readonly JobPosition[]>;
+  readonly personalRecordByEmployee: ReadonlyMap<Id, EmployeePersonalRecord>;
+  readonly probationByEmployment: ReadonlyMap<Id, ProbationaryPeriod>;
+  /** the company's administrator, author of the organisation's set-up: the first employee */
+  readonly administrator: Employee | null;
+
+  private readonly applicable = new Map<Id, { employment: Employment | null; jobPosition: JobPosition | null }>();
+  private membersCache: { byDepartment: Map<Id, Id[]>; reportsTo: Set<Id>; activeByEstablishment: Map<Id, number> } | null = null;
+
+  constructor(readonly company: Company) {
+    this.today = company.today;
+    this.todayDay = parseIsoDate(company.today);
+    this.employees = byId(company.employees);
+    this.employments = byId(company.employments);
+    this.legalEntities = byId(company.legalEntities);
+    this.establishments = byId(company.businessEstablishments);
+    this.departments = byId(company.departments);
+    this.templates = byId(company.employmentTemplates);
+    this.occupationCategoryIds = new Set(company.occupationCategories.map((c) => c.id));
+    this.employmentsByEmployee = groupSorted(company.employments, (e) => e.employeeId, (a, b) =>
+      compare(a.startDate, b.startDate) || Number(a.id) - Number(b.id),
+    );
+    this.jobPositionsByEmployment = groupSorted(company.jobPositions, (p) => p.employmentId, (a, b) =>
+      compare(a.startsOn, b.startsOn) || Number(a.id) - Number(b.id),
+    );
+    this.personalRecordByEmployee = new Map(company.personalRecords.map((r) => [r.employeeId, r]));
+    this.probationByEmployment = new Map(company.probationaryPeriods.map((p) => [p.employmentId, p]));
+    this.administrator = company.employees[0] ?? null;
+  }
+
+  employee(id: number): Employee | undefined {
+    return this.employees.get(String(id));
+  }
+
+  employmentStatus(e: Employment): EmployeeStatus {
+    return statusOf(e.startDate, e.endDate, this.today);
+  }
+
+  employeeStatus(employeeId: Id): EmployeeStatus {
+    const statuses = new Set((this.employmentsByEmployee.get(employeeId) ?? []).map((e) => this.employmentStatus(e)));
+    return statuses.has("active") ? "active" : statuses.has("upcoming") ? "upcoming" : "deactivated";
+  }
+
+  /** The job positions of an employment with their derived end (the day before the next one starts). */
+  positionsWithEnds(employment: Employment): Array<{ position: JobPosition; endsOn: IsoDate | null }> {
+    const positions = this.jobPositionsByEmployment.get(employment.id) ?? [];
+    return positions.map((position, i) => {
+      const next = positions[i + 1];
+      return { position, endsOn: next ? dayBefore(next.startsOn) : employment.endDate };
+    });
+  }
+
+  /** The job position of an employment that applies today, by the applicable rule. */
+  applicablePositionOf(employment: Employment): JobPosition | null {
+    return pickApplicable(this.positionsWithEnds(employment), (p) => statusOf(p.position.startsOn, p.endsOn, this.today))?.position ?? null;
+  }
+
+  applicableEmployment(employeeId: Id): Employment | null {
+    return this.applicableOf(employeeId).employment;
+  }
+
+  applicableJobPosition(employeeId: Id): JobPosition | null {
+    return this.applicableOf(employeeId).jobPosition;
+  }
+
+  /** Whether `employment` is the employee's applicable one (INTERFACE.md, applicable work contract). */
+  isApplicable(employment: Employment): boolean {
+    return this.applicableEmployment(employment.employeeId)?.id === employment.id;
+  }
+
+  /** Whether the employee is employed on a given day (any employment covering it). */
+  employedOn(employeeId: Id, date: IsoDate): boolean {
+    return (this.employmentsByEmployee.get(employeeId) ?? []).some(
+      (e) => e.startDate <= date && (e.endDate === null || e.endDate >= date),
+    );
+  }
+
+  /** Employees by the department of their applicable job position (any status), ordered by id. */
+  membersOf(departmentId: Id): readonly Id[] {
+    return this.members().byDepartment.get(departmentId) ?? [];
+  }
+
+  /** Whether anyone's applicable job position names this employee as manager. */
+  hasReports(employeeId: Id): boolean {
+    return this.members().reportsTo.has(employeeId);
+  }
+
+  /** Active employees whose applicable job position is in the establishment. */
+  activeCountAt(establishmentId: Id): number {
+    return this.members().activeByEstablishment.get(establishmentId) ?? 0;
+  }
+
+  private members() {
+    if (this.membersCache) return this.membersCache;
+    const byDepartment = new Map<Id, Id[]>();
+    const reportsTo = new Set<Id>();
+    const activeByEstablishment = new Map<Id, number>();
+    for (const person of this.company.employees) {
+      const position = this.applicableJobPosition(person.id);
+      if (!position) continue;
+      const list = byDepartment.get(position.departmentId);
+      if (list) list.push(person.id);
+      else byDepartment.set(position.departmentId, [person.id]);
+      if (this.employeeStatus(person.id) !== "active") continue;
+      if (position.managerId !== null) reportsTo.add(position.managerId);
+      activeByEstablishment.set(position.businessEstablishmentId, (activeByEstablishment.get(position.businessEstablishmentId) ?? 0) + 1);
+    }
+    this.membersCache = { byDepartment, reportsTo, activeByEstablishment };
+    return this.membersCache;
+  }
+
+  private applicableOf(employeeId: Id) {
+    let found = this.applicable.get(employeeId);
+    if (!found) {
+      const employments = this.employmentsByEmployee.get(employeeId) ?? [];
+      const employment = pickApplicable(employments, (e) => this.employmentStatus(e));
+      found = { employment, jobPosition: employment ? this.applicablePositionOf(employment) : null };
+      this.applicable.set(employeeId, found);
+    }
+    return found;
+  }
+}
+
+/**
+ * The applicable rule of INTERFACE.md: the ongoing item (the most recently started when several
+ * overlap), else the first upcoming one, else the last one. `items` are chronological. (The
+ * current API has the same rule as a private helper of current/derived.ts.)
+ */
+export function pickApplicable<T>(items: readonly T[], status: (item: T) => EmployeeStatus): T | null {
+  let upcoming: T | null = null;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const s = status(items[i]!);
+    if (s === "active") return items[i]!;
+    if (s === "upcoming") upcoming = items[i]!;
+  }
+  return upcoming ?? items[items.length - 1] ?? null;
+}
+
+export function dateOfDay(day: number): IsoDate {
+  return new Date(day * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** An id of the current API as the legacy API's integer. */
+export function intId(id: Id): number {
+  return Number(id);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function byId<R extends { id: Id }>(records: readonly R[]): Map<Id, R> {
+  return new Map(records.map((r) => [r.id, r]));
+}
+
+function groupSorted<R>(records: readonly R[], key: (r: R) => Id, order: (a: R, b: R) => number): Map<Id, R[]> {
+  const groups = new Map<Id, R[]>();
+  for (const r of records) {
+    const k = key(r);
+    const group = groups.get(k);
+    if (group) group.push(r);
+    else groups.set(k, [r]);
+  }
+  for (const group of groups.values()) if (group.length > 1) group.sort(order);
+  return groups;
+}

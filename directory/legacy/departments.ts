@@ -1,0 +1,109 @@
+import type { Department, Id } from "../data/model.js";
+import type { Router } from "../http/router.js";
+import type { CompanyView } from "./company.js";
+import { badRequest, notFound, ok, parseIdList, pathId, rejectUnknownParams, singleParam, withApiKey } from "./http.js";
+import { userRef } from "./refs.js";
+import type { UserStore } from "./users.js";
+
+/**
+ * Legacy departments (`/api/v3/departments`): the current API's department tree, same ids.
+ * `hierarchy` is the path of ids from the root (`/1/4/9/`); `position` is the 1-based rank among
+ * siblings (by id); `sortOrder` the 1-based rank in a depth-first walk of the whole tree, so that
+ * sorting by it lists the tree as it is drawn; `level` is 1 for a root, as in the current API.
+ * `users` are the people whose applicable job position is in the department, whatever their status
+ * (a legacy PUT of `departmentId` moves a user); `currentUsers` those of them active today.
+ */
+
+const MAX_IDS = 100;
+
+interface TreeInfo {
+  hierarchy: string;
+  position: number;
+  sortOrder: number;
+}
+
+export class DepartmentTree {
+  private readonly info = new Map<Id, TreeInfo>();
+
+  constructor(view: CompanyView) {
+    const children = new Map<Id | null, Department[]>();
+    for (const d of view.company.departments) {
+      const parent = d.parentId !== null && view.departments.has(d.parentId) ? d.parentId : null;
+      const list = children.get(parent);
+      if (list) list.push(d);
+      else children.set(parent, [d]);
+    }
+    for (const list of children.values()) list.sort((a, b) => Number(a.id) - Number(b.id));
+    let order = 0;
+    const walk = (parent: Id | null, path: string) => {
+      (children.get(parent) ?? []).forEach((d, i) => {
+        const hierarchy = `${path}${d.id}/`;
+        this.info.set(d.id, { hierarchy, position: i + 1, sortOrder: ++order });
+        walk(d.id, hierarchy);
+      });
+    };
+    walk(null, "/");
+  }
+
+  get(id: Id): TreeInfo {
+    return this.info.get(id)!;
+  }
+}
+
+export function representDepartment(d: Department, view: CompanyView, tree: DepartmentTree, users: UserStore, origin: string) {
+  const moved = users.departmentOverrides();
+  const memberIds = view.membersOf(d.id).filter((id) => !moved.has(id));
+  for (const [id, departmentId] of moved) if (departmentId === Number(d.id)) memberIds.push(id);
+  memberIds.sort((a, b) => Number(a) - Number(b));
+  const members = memberIds.map((id) => view.employees.get(id)!);
+  const head = d.managerId === null ? undefined : view.employees.get(d.managerId);
+  const info = tree.get(d.id);
+  return {
+    id: Number(d.id),
+    name: d.name,
+    code: d.remoteId,
+    hierarchy: info.hierarchy,
+    parentId: d.parentId === null ? null : Number(d.parentId),
+    position: info.position,
+    sortOrder: info.sortOrder,
+    level: d.level,
+    isActive: !d.isArchived,
+    headID: head ? Number(head.id) : null,
+    head: head ? userRef(origin, head) : null,
+    users: members.map((e) => userRef(origin, e)),
+    currentUsers: members.filter((e) => view.employeeStatus(e.id) === "active").map((e) => userRef(origin, e)),
+    url: `${origin}/api/v3/departments/${d.id}`,
+  };
+}
+
+export function registerDepartmentRoutes(
+  router: Router,
+  state: () => { view: CompanyView; departments: DepartmentTree; users: UserStore },
+): void {
+  router.get(
+    "/api/v3/departments",
+    withApiKey((req) => {
+      rejectUnknownParams(req.query, ["id"]);
+      const rawIds = singleParam(req.query, "id");
+      if (rawIds === undefined) throw badRequest(`'id' is required: a comma-separated list of at most ${MAX_IDS} department ids.`);
+      const ids = parseIdList(rawIds, "id", MAX_IDS).sort((a, b) => a - b);
+      const { view, departments, users } = state();
+      const items = ids.flatMap((id) => {
+        const d = view.departments.get(String(id));
+        return d ? [representDepartment(d, view, departments, users, req.origin)] : [];
+      });
+      return ok({ data: { items } });
+    }),
+  );
+  router.get(
+    "/api/v3/departments/{id}",
+    withApiKey((req) => {
+      rejectUnknownParams(req.query, []);
+      const id = pathId(req);
+      const { view, departments, users } = state();
+      const d = view.departments.get(String(id));
+      if (!d) throw notFound(`Department ${id} does not exist.`);
+      return ok({ data: representDepartment(d, view, departments, users, req.origin) });
+    }),
+  );
+}
