@@ -1,0 +1,161 @@
+import { Field, InputType } from "type-graphql";
+import { badUserInput, DateScalar } from "../../shared/graphql/index.js";
+
+/**
+ * Filter inputs of the people subgraph → REST query parameters, validated before any upstream
+ * call so that a bad filter is the caller's BAD_USER_INPUT and never an upstream 400.
+ */
+
+/** INTERFACE.md: list-valued filters carry at most 100 entries. */
+export const MAX_FILTER_ENTRIES = 100;
+
+@InputType({ description: "A range of dates, both bounds inclusive; a missing bound is open." })
+export class DateRange {
+  @Field(() => DateScalar, { nullable: true })
+  from?: string | null;
+
+  @Field(() => DateScalar, { nullable: true })
+  to?: string | null;
+}
+
+type Query = Record<string, string>;
+
+/**
+ * Builds the REST query of one list from its GraphQL filter. `argument` names the argument in
+ * error messages (`filter.ids`), so that a caller sees which input was wrong.
+ */
+export class RestFilter {
+  readonly query: Query = {};
+
+  constructor(private readonly argument = "filter") {}
+
+  private name(field: string): string {
+    return `${this.argument}.${field}`;
+  }
+
+  private checkList(field: string, values: readonly unknown[]): void {
+    if (values.length === 0) throw badUserInput(`${this.name(field)} must not be an empty list`, this.name(field));
+    if (values.length > MAX_FILTER_ENTRIES) {
+      throw badUserInput(`${this.name(field)} takes at most ${MAX_FILTER_ENTRIES} entries, got ${values.length}`, this.name(field));
+    }
+  }
+
+  /**
+   * A list of strings. With `nullLiteral`, a null entry asks for the items without a value
+   * (the REST literal `null`). A comma cannot be sent inside a comma-separated entry.
+   */
+  strings(
+    param: string,
+    field: string,
+    values: ReadonlyArray<string | null> | null | undefined,
+    options: { nullLiteral?: boolean; minLength?: number; maxLength?: number; pattern?: { test: RegExp; description: string } } = {},
+  ): this {
+    if (values === undefined || values === null) return this;
+    this.checkList(field, values);
+    const min = Math.max(1, options.minLength ?? 1);
+    const entries = values.map((value) => {
+      if (value === null) {
+        if (!options.nullLiteral) throw badUserInput(`${this.name(field)} must not contain null`, this.name(field));
+        return "null";
+      }
+      if (value.length < min) {
+        const rule = min === 1 ? "must not be empty" : `must be at least ${min} characters long`;
+        throw badUserInput(`${this.name(field)} entries ${rule}`, this.name(field));
+      }
+      if (options.maxLength !== undefined && value.length > options.maxLength) {
+        throw badUserInput(`${this.name(field)} entries must be at most ${options.maxLength} characters long`, this.name(field));
+      }
+      if (options.pattern && !options.pattern.test.test(value)) {
+        throw badUserInput(`${this.name(field)} entries must be ${options.pattern.description}, got "${value.slice(0, 40)}"`, this.name(field));
+      }
+      if (value.includes(",")) throw badUserInput(`${this.name(field)} entries must not contain a comma`, this.name(field));
+      return value;
+    });
+    this.query[param] = [...new Set(entries)].join(",");
+    return this;
+  }
+
+  /** A list of enum values (already REST values through the enum's internal values). */
+  enums(param: string, field: string, values: readonly string[] | null | undefined): this {
+    if (values === undefined || values === null) return this;
+    this.checkList(field, values);
+    this.query[param] = [...new Set(values)].join(",");
+    return this;
+  }
+
+  /** A search text: at most `maxLength` characters and at least one word. */
+  search(param: string, field: string, value: string | null | undefined, maxLength = 255): this {
+    if (value === undefined || value === null) return this;
+    if (value.length > maxLength) throw badUserInput(`${this.name(field)} must be at most ${maxLength} characters`, this.name(field));
+    // DECISIONS.md: words are delimited by space, -, _, comma and dot
+    if (value.split(/[\s\-_,.]+/).every((word) => word === "")) {
+      throw badUserInput(`${this.name(field)} must contain at least one word`, this.name(field));
+    }
+    this.query[param] = value;
+    return this;
+  }
+
+  /**
+   * A date equality. With `nullLiteral`, an explicit null asks for the items without that date;
+   * an absent field does not filter.
+   */
+  date(param: string, field: string, value: string | null | undefined, options: { nullLiteral?: boolean } = {}): this {
+    if (value === undefined) return this;
+    if (value === null) {
+      if (options.nullLiteral) this.query[param] = "null";
+      return this;
+    }
+    this.query[param] = value;
+    return this;
+  }
+
+  /** A date range as `<from>--<to>`, `..` for an open bound. */
+  range(param: string, field: string, range: DateRange | null | undefined): this {
+    if (range === undefined || range === null) return this;
+    const from = range.from ?? null;
+    const to = range.to ?? null;
+    if (from !== null && to !== null && from > to) {
+      throw badUserInput(`${this.name(field)} starts (${from}) after it ends (${to})`, this.name(field));
+    }
+    this.query[param] = `${from ?? ".."}--${to ?? ".."}`;
+    return this;
+  }
+
+  boolean(param: string, value: boolean | null | undefined): this {
+    if (value === undefined || value === null) return this;
+    this.query[param] = String(value);
+    return this;
+  }
+
+  /** One plain value, sent as given. */
+  value(param: string, value: string | null | undefined): this {
+    if (value === undefined || value === null) return this;
+    this.query[param] = value;
+    return this;
+  }
+}
+
+/**
+ * The REST `sort` parameter from a list of sort enum values whose internal values are REST sort
+ * instructions (`familyName`, `-familyName`). A key sorted on twice is refused: the upstream
+ * would answer 400.
+ */
+export function restSort(sort: readonly string[] | null | undefined, argument = "sort"): Query {
+  if (sort === undefined || sort === null || sort.length === 0) return {};
+  const keys = sort.map((s) => s.replace(/^-/, ""));
+  const repeated = keys.find((k, i) => keys.indexOf(k) !== i);
+  if (repeated !== undefined) throw badUserInput(`${argument} names the key "${repeated}" more than once`, argument);
+  return { sort: sort.join(",") };
+}
+
+/**
+ * The query of an edge that filters on its parent itself (`Department.employees` sends
+ * `applicableJobPosition.department.id`): the same filter in the caller's input would be
+ * overwritten, so it is refused.
+ */
+export function refuseEdgeFilter(query: Record<string, string>, param: string, field: string, argument = "filter"): Record<string, string> {
+  if (query[param] !== undefined) {
+    throw badUserInput(`${argument}.${field} cannot be used on this field: it already filters on it`, `${argument}.${field}`);
+  }
+  return query;
+}

@@ -1,0 +1,99 @@
+import { GraphQLError, type GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { restConnection, selects, translate, translations, Translation, type SubgraphContext } from "../../shared/graphql/index.js";
+import { restSort } from "../common/filter.js";
+import { entityRef } from "../common/values.js";
+import { Employee } from "../employee/employee.js";
+import { Employment } from "../employment/employment.js";
+import { JobPosition } from "../job-position/job-position.js";
+import { attributeLoader, employeeLoader, employmentLoader, jobPositionLoader, type AttributeNode } from "../loaders.js";
+import type { RestEmployeeAttributeDefinition } from "../rest.js";
+import { Taxonomy } from "../taxonomy/taxonomy.js";
+import { readsDefinitionDetails, selectsBeyondId } from "./definition-selection.js";
+import {
+  EmployeeAttribute,
+  EmployeeAttributeConnection,
+  EmployeeAttributeDefinition,
+  EmployeeAttributeFilter,
+  employeeAttributeQuery,
+  EmployeeAttributeSort,
+} from "./employee-attribute.js";
+
+type DefinitionNode = RestEmployeeAttributeDefinition | { id: string };
+
+@Resolver(() => EmployeeAttribute)
+export class EmployeeAttributeResolver {
+  @Query(() => EmployeeAttribute, { nullable: true, description: "One attribute value; null when it does not exist or is not visible." })
+  employeeAttribute(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
+    return attributeLoader(ctx, readsDefinitionDetails(info)).load(id);
+  }
+
+  @Query(() => EmployeeAttributeConnection, { description: "Employee attribute values, a page at a time." })
+  employeeAttributes(
+    @Arg("filter", () => EmployeeAttributeFilter, { nullable: true }) filter: EmployeeAttributeFilter | null,
+    @Arg("sort", () => [EmployeeAttributeSort], { nullable: true }) sort: EmployeeAttributeSort[] | null,
+    @Arg("first", () => Int, { nullable: true, description: "0 to 100, default 25" }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    // the page itself carries no definitions: `definition` loads them for the whole page at once
+    const query = { ...employeeAttributeQuery(filter), ...restSort(sort) };
+    return restConnection(ctx.upstream, "/employee-attributes", query, { first, after }, { totalCount: selects(info, "totalCount") });
+  }
+
+  /**
+   * The definition embedded with the attribute when it was read with them; otherwise, when more
+   * than the id is asked, the attributes are read again with their definitions, one call per
+   * 100 attributes of the operation.
+   */
+  @FieldResolver(() => EmployeeAttributeDefinition)
+  async definition(@Root() attribute: AttributeNode, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<DefinitionNode> {
+    if (attribute.definitionDetails) return attribute.definitionDetails;
+    if (!selectsBeyondId(info)) return { id: attribute.definition.id };
+    const details =
+      attribute.definitionDetails === undefined ? (await attributeLoader(ctx, true).load(attribute.id))?.definitionDetails : attribute.definitionDetails;
+    if (!details) {
+      throw new GraphQLError(`The directory did not return the definition ${attribute.definition.id} of attribute ${attribute.id}`, {
+        extensions: { code: "UPSTREAM_UNAVAILABLE" },
+      });
+    }
+    return details;
+  }
+
+  @FieldResolver(() => Employee)
+  employee(@Root() attribute: AttributeNode, @Ctx() ctx: SubgraphContext) {
+    return employeeLoader(ctx).load(attribute.employee.id);
+  }
+
+  @FieldResolver(() => Employment, { nullable: true, description: "The employment the value originates from, if any." })
+  employment(@Root() attribute: AttributeNode, @Ctx() ctx: SubgraphContext) {
+    return attribute.employment ? employmentLoader(ctx).load(attribute.employment.id) : null;
+  }
+
+  @FieldResolver(() => JobPosition, { nullable: true, description: "The job position the value originates from, if any." })
+  jobPosition(@Root() attribute: AttributeNode, @Ctx() ctx: SubgraphContext) {
+    return attribute.jobPosition ? jobPositionLoader(ctx).load(attribute.jobPosition.id) : null;
+  }
+}
+
+@Resolver(() => EmployeeAttributeDefinition)
+export class EmployeeAttributeDefinitionResolver {
+  @FieldResolver(() => String, { description: "The name in `lang` when translated, else the invariant name." })
+  name(
+    @Root() definition: RestEmployeeAttributeDefinition,
+    @Arg("lang", () => String, { nullable: true, description: "IETF language tag, e.g. fr-FR" }) lang: string | null,
+  ): string {
+    return translate(definition.name, definition.t9n, "name", lang);
+  }
+
+  @FieldResolver(() => [Translation])
+  nameTranslations(@Root() definition: RestEmployeeAttributeDefinition): Translation[] {
+    return translations(definition.t9n, "name");
+  }
+
+  @FieldResolver(() => Taxonomy, { nullable: true, description: "The taxonomy whose labels the values name, if any." })
+  taxonomy(@Root() definition: RestEmployeeAttributeDefinition) {
+    return entityRef(definition.taxonomy);
+  }
+}

@@ -1,0 +1,67 @@
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { FormattedValue, restConnection, selects, type SubgraphContext } from "../../shared/graphql/index.js";
+import { Employee } from "../employee/employee.js";
+import { employeeLoader, personalRecordLoader } from "../loaders.js";
+import type { RestEmployeePersonalRecord } from "../rest.js";
+import {
+  BankAccount,
+  EmployeePersonalRecord,
+  EmployeePersonalRecordConnection,
+  EmployeePersonalRecordFilter,
+  LegalGender,
+  PersonalTitle,
+  personalRecordQuery,
+} from "./employee-personal-record.js";
+
+@Resolver(() => EmployeePersonalRecord)
+export class EmployeePersonalRecordResolver {
+  @Query(() => EmployeePersonalRecord, { nullable: true, description: "One personal record; null when it does not exist or is not visible." })
+  employeePersonalRecord(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestEmployeePersonalRecord | null> {
+    return personalRecordLoader(ctx).load(id);
+  }
+
+  @Query(() => EmployeePersonalRecordConnection, { description: "Personal records, a page at a time (the list has no sort)." })
+  employeePersonalRecords(
+    @Arg("filter", () => EmployeePersonalRecordFilter, { nullable: true }) filter: EmployeePersonalRecordFilter | null,
+    @Arg("first", () => Int, { nullable: true, description: "0 to 100, default 25" }) first: number | null,
+    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return restConnection(ctx.upstream, "/employee-personal-records", personalRecordQuery(filter), { first, after }, {
+      totalCount: selects(info, "totalCount"),
+    });
+  }
+
+  @FieldResolver(() => Employee)
+  employee(@Root() record: RestEmployeePersonalRecord, @Ctx() ctx: SubgraphContext) {
+    return employeeLoader(ctx).load(record.employee.id);
+  }
+
+  // INTERFACE.md: `unknown` equals the technical null
+  @FieldResolver(() => PersonalTitle)
+  title(@Root() record: RestEmployeePersonalRecord): string {
+    return record.title ?? PersonalTitle.UNKNOWN;
+  }
+
+  @FieldResolver(() => LegalGender)
+  legalGender(@Root() record: RestEmployeePersonalRecord): string {
+    return record.legalGender ?? LegalGender.UNKNOWN;
+  }
+
+  @FieldResolver(() => FormattedValue, { nullable: true, description: "Validation depends on the format (e.g. frenchSSN; other is not validated)." })
+  insuranceNumber(@Root() record: RestEmployeePersonalRecord) {
+    return record.insuranceNumber ?? null;
+  }
+
+  @FieldResolver(() => [String], { description: "ISO 3166-1 alpha-3 codes; at most one." })
+  nationalitiesCountryCodes(@Root() record: RestEmployeePersonalRecord): string[] {
+    return record.nationalitiesCountryCodes ?? [];
+  }
+
+  @FieldResolver(() => BankAccount, { nullable: true })
+  bankAccount(@Root() record: RestEmployeePersonalRecord) {
+    return record.bankAccount ?? null;
+  }
+}

@@ -1,0 +1,88 @@
+import { Directive, Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
+import { connectionType, DateScalar, DateTimeScalar } from "../../shared/graphql/index.js";
+import { DateRange, RestFilter } from "../common/filter.js";
+import { EmploymentStatus } from "../common/status.js";
+
+/**
+ * A continuous relationship between an employee and a legal entity (REST `employment`): a work
+ * contract, an internship or a contractor agreement.
+ */
+@ObjectType({ description: "A continuous relationship between an employee and a legal entity." })
+@Directive('@key(fields: "id")')
+export class Employment {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { nullable: true })
+  remoteId!: string | null;
+
+  @Field(() => EmploymentStatus)
+  status!: EmploymentStatus;
+
+  @Field(() => DateTimeScalar)
+  createdAt!: string;
+
+  @Field(() => DateTimeScalar)
+  lastUpdatedAt!: string;
+}
+
+export const EmploymentConnection = connectionType("Employment", Employment);
+
+export enum EmploymentSort {
+  ID_ASC = "id",
+  ID_DESC = "-id",
+  START_DATE_ASC = "start.date",
+  START_DATE_DESC = "-start.date",
+  END_DATE_ASC = "end.date",
+  END_DATE_DESC = "-end.date",
+}
+registerEnumType(EmploymentSort, { name: "EmploymentSort" });
+
+@InputType({ description: "Filters of the employment list; all given filters must match." })
+export class EmploymentFilter {
+  @Field(() => [ID], { nullable: true })
+  ids?: string[] | null;
+
+  @Field(() => [String], { nullable: true })
+  remoteIds?: string[] | null;
+
+  @Field(() => [ID], { nullable: true })
+  employeeIds?: string[] | null;
+
+  @Field(() => [ID], { nullable: true })
+  templateIds?: string[] | null;
+
+  @Field(() => [ID], { nullable: true })
+  legalEntityIds?: string[] | null;
+
+  @Field(() => [EmploymentStatus], { nullable: true })
+  status?: EmploymentStatus[] | null;
+
+  @Field(() => DateScalar, { nullable: true })
+  startDate?: string | null;
+
+  @Field(() => DateRange, { nullable: true })
+  startDateBetween?: DateRange | null;
+
+  @Field(() => DateScalar, { nullable: true, description: "An explicit null selects employments without an end date." })
+  endDate?: string | null;
+
+  @Field(() => DateRange, { nullable: true })
+  endDateBetween?: DateRange | null;
+}
+
+/** The REST filters of `/employments` (INTERFACE.md, DECISIONS.md) for a filter input. */
+export function employmentQuery(filter: EmploymentFilter | null | undefined, argument = "filter"): Record<string, string> {
+  const f = filter ?? {};
+  return new RestFilter(argument)
+    .strings("id", "ids", f.ids)
+    .strings("remoteId", "remoteIds", f.remoteIds, { maxLength: 200 })
+    .strings("employee.id", "employeeIds", f.employeeIds)
+    .strings("template.id", "templateIds", f.templateIds)
+    .strings("legalEntity.id", "legalEntityIds", f.legalEntityIds)
+    .enums("status", "status", f.status)
+    .date("start.date", "startDate", f.startDate)
+    .range("start.date.between", "startDateBetween", f.startDateBetween)
+    .date("end.date", "endDate", f.endDate, { nullLiteral: true })
+    .range("end.date.between", "endDateBetween", f.endDateBetween).query;
+}

@@ -1,0 +1,185 @@
+import type DataLoader from "dataloader";
+import type { SubgraphContext } from "../shared/graphql/index.js";
+import { childConnectionLoader, nextPageCursor } from "../shared/graphql/index.js";
+import { groupedLoader, keyedLoader, listByIdsLoader, singleReadLoader, type QueryParams, type UpstreamSession } from "../shared/upstream/index.js";
+import type {
+  RestEmployee,
+  RestEmployeeAttribute,
+  RestEmployeeAttributeDefinition,
+  RestEmployeePersonalRecord,
+  RestEmployment,
+  RestJobPosition,
+  RestProbationaryPeriod,
+} from "./rest.js";
+
+/**
+ * The request's loaders of the people subgraph, by name. Every loader lives in the request's
+ * registry (`ctx.loaders`) and dies with it; the contract is the one of
+ * subgraphs/shared/upstream/loaders.ts (ids in, entities or null out, in order).
+ *
+ * Which upstream call backs which loader:
+ * - employees, employments, job positions: the list with an `id` filter, one call per 100 ids;
+ * - employee attributes: the list with an `id` filter too, with the embedded definitions when the
+ *   operation reads more of a definition than its id (the interface has no other source of them);
+ * - personal records and probationary periods: their lists have no `id` filter, so a reference by
+ *   id is a single read (bounded concurrency); by parent they are one list call per 100 parents.
+ */
+
+const MAX_IDS = 100;
+
+export const employeeLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("employee", () => listByIdsLoader<RestEmployee>(ctx.upstream, "/employees"));
+
+export const employmentLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("employment", () => listByIdsLoader<RestEmployment>(ctx.upstream, "/employments"));
+
+export const jobPositionLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("jobPosition", () => listByIdsLoader<RestJobPosition>(ctx.upstream, "/job-positions"));
+
+export const personalRecordLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("personalRecord", () =>
+    singleReadLoader<RestEmployeePersonalRecord>(ctx.upstream, (id) => `/employee-personal-records/${encodeURIComponent(id)}`),
+  );
+
+/** An employee's personal record: `links.personalRecord` is the list filtered by `employee.id`. */
+export const personalRecordsByEmployeeLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("personalRecordsByEmployee", () =>
+    groupedLoader<RestEmployeePersonalRecord>(ctx.upstream, "/employee-personal-records", "employee.id", (r) => r.employee?.id),
+  );
+
+export const probationaryPeriodLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("probationaryPeriod", () =>
+    singleReadLoader<RestProbationaryPeriod>(ctx.upstream, (id) => `/probationary-periods/${encodeURIComponent(id)}`),
+  );
+
+const PROBATION_ORDER = { sort: "startsOn" } as const;
+
+export const probationaryPeriodsByEmploymentLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("probationaryPeriodsByEmployment", () =>
+    groupedLoader<RestProbationaryPeriod>(ctx.upstream, "/probationary-periods", "employment.id", (p) => p.employment?.id, PROBATION_ORDER),
+  );
+
+/**
+ * An employee's probationary periods through `employment.employee.id`. A period names only its
+ * employment, so with several employees in one batch the periods are grouped back through the
+ * employment loader (one call per 100 employments, shared with the rest of the operation); a
+ * batch of one employee needs no grouping.
+ */
+export const probationaryPeriodsByEmployeeLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("probationaryPeriodsByEmployee", () =>
+    keyedLoader<string, RestProbationaryPeriod[]>(
+      async (employeeIds) => {
+        const periods = await ctx.upstream.current.allByValues<RestProbationaryPeriod>(
+          "/probationary-periods",
+          "employment.employee.id",
+          employeeIds,
+          PROBATION_ORDER,
+        );
+        const groups = new Map<string, RestProbationaryPeriod[]>(employeeIds.map((id) => [id, []]));
+        if (employeeIds.length === 1) {
+          groups.set(employeeIds[0]!, periods);
+          return groups;
+        }
+        const employments = await employmentLoader(ctx).loadMany([...new Set(periods.map((p) => p.employment.id))]);
+        const employeeOf = new Map<string, string>();
+        for (const employment of employments) {
+          if (employment instanceof Error) throw employment;
+          if (employment) employeeOf.set(employment.id, employment.employee.id);
+        }
+        for (const period of periods) groups.get(employeeOf.get(period.employment.id) ?? "")?.push(period);
+        return groups;
+      },
+      { maxBatchSize: MAX_IDS },
+    ),
+  );
+
+// ---- employee attributes ----
+
+/** An attribute with its definition when the upstream embedded it. */
+export type AttributeNode = RestEmployeeAttribute & { definitionDetails?: RestEmployeeAttributeDefinition | null };
+
+const DEFINITION_TYPE = "employee-attribute-definition";
+
+/**
+ * Every page of an attribute list, with the embedded definitions when `embed` is set. Pages are
+ * read one after another: the next page's cursor comes with the previous one.
+ */
+export async function readAttributes(session: UpstreamSession, query: QueryParams, embed: boolean): Promise<AttributeNode[]> {
+  const out: AttributeNode[] = [];
+  let page: string | null = null;
+  for (;;) {
+    const envelope = await session.current.page<RestEmployeeAttribute>("/employee-attributes", {
+      ...query,
+      limit: MAX_IDS,
+      ...(embed ? { include: "embedded" } : {}),
+      ...(page ? { page } : {}),
+    });
+    out.push(...attributeNodes(envelope.items, embed ? envelope.embedded : undefined));
+    page = nextPageCursor(envelope);
+    if (page === null) return out;
+  }
+}
+
+/** Attaches the embedded definitions (keyed by type then id) to their attributes. */
+export function attributeNodes(items: readonly RestEmployeeAttribute[], embedded: Record<string, Record<string, unknown>> | undefined): AttributeNode[] {
+  if (embedded === undefined) return [...items];
+  const definitions = (embedded[DEFINITION_TYPE] ?? {}) as Record<string, RestEmployeeAttributeDefinition>;
+  return items.map((item) => ({ ...item, definitionDetails: definitions[item.definition.id] ?? null }));
+}
+
+export const attributeLoader = (ctx: SubgraphContext, embed: boolean): DataLoader<string, AttributeNode | null> =>
+  ctx.loaders.get(`employeeAttribute:${embed}`, () =>
+    keyedLoader<string, AttributeNode>(
+      async (ids) => {
+        const listable = ids.filter((id) => id !== "" && !id.includes(","));
+        const items = listable.length > 0 ? await readAttributes(ctx.upstream, { id: listable }, embed) : [];
+        return new Map(items.map((item) => [item.id, item]));
+      },
+      { maxBatchSize: MAX_IDS },
+    ),
+  );
+
+/**
+ * An employee's attributes, one call per 100 employees. `query` holds the attribute filters
+ * other than the employee (definition ids, `applicability.asOf`), already validated.
+ */
+export const attributesByEmployeeLoader = (ctx: SubgraphContext, query: Record<string, string>, embed: boolean) =>
+  ctx.loaders.get(`attributesByEmployee:${embed}:${JSON.stringify(query)}`, () =>
+    keyedLoader<string, AttributeNode[]>(
+      async (employeeIds) => {
+        const listable = employeeIds.filter((id) => id !== "" && !id.includes(","));
+        const items = listable.length > 0 ? await readAttributes(ctx.upstream, { ...query, "employee.id": listable }, embed) : [];
+        const groups = new Map<string, AttributeNode[]>(listable.map((id) => [id, []]));
+        for (const item of items) groups.get(item.employee.id)?.push(item);
+        return groups;
+      },
+      { maxBatchSize: MAX_IDS },
+    ),
+  );
+
+// ---- connections per parent ----
+
+type ParentIds = string | readonly string[] | null | undefined;
+
+/**
+ * A per-parent connection loader for one list, filter and query: the same edge asked with
+ * another filter or sort gets a loader of its own.
+ */
+export function childConnections<T, N = T>(
+  ctx: SubgraphContext,
+  path: string,
+  filter: string,
+  query: QueryParams,
+  parentsOf: (item: T) => ParentIds | Promise<ParentIds>,
+  map?: (item: T) => N,
+) {
+  return ctx.loaders.get(`children:${path}:${filter}:${JSON.stringify(query)}`, () =>
+    childConnectionLoader<T, N>(ctx.upstream, path, filter, parentsOf, { query, ...(map ? { map } : {}) }),
+  );
+}
+
+/** The applicable job position of an employee, through the job-position loader. */
+export async function applicableJobPositionOf(ctx: SubgraphContext, employee: RestEmployee): Promise<RestJobPosition | null> {
+  const ref = employee.applicableJobPosition;
+  return ref ? jobPositionLoader(ctx).load(ref.id) : null;
+}

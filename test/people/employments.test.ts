@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../helpers/stack.js";
+import { byNumericId, pageAll, query, send } from "./helpers.js";
+
+/** Root `employment`/`employments`, the employment's fields and its edges. */
+
+interface Row {
+  id: string;
+  remoteId: string | null;
+  status: string;
+  startDate: string;
+  endDate: string | null;
+  employee: { id: string };
+  legalEntity: { id: string } | null;
+  template: { id: string } | null;
+}
+
+const ROW = "id remoteId status startDate endDate employee { id } legalEntity { id } template { id }";
+
+let stack: Stack;
+let all: Row[];
+
+beforeAll(async () => {
+  stack = await startStack({ subgraphs: ["people"] });
+  all = (await pageAll<Row>(stack, "employments", ROW, { first: 100 })).nodes;
+});
+afterAll(() => stack?.close());
+
+async function filtered(filter: Record<string, unknown>): Promise<string[]> {
+  const { nodes } = await pageAll<{ id: string }>(stack, "employments", "id", {
+    first: 100,
+    rest: "filter: $filter",
+    declarations: ", $filter: EmploymentFilter",
+    variables: { filter },
+  });
+  return nodes.map((n) => n.id).sort();
+}
+
+const ids = (rows: Row[]) => rows.map((r) => r.id).sort();
+
+function expectSubset(result: string[], expected: string[]): void {
+  expect(expected.length).toBeGreaterThan(0);
+  expect(expected.length).toBeLessThan(all.length);
+  expect(result).toEqual(expected);
+}
+
+function common(key: (r: Row) => string | null | undefined): string {
+  const counts = new Map<string, number>();
+  for (const r of all) {
+    const k = key(r);
+    if (k != null) counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+}
+
+describe("employments", () => {
+  it("paging to the end lists every employment of the demo once", async () => {
+    const model = stack.directory.company.employments;
+    expect(ids(all)).toEqual(model.map((e) => e.id).sort());
+    const { nodes, totalCount } = await pageAll<{ id: string }>(stack, "employments", "id", { first: 41 });
+    expect(totalCount).toBe(model.length);
+    expect(nodes.map((n) => n.id).sort()).toEqual(ids(all));
+  });
+
+  it("employment(id) reads one employment with its dates from start.date and end.date", async () => {
+    const model = stack.directory.company.employments.find((e) => e.endDate !== null)!;
+    const data = await query(stack, `query($id: ID!) { employment(id: $id) { id startDate endDate employee { id } document { id url } createdAt lastUpdatedAt } }`, {
+      id: model.id,
+    });
+    expect(data.employment).toMatchObject({ id: model.id, startDate: model.startDate, endDate: model.endDate, employee: { id: model.employeeId } });
+    expect(data.employment.document === null ? model.documentId : data.employment.document.id).toBe(model.documentId);
+  });
+
+  it("an unknown employment is null without an error", async () => {
+    const response = await send(stack, `{ employment(id: "999999") { id } }`);
+    expect(response.errors).toBeUndefined();
+    expect(response.data.employment).toBeNull();
+  });
+
+  it("employment.employee is the employee entity, resolved by this subgraph", async () => {
+    const row = all[7]!;
+    const data = await query(stack, `query($id: ID!) { employment(id: $id) { employee { id familyName applicableEmployment { id } } } }`, { id: row.id });
+    const model = stack.directory.company.employees.find((e) => e.id === row.employee.id)!;
+    expect(data.employment.employee).toMatchObject({ id: model.id, familyName: model.familyName });
+  });
+
+  it("employment.jobPositions pages the employment's job positions by start date", async () => {
+    const positions = stack.directory.company.jobPositions;
+    const employmentId = all.find((r) => positions.filter((p) => p.employmentId === r.id).length > 2)!.id;
+    const expected = positions.filter((p) => p.employmentId === employmentId);
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const data: any = await query(
+        stack,
+        `query($id: ID!, $after: String) { employment(id: $id) { jobPositions(first: 2, after: $after) { totalCount pageInfo { hasNextPage endCursor } nodes { id startsOn employment { id } } } } }`,
+        { id: employmentId, after },
+      );
+      const page = data.employment.jobPositions;
+      expect(page.totalCount).toBe(expected.length);
+      seen.push(...page.nodes.map((n: { id: string }) => n.id));
+      for (const n of page.nodes) expect(n.employment.id).toBe(employmentId);
+      if (!page.pageInfo.hasNextPage) break;
+      after = page.pageInfo.endCursor;
+    }
+    expect([...seen].sort()).toEqual(expected.map((p) => p.id).sort());
+    const starts = seen.map((id) => expected.find((p) => p.id === id)!.startsOn);
+    expect(starts).toEqual([...starts].sort());
+  });
+
+  it("employment.probationaryPeriods lists the employment's probationary periods", async () => {
+    const period = stack.directory.company.probationaryPeriods[3]!;
+    const data = await query(stack, `query($id: ID!) { employment(id: $id) { probationaryPeriods { id employment { id } } } }`, { id: period.employmentId });
+    const expected = stack.directory.company.probationaryPeriods.filter((p) => p.employmentId === period.employmentId).map((p) => p.id);
+    expect(data.employment.probationaryPeriods.map((p: { id: string }) => p.id).sort()).toEqual(expected.sort());
+  });
+});
+
+describe("EmploymentFilter", () => {
+  it("ids selects exactly those employments", async () => {
+    expect(await filtered({ ids: ["2", "20", "999999"] })).toEqual(["2", "20"]);
+  });
+
+  it("remoteIds selects by remoteId", async () => {
+    const chosen = all.filter((r) => r.remoteId).slice(0, 3);
+    expect(await filtered({ remoteIds: chosen.map((r) => r.remoteId) })).toEqual(ids(all.filter((r) => chosen.some((c) => c.remoteId === r.remoteId))));
+  });
+
+  it("employeeIds selects the employments of those employees", async () => {
+    const employees = ["5", "14"];
+    expectSubset(await filtered({ employeeIds: employees }), ids(all.filter((r) => employees.includes(r.employee.id))));
+  });
+
+  it("templateIds selects by template", async () => {
+    const id = common((r) => r.template?.id);
+    expectSubset(await filtered({ templateIds: [id] }), ids(all.filter((r) => r.template?.id === id)));
+  });
+
+  it("legalEntityIds selects by legal entity", async () => {
+    const id = common((r) => r.legalEntity?.id);
+    expectSubset(await filtered({ legalEntityIds: [id] }), ids(all.filter((r) => r.legalEntity?.id === id)));
+  });
+
+  it.each(["ACTIVE", "UPCOMING", "DEACTIVATED"])("status %s keeps employments with that status", async (status) => {
+    expectSubset(await filtered({ status: [status] }), ids(all.filter((r) => r.status === status)));
+  });
+
+  it("startDate is an equality on the start date", async () => {
+    const date = all[12]!.startDate;
+    expect(await filtered({ startDate: date })).toEqual(ids(all.filter((r) => r.startDate === date)));
+  });
+
+  it("startDateBetween is an inclusive range", async () => {
+    const range = { from: "2019-01-01", to: "2021-06-30" };
+    expectSubset(await filtered({ startDateBetween: range }), ids(all.filter((r) => r.startDate >= range.from && r.startDate <= range.to)));
+  });
+
+  it("an explicit null endDate selects open-ended employments", async () => {
+    expectSubset(await filtered({ endDate: null }), ids(all.filter((r) => r.endDate === null)));
+  });
+
+  it("endDate with a date is an equality on the end date", async () => {
+    const date = all.find((r) => r.endDate)!.endDate!;
+    expect(await filtered({ endDate: date })).toEqual(ids(all.filter((r) => r.endDate === date)));
+  });
+
+  it("endDateBetween with an open start keeps employments that ended by then", async () => {
+    expectSubset(await filtered({ endDateBetween: { to: "2020-12-31" } }), ids(all.filter((r) => r.endDate !== null && r.endDate <= "2020-12-31")));
+  });
+});
+
+describe("EmploymentSort", () => {
+  async function sorted(sort: string[]): Promise<Row[]> {
+    return (await query(stack, `query($sort: [EmploymentSort!]) { employments(first: 100, sort: $sort) { nodes { ${ROW} } } }`, { sort })).employments.nodes;
+  }
+
+  it("ID_ASC and ID_DESC order by id", async () => {
+    const byId = [...all].sort(byNumericId).map((r) => r.id);
+    expect((await sorted(["ID_ASC"])).map((r) => r.id)).toEqual(byId.slice(0, 100));
+    expect((await sorted(["ID_DESC"])).map((r) => r.id)).toEqual([...byId].reverse().slice(0, 100));
+  });
+
+  it("START_DATE_ASC and START_DATE_DESC order by start date", async () => {
+    const starts = all.map((r) => r.startDate).sort();
+    expect((await sorted(["START_DATE_ASC"])).map((r) => r.startDate)).toEqual(starts.slice(0, 100));
+    expect((await sorted(["START_DATE_DESC"])).map((r) => r.startDate)).toEqual([...starts].reverse().slice(0, 100));
+  });
+
+  it("END_DATE_ASC puts open-ended employments last and END_DATE_DESC first", async () => {
+    const ends = all.filter((r) => r.endDate !== null).map((r) => r.endDate!).sort();
+    expect((await sorted(["END_DATE_ASC"])).map((r) => r.endDate)).toEqual(ends.slice(0, 100));
+    const desc = (await sorted(["END_DATE_DESC"])).map((r) => r.endDate);
+    expect(desc[0]).toBeNull();
+  });
+});
