@@ -1,0 +1,197 @@
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
+import {
+  Translation,
+  arrayConnection,
+  badUserInput,
+  connectionType,
+  translate,
+  translations,
+  type ConnectionResult,
+  type SubgraphContext,
+} from "../../shared/graphql/index.js";
+import { UpstreamError, legacyItems } from "../../shared/upstream/index.js";
+import { InvalidInputError, fieldsNamedIn, invalidInput, isRefusal, notFound, refusalMessage } from "../common/errors.js";
+import { isLegacyId, ref } from "../common/ids.js";
+import { assertCaller } from "../common/visibility.js";
+import { Employee, type EmployeeRef } from "../employee/employee.js";
+import { AXIS_SECTIONS_PATH, axisSectionLoader } from "../loaders.js";
+import type { RestAxisSection, RestAxisSectionFlat } from "../rest.js";
+import { AxisSection, AxisSectionFilter, AxisSectionInput } from "./axis-section.js";
+
+export const AxisSectionConnection = connectionType("AxisSection", AxisSection);
+
+export const UpdateAxisSectionResult = createUnionType({
+  name: "UpdateAxisSectionResult",
+  description: "The updated axis section, or why nothing was written.",
+  types: () => [AxisSection, InvalidInputError] as const,
+  resolveType: (value) => (value instanceof InvalidInputError ? "InvalidInputError" : "AxisSection"),
+});
+
+@ArgsType()
+class AxisSectionsArgs {
+  @Field(() => AxisSectionFilter, { nullable: true })
+  filter?: AxisSectionFilter | null;
+
+  @Field(() => Int, { nullable: true, description: "0 to 100, default 25." })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true })
+  after?: string | null;
+}
+
+const MAX_FILTER_VALUES = 100;
+
+/** REST field names (as the legacy API's messages use them) -> input field names. */
+const INPUT_NAME: Readonly<Record<string, string>> = {
+  code: "code",
+  multilingualName: "names",
+  axisId: "axisId",
+  description: "description",
+  ownerId: "ownerId",
+  endOn: "endOn",
+  active: "active",
+  isPublic: "isPublic",
+  parentAxisSections: "parentId",
+  "Parent axis section": "parentId",
+  parent: "parentId",
+};
+
+@ArgsType()
+class UpdateAxisSectionArgs {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => AxisSectionInput)
+  input!: AxisSectionInput;
+}
+
+@Resolver(() => AxisSection)
+export class AxisSectionResolver {
+  @Query(() => AxisSection, { nullable: true, description: "An axis section by id; null when there is none." })
+  async axisSection(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestAxisSection | null> {
+    await assertCaller(ctx);
+    return isLegacyId(id) ? axisSectionLoader(ctx).load(id) : null;
+  }
+
+  @Query(() => AxisSectionConnection, { description: "Axis sections by id and axis, ordered by id." })
+  async axisSections(@Args(() => AxisSectionsArgs) args: AxisSectionsArgs, @Ctx() ctx: SubgraphContext): Promise<ConnectionResult<RestAxisSection>> {
+    const { ids, axisIds } = args.filter ?? {};
+    if (ids && ids.length > MAX_FILTER_VALUES) throw badUserInput(`filter.ids accepts at most ${MAX_FILTER_VALUES} values`, "filter.ids");
+    if (axisIds && axisIds.length > MAX_FILTER_VALUES) throw badUserInput(`filter.axisIds accepts at most ${MAX_FILTER_VALUES} values`, "filter.axisIds");
+    if (axisIds?.some((axisId) => axisId < 1)) throw badUserInput("filter.axisIds: axis ids are integers >= 1", "filter.axisIds");
+    // an empty list, or ids that cannot be legacy ids, match nothing
+    const listed = ids?.filter(isLegacyId);
+    if ((listed && listed.length === 0) || (axisIds && axisIds.length === 0)) return arrayConnection<RestAxisSection>([], args);
+    await assertCaller(ctx);
+    const body = await ctx.upstream.legacy.get<unknown>(AXIS_SECTIONS_PATH, { id: listed, axisId: axisIds });
+    const sections = legacyItems<RestAxisSection>(body).sort((a, b) => a.id - b.id);
+    const loader = axisSectionLoader(ctx);
+    for (const section of sections) loader.prime(String(section.id), section);
+    return arrayConnection(sections, args);
+  }
+
+  @FieldResolver(() => String, { description: "The name in `lang` (e.g. fr-FR), else the invariant name." })
+  name(@Root() section: RestAxisSectionFlat, @Arg("lang", () => String, { nullable: true }) lang: string | null): string {
+    return translate(invariantName(section), { name: section.multilingualName }, "name", lang);
+  }
+
+  @FieldResolver(() => [Translation], { description: "The name in every language it has (legacy `multilingualName`)." })
+  nameTranslations(@Root() section: RestAxisSectionFlat): Translation[] {
+    return translations({ name: section.multilingualName }, "name");
+  }
+
+  @FieldResolver(() => Employee, { nullable: true })
+  owner(@Root() section: RestAxisSectionFlat): EmployeeRef | null {
+    return ref(section.ownerId);
+  }
+
+  @FieldResolver(() => AxisSection, { nullable: true, description: "The section this one hangs under (in the parent axis)." })
+  async parent(@Root() section: RestAxisSection, @Ctx() ctx: SubgraphContext): Promise<RestAxisSectionFlat | null> {
+    return (await related(ctx, section, "parentAxisSections"))[0] ?? null;
+  }
+
+  @FieldResolver(() => [AxisSection], { description: "The sections this one hangs under (legacy `parentAxisSections`; at most one)." })
+  parents(@Root() section: RestAxisSection, @Ctx() ctx: SubgraphContext): Promise<RestAxisSectionFlat[]> {
+    return related(ctx, section, "parentAxisSections");
+  }
+
+  @FieldResolver(() => [AxisSection], { description: "The sections that hang under this one." })
+  children(@Root() section: RestAxisSection, @Ctx() ctx: SubgraphContext): Promise<RestAxisSectionFlat[]> {
+    return related(ctx, section, "childrenAxisSections");
+  }
+
+  @Mutation(() => UpdateAxisSectionResult, {
+    nullable: true,
+    description:
+      "Changes the given fields of an axis section: the section is read, merged with the input and written whole. A refusal " +
+      "is returned as data and nothing is written; a section that does not exist is a NOT_FOUND error.",
+  })
+  async updateAxisSection(
+    @Args(() => UpdateAxisSectionArgs) { id, input }: UpdateAxisSectionArgs,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<RestAxisSection | InvalidInputError> {
+    const invalid = checkInput(input);
+    if (invalid) return invalid;
+    await assertCaller(ctx);
+    const current = isLegacyId(id) ? await axisSectionLoader(ctx).load(id) : null;
+    if (!current) throw notFound("Axis section", id);
+    try {
+      const body = await ctx.upstream.legacy.put<{ data: RestAxisSection }>(`${AXIS_SECTIONS_PATH}/${id}`, merge(current, input));
+      return body.data;
+    } catch (err) {
+      if (err instanceof UpstreamError && err.status === 404) throw notFound("Axis section", id);
+      if (!isRefusal(err)) throw err;
+      const message = refusalMessage(err);
+      return invalidInput(message, fieldsNamedIn(message, INPUT_NAME));
+    }
+  }
+}
+
+export function invariantName(section: RestAxisSectionFlat): string {
+  return section.name ?? section.multilingualName["en-US"] ?? Object.values(section.multilingualName)[0] ?? section.code;
+}
+
+/**
+ * Parents or children of a section. A section read whole carries them; one nested in another's
+ * parents or children does not, and is read again (batched with the others of its level).
+ */
+async function related(
+  ctx: SubgraphContext,
+  section: RestAxisSection,
+  edge: "parentAxisSections" | "childrenAxisSections",
+): Promise<RestAxisSectionFlat[]> {
+  const known = section[edge];
+  if (known) return known;
+  const whole = await axisSectionLoader(ctx).load(String(section.id));
+  return whole?.[edge] ?? [];
+}
+
+function checkInput(input: AxisSectionInput): InvalidInputError | null {
+  const given = Object.entries(input).filter(([, value]) => value !== undefined);
+  if (given.length === 0) return invalidInput("The input changes nothing: give at least one field.", []);
+  const nulls = (["code", "names", "axisId", "active", "isPublic"] as const).filter((name) => input[name] === null);
+  if (nulls.length > 0) return invalidInput(`${nulls.join(", ")} cannot be null: leave a field out to keep its value.`, [...nulls]);
+  if (input.names && input.names.length === 0) return invalidInput("names needs at least one translation.", ["names"]);
+  if (input.names && new Set(input.names.map((n) => n.language)).size !== input.names.length) {
+    return invalidInput("names lists a language twice.", ["names"]);
+  }
+  if (typeof input.ownerId === "string" && !isLegacyId(input.ownerId)) return invalidInput(`ownerId ${JSON.stringify(input.ownerId.slice(0, 40))} is not an employee id.`, ["ownerId"]);
+  if (typeof input.parentId === "string" && !isLegacyId(input.parentId)) return invalidInput(`parentId ${JSON.stringify(input.parentId.slice(0, 40))} is not an axis section id.`, ["parentId"]);
+  return null;
+}
+
+/** The whole section to PUT, in the legacy body shape (read-only `name` and children left out). */
+function merge(current: RestAxisSection, input: AxisSectionInput): Record<string, unknown> {
+  const parentId = input.parentId === undefined ? (current.parentAxisSections?.[0]?.id ?? null) : input.parentId === null ? null : Number(input.parentId);
+  return {
+    code: input.code ?? current.code,
+    multilingualName: input.names ? Object.fromEntries(input.names.map((n) => [n.language, n.text])) : current.multilingualName,
+    axisId: input.axisId ?? current.axisId,
+    description: input.description === undefined ? current.description : input.description,
+    ownerId: input.ownerId === undefined ? current.ownerId : input.ownerId === null ? null : Number(input.ownerId),
+    endOn: input.endOn === undefined ? current.endOn : input.endOn,
+    active: input.active ?? current.active,
+    isPublic: input.isPublic ?? current.isPublic,
+    parentAxisSections: parentId === null ? [] : [{ id: parentId }],
+  };
+}

@@ -1,0 +1,58 @@
+import { GraphQLError } from "graphql";
+import type { SubgraphContext } from "../../shared/graphql/index.js";
+import { visibleEmployeeLoader } from "../loaders.js";
+
+/**
+ * Forward mode (GRAPH.md "Authentication and visibility"): the legacy API knows only this
+ * subgraph's API key, so it would show anyone's legacy data to any caller. Data about an
+ * employee (legacy profile, work contracts, time entries) is therefore served only when the
+ * caller can read that employee through the current API with its own token; the check is one
+ * batched `/employees?id=` call per 100 employees. In service mode every employee is visible.
+ */
+
+export function forbidden(employeeId: string): GraphQLError {
+  return new GraphQLError(`The caller cannot read employee ${employeeId}, so its legacy data is not served.`, {
+    extensions: { code: "FORBIDDEN" },
+  });
+}
+
+/** Throws FORBIDDEN unless the caller can read the employee (always true in service mode). */
+export async function assertVisible(ctx: SubgraphContext, employeeId: string): Promise<void> {
+  if (!ctx.upstream.forwarded) return;
+  const employee = await visibleEmployeeLoader(ctx).load(employeeId);
+  if (!employee) throw forbidden(employeeId);
+}
+
+/**
+ * Loads legacy data about an employee while checking that the caller may see it; both calls run
+ * at once, and the data is dropped unless the check passes.
+ */
+export async function guarded<T>(ctx: SubgraphContext, employeeId: string, load: () => Promise<T>): Promise<T> {
+  const [check, value] = await Promise.allSettled([assertVisible(ctx, employeeId), load()]);
+  // the visibility verdict comes first: a caller who may not see the employee learns nothing else
+  if (check.status === "rejected") throw check.reason;
+  if (value.status === "rejected") throw value.reason;
+  return value.value;
+}
+
+/** The ids among `employeeIds` that the caller can read (all of them in service mode). */
+export async function visibleIds(ctx: SubgraphContext, employeeIds: readonly string[]): Promise<Set<string>> {
+  if (!ctx.upstream.forwarded) return new Set(employeeIds);
+  const found = await visibleEmployeeLoader(ctx).loadMany(employeeIds);
+  const visible = new Set<string>();
+  found.forEach((employee, i) => {
+    if (employee instanceof Error) throw employee;
+    if (employee) visible.add(employeeIds[i]!);
+  });
+  return visible;
+}
+
+/**
+ * Forward mode, for legacy data that belongs to no employee (axis sections, legacy departments
+ * and establishments): the caller must still be one the current API accepts, or the facade's API
+ * key would serve anonymous callers. One call per request, remembered in its registry.
+ */
+export async function assertCaller(ctx: SubgraphContext): Promise<void> {
+  if (!ctx.upstream.forwarded) return;
+  await ctx.loaders.get("callerCheck", () => ctx.upstream.current.page("/employees", { limit: 1 }).then(() => undefined));
+}

@@ -1,0 +1,67 @@
+import { Args, ArgsType, Ctx, Field, FieldResolver, Resolver, Root } from "type-graphql";
+import { DateScalar, badUserInput, type SubgraphContext } from "../../shared/graphql/index.js";
+import { isLegacyId } from "../common/ids.js";
+import { guarded } from "../common/visibility.js";
+import { LegacyProfile } from "../legacy-profile/legacy-profile.js";
+import { legacyUserLoader, timeEntriesLoader, workContractsByOwnerLoader } from "../loaders.js";
+import type { RestLegacyUser, RestTimeEntry, RestWorkContract } from "../rest.js";
+import { TimeEntry } from "../time-entry/time-entry.js";
+import { WorkContract } from "../work-contract/work-contract.js";
+import { Employee, type EmployeeRef } from "./employee.js";
+
+/** The longest range of `timeEntries`: a quarter, so that one answer stays a few hundred entries per person. */
+export const MAX_TIME_ENTRY_DAYS = 93;
+const DAY_MS = 86_400_000;
+
+@ArgsType()
+class TimeEntriesArgs {
+  @Field(() => DateScalar, { description: "The first day, inclusive." })
+  from!: string;
+
+  @Field(() => DateScalar, { description: "The last day, inclusive (the whole day)." })
+  to!: string;
+}
+
+/**
+ * What the legacy API knows about an employee. Every field is one batched loader call for all the
+ * employees of the operation, and in forward mode is served only when the caller can read the
+ * employee through the current API (common/visibility.ts).
+ */
+@Resolver(() => Employee)
+export class EmployeeResolver {
+  // lists are nullable so that a refusal (FORBIDDEN) or a failed upstream call nulls this field alone, not the employee
+  @FieldResolver(() => [WorkContract], { nullable: true, description: "The employee's legacy work contracts, by start date." })
+  workContracts(@Root() employee: EmployeeRef, @Ctx() ctx: SubgraphContext): Promise<RestWorkContract[]> {
+    return guarded(ctx, employee.id, () => workContractsByOwnerLoader(ctx).load(employee.id));
+  }
+
+  @FieldResolver(() => WorkContract, {
+    nullable: true,
+    description: "The applicable work contract: the ongoing one today; else the first upcoming one; else the last one.",
+  })
+  async applicableWorkContract(@Root() employee: EmployeeRef, @Ctx() ctx: SubgraphContext): Promise<RestWorkContract | null> {
+    const contracts = await guarded(ctx, employee.id, () => workContractsByOwnerLoader(ctx).load(employee.id));
+    return contracts.find((c) => c.isApplicable) ?? null;
+  }
+
+  @FieldResolver(() => [TimeEntry], {
+    nullable: true,
+    description: `The employee's time entries starting from \`from\` to \`to\` (whole days, both inclusive), by startsAt; at most ${MAX_TIME_ENTRY_DAYS} days.`,
+  })
+  timeEntries(
+    @Root() employee: EmployeeRef,
+    @Args(() => TimeEntriesArgs) { from, to }: TimeEntriesArgs,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<RestTimeEntry[]> {
+    if (from > to) throw badUserInput(`from (${from}) must be on or before to (${to})`, "from");
+    const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
+    if (days > MAX_TIME_ENTRY_DAYS) throw badUserInput(`from..to spans ${days} days; at most ${MAX_TIME_ENTRY_DAYS} are allowed`, "to");
+    return guarded(ctx, employee.id, () => timeEntriesLoader(ctx).load({ ownerId: employee.id, from, to }));
+  }
+
+  @FieldResolver(() => LegacyProfile, { nullable: true, description: "The employee as the legacy API's user; null when it has none." })
+  legacyProfile(@Root() employee: EmployeeRef, @Ctx() ctx: SubgraphContext): Promise<RestLegacyUser | null> {
+    if (!isLegacyId(employee.id)) return Promise.resolve(null);
+    return guarded(ctx, employee.id, () => legacyUserLoader(ctx).load(employee.id));
+  }
+}

@@ -1,0 +1,52 @@
+import type { SubgraphModule } from "../shared/graphql/index.js";
+import { buildFederatedSchema } from "../shared/graphql/index.js";
+import { axisSectionReference } from "./axis-section/axis-section.reference.js";
+import { AxisSectionResolver } from "./axis-section/axis-section.resolver.js";
+import { businessEstablishmentReference } from "./business-establishment/business-establishment.reference.js";
+import { BusinessEstablishmentResolver, LegacyEstablishmentResolver } from "./business-establishment/business-establishment.resolver.js";
+import { departmentReference } from "./department/department.reference.js";
+import { DepartmentResolver, LegacyDepartmentResolver } from "./department/department.resolver.js";
+import { employeeReference } from "./employee/employee.reference.js";
+import { EmployeeResolver } from "./employee/employee.resolver.js";
+import { employmentReference } from "./employment/employment.reference.js";
+import { EmploymentResolver } from "./employment/employment.resolver.js";
+import { LegacyProfileResolver } from "./legacy-profile/legacy-profile.resolver.js";
+import { timeEntryReference } from "./time-entry/time-entry.reference.js";
+import { TimeEntryResolver } from "./time-entry/time-entry.resolver.js";
+import { workContractReference } from "./work-contract/work-contract.reference.js";
+import { WorkContractResolver } from "./work-contract/work-contract.resolver.js";
+
+/**
+ * The legacy-time subgraph: the whole legacy API (users, departments, work contracts,
+ * establishments, time entries, axis sections). It owns WorkContract, TimeEntry and AxisSection
+ * and contributes legacy fields to Employee, Employment, Department and BusinessEstablishment.
+ */
+export const subgraph: SubgraphModule = {
+  name: "legacy-time",
+  portVariable: "LEGACY_TIME_PORT",
+  defaultPort: 4003,
+  buildSchema: () =>
+    buildFederatedSchema({
+      resolvers: [
+        EmployeeResolver,
+        EmploymentResolver,
+        DepartmentResolver,
+        LegacyDepartmentResolver,
+        BusinessEstablishmentResolver,
+        LegacyEstablishmentResolver,
+        LegacyProfileResolver,
+        WorkContractResolver,
+        TimeEntryResolver,
+        AxisSectionResolver,
+      ],
+      referenceResolvers: {
+        Employee: employeeReference,
+        Employment: employmentReference,
+        Department: departmentReference,
+        BusinessEstablishment: businessEstablishmentReference,
+        WorkContract: workContractReference,
+        TimeEntry: timeEntryReference,
+        AxisSection: axisSectionReference,
+      },
+    }),
+};

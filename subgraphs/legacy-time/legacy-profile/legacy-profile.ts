@@ -1,0 +1,266 @@
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { JSONScalar, LocalDateTimeScalar } from "../../shared/graphql/index.js";
+
+export enum LegacyGender {
+  UNDEFINED = "Undefined",
+  MALE = "Male",
+  FEMALE = "Female",
+  MISC = "Misc",
+}
+registerEnumType(LegacyGender, { name: "LegacyGender", description: "The gender recorded by the legacy API." });
+
+@ObjectType({ description: "The portrait of a legacy user." })
+export class LegacyPicture {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { nullable: true })
+  name!: string | null;
+
+  @Field(() => String, { nullable: true, description: "The file's address in the legacy API." })
+  href!: string | null;
+}
+
+@ObjectType({ description: "A period of a work cycle (expected recurring working hours); the periods of a person never overlap." })
+export class LegacyWorkCycle {
+  @Field(() => Int)
+  id!: number;
+
+  @Field(() => Int, { description: "The work cycle followed in the period." })
+  workCycleId!: number;
+
+  @Field(() => LocalDateTimeScalar)
+  startsOn!: string;
+
+  @Field(() => LocalDateTimeScalar, { nullable: true, description: "null: open-ended." })
+  endsOn!: string | null;
+}
+
+@ObjectType({ description: "An extended-data entry of a legacy user." })
+export class LegacyExtendedDataEntry {
+  @Field(() => String, { description: "The legacy key, prefixed e_ (e.g. e_shirtSize)." })
+  key!: string;
+
+  @Field(() => JSONScalar, { nullable: true })
+  value!: unknown;
+}
+
+@ObjectType({ description: "The personal bank account data of a legacy user." })
+export class LegacyBankAccount {
+  @Field(() => String, { nullable: true })
+  bankName!: string | null;
+
+  @Field(() => String, { nullable: true, description: "French bank account identifier (relevé d'identité bancaire)." })
+  rib!: string | null;
+
+  @Field(() => String, { nullable: true })
+  iban!: string | null;
+
+  @Field(() => String, { nullable: true })
+  bic!: string | null;
+}
+
+/**
+ * An employee as the legacy API's user (`/api/v3/users/{id}`): what only the legacy API holds
+ * (calendar, culture, roles, work cycles, extended data, leave profile, bank data...). Fields read
+ * as the REST payload names them where the name reads well; the others are field resolvers
+ * (legacy-profile.resolver.ts).
+ */
+@ObjectType({ description: "An employee as seen by the legacy API (legacy user)." })
+export class LegacyProfile {
+  @Field(() => String, { nullable: true })
+  name!: string | null;
+
+  @Field(() => String, { nullable: true, description: "Family name first." })
+  displayName!: string | null;
+
+  @Field(() => LocalDateTimeScalar, { nullable: true, description: "Last modification of the user's attributes." })
+  modifiedAt!: string | null;
+
+  @Field(() => String, { nullable: true })
+  firstName!: string | null;
+
+  @Field(() => String, { nullable: true })
+  lastName!: string | null;
+
+  @Field(() => String, { nullable: true })
+  login!: string | null;
+
+  @Field(() => String, { nullable: true })
+  mail!: string | null;
+
+  @Field(() => LocalDateTimeScalar, { nullable: true })
+  birthDate!: string | null;
+
+  @Field(() => String, { nullable: true, description: "Unique per legal entity." })
+  employeeNumber!: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: "Consent to electronic payslips." })
+  allowsElectronicPayslip!: boolean | null;
+
+  @Field(() => Int, { nullable: true, description: "Fiscal horsepower of the person's car, for mileage claims." })
+  frenchCarTaxHorsePower!: number | null;
+
+  @Field(() => String, { nullable: true })
+  address!: string | null;
+
+  @Field(() => String, { nullable: true })
+  directLine!: string | null;
+
+  @Field(() => String, { nullable: true })
+  jobTitle!: string | null;
+
+  @Field(() => String, { nullable: true })
+  personalEmail!: string | null;
+
+  @Field(() => String, { nullable: true })
+  personalMobile!: string | null;
+
+  @Field(() => String, { nullable: true })
+  professionalMobile!: string | null;
+
+  @Field(() => String, { nullable: true })
+  quote!: string | null;
+}
+
+@InputType({ description: "A work-cycle period; without id it is a new one." })
+export class LegacyWorkCycleInput {
+  @Field(() => Int, { nullable: true })
+  id?: number | null;
+
+  @Field(() => Int)
+  workCycleId!: number;
+
+  @Field(() => LocalDateTimeScalar)
+  startsOn!: string;
+
+  @Field(() => LocalDateTimeScalar, { nullable: true })
+  endsOn?: string | null;
+}
+
+@InputType({ description: "An extended-data entry to set; a null value clears it." })
+export class LegacyExtendedDataInput {
+  @Field(() => String, { description: "The legacy key, prefixed e_ (e.g. e_shirtSize)." })
+  key!: string;
+
+  @Field(() => JSONScalar, { nullable: true })
+  value?: unknown;
+}
+
+/**
+ * A partial change of a legacy user: the legacy PUT writes only the fields it is given, so fields
+ * left out keep their value. Fields described as nullable may be set to null to clear them.
+ */
+@InputType({ description: "The fields of a legacy user to change; the others keep their value." })
+export class LegacyUserInput {
+  @Field(() => String, { nullable: true })
+  firstName?: string | null;
+
+  @Field(() => String, { nullable: true })
+  lastName?: string | null;
+
+  @Field(() => String, { nullable: true })
+  mail?: string | null;
+
+  @Field(() => String, { nullable: true })
+  login?: string | null;
+
+  @Field(() => String, { nullable: true })
+  employeeNumber?: string | null;
+
+  @Field(() => Int, { nullable: true })
+  legalEntityId?: number | null;
+
+  @Field(() => LocalDateTimeScalar, { nullable: true })
+  contractStartsAt?: string | null;
+
+  @Field(() => LocalDateTimeScalar, { nullable: true, description: "Nullable: null when the last day is unknown." })
+  contractEndsAt?: string | null;
+
+  @Field(() => LocalDateTimeScalar, { nullable: true })
+  birthDate?: string | null;
+
+  @Field(() => Int, { nullable: true })
+  socioProfessionalCategoryId?: number | null;
+
+  @Field(() => Int, { nullable: true, description: "Nullable." })
+  calendarId?: number | null;
+
+  @Field(() => [LegacyWorkCycleInput], { nullable: true, description: "Replaces every period." })
+  workCycles?: LegacyWorkCycleInput[] | null;
+
+  @Field(() => ID, { nullable: true })
+  departmentId?: string | null;
+
+  @Field(() => ID, { nullable: true, description: "Nullable." })
+  managerId?: string | null;
+
+  @Field(() => ID, { nullable: true, description: "The second manager of the leave-approval workflow. Nullable." })
+  manager2Id?: string | null;
+
+  @Field(() => Int, { nullable: true })
+  rolePrincipalId?: number | null;
+
+  @Field(() => [Int], { nullable: true, description: "Replaces every secondary role." })
+  habilitedRoleIds?: number[] | null;
+
+  @Field(() => Int, { nullable: true, description: "A language code identifier (LCID), e.g. 1036 for fr-FR." })
+  cultureId?: number | null;
+
+  @Field(() => String, { nullable: true, description: "Nullable." })
+  address?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Nullable." })
+  directLine?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Nullable." })
+  jobTitle?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Nullable." })
+  personalEmail?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Nullable." })
+  personalMobile?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Nullable." })
+  professionalMobile?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Nullable." })
+  quote?: string | null;
+
+  @Field(() => LegacyGender, { nullable: true })
+  gender?: LegacyGender | null;
+
+  @Field(() => String, { nullable: true, description: "ISO 3166-1 alpha-2, e.g. FR. Nullable." })
+  nationalityCode?: string | null;
+
+  @Field(() => [LegacyExtendedDataInput], { nullable: true, description: "Entries to set; the others keep their value." })
+  extendedData?: LegacyExtendedDataInput[] | null;
+
+  @Field(() => Int, { nullable: true })
+  leaveProfileId?: number | null;
+
+  @Field(() => ID, { nullable: true, description: "An axis section of axis 2. Nullable." })
+  axisValue2Id?: string | null;
+
+  @Field(() => Boolean, { nullable: true })
+  allowsElectronicPayslip?: boolean | null;
+
+  @Field(() => String, { nullable: true, description: "Nullable." })
+  bankName?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Nullable." })
+  rib?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Nullable." })
+  iban?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Nullable." })
+  bic?: string | null;
+
+  @Field(() => Int, { nullable: true, description: "Nullable." })
+  frenchCarTaxHorsePower?: number | null;
+
+  @Field(() => Int, { nullable: true, description: "Nullable." })
+  frenchMotorcycleTaxHorsePower?: number | null;
+}

@@ -1,0 +1,217 @@
+import DataLoader from "dataloader";
+import type { SubgraphContext } from "../shared/graphql/index.js";
+import {
+  keyedLoader,
+  legacyAllByValues,
+  legacyData,
+  legacyItems,
+  legacyListByIdsLoader,
+  listByIdsLoader,
+  singleReadLoader,
+  type UpstreamSession,
+} from "../shared/upstream/index.js";
+import { isLegacyId } from "./common/ids.js";
+import {
+  USER_FIELDS,
+  type RestAxisSection,
+  type RestCurrentEmployee,
+  type RestLegacyDepartment,
+  type RestLegacyEstablishment,
+  type RestLegacyUser,
+  type RestTimeEntry,
+  type RestWorkContract,
+} from "./rest.js";
+
+/**
+ * The request's loaders of the legacy-time subgraph, by name. Each lives in the request's
+ * registry (`ctx.loaders`) and dies with it; the contract is the one of
+ * subgraphs/shared/upstream/loaders.ts (keys in, values or null out, in order; a failed call
+ * fails only its own keys).
+ *
+ * Which upstream call backs which loader:
+ * - users, departments, establishments: the legacy list with an `id` filter, one call per 100 ids;
+ * - axis sections: the list with an `id` filter for up to 100 ids, the whole (unpaged) list beyond;
+ * - work contracts of employees: the list filtered by `ownerId`, one call per 100 owners (pages of
+ *   1000); a work contract by id alone is a single read (the list has no `id` filter);
+ * - time entries of employees: the list filtered by `ownerId` and `startsAt=between,...`, one call
+ *   per 100 owners and date range, paged by 1000;
+ * - a time entry by id: a single read;
+ * - forward mode: the caller's view of `/employees` (current API, the caller's token), one call
+ *   per 100 ids.
+ */
+
+export const USERS_PATH = "/api/v3/users";
+export const DEPARTMENTS_PATH = "/api/v3/departments";
+export const ESTABLISHMENTS_PATH = "/organization/structure/api/establishments";
+export const WORK_CONTRACTS_PATH = "/directory/api/4.0/work-contracts";
+export const TIME_ENTRIES_PATH = "/api/v3/timeentries";
+export const AXIS_SECTIONS_PATH = "/api/v3/axisSections";
+
+/** the largest page of the work-contract and time-entry lists (INTERFACE.md, DECISIONS.md) */
+const LEGACY_PAGE = 1000;
+const MAX_IDS = 100;
+
+export const legacyUserLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("legacyUser", () => legacyListByIdsLoader<RestLegacyUser>(ctx.upstream, USERS_PATH, { query: { fields: USER_FIELDS } }));
+
+export const legacyDepartmentLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("legacyDepartment", () => legacyListByIdsLoader<RestLegacyDepartment>(ctx.upstream, DEPARTMENTS_PATH));
+
+/** Archived establishments are left out of the list unless asked for: a reference must find them too. */
+export const legacyEstablishmentLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("legacyEstablishment", () =>
+    legacyListByIdsLoader<RestLegacyEstablishment>(ctx.upstream, ESTABLISHMENTS_PATH, { query: { isArchived: "true,false", limit: 100 } }),
+  );
+
+/**
+ * Axis sections by id. Up to 100 ids are one call with the `id` filter; a batch of more (the
+ * sections of a whole team's timesheets) reads the list once without filter, which the legacy API
+ * answers in one unpaged call, so the count stays one however many entries there are.
+ */
+export const axisSectionLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("axisSection", () =>
+    keyedLoader<string, RestAxisSection>(async (keys) => {
+      const ids = [...new Set(keys.filter(isLegacyId))];
+      if (ids.length === 0) return new Map();
+      const query = ids.length <= MAX_IDS ? { id: ids } : {};
+      const sections = legacyItems<RestAxisSection>(await ctx.upstream.legacy.get<unknown>(AXIS_SECTIONS_PATH, query));
+      return new Map(sections.map((s) => [String(s.id), s]));
+    }),
+  );
+
+export const workContractLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("workContract", () =>
+    singleReadLoader<RestWorkContract>(ctx.upstream, (id) => `${WORK_CONTRACTS_PATH}/${id}`, { api: "legacy", unwrap: legacyData }),
+  );
+
+export const timeEntryLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("timeEntry", () =>
+    singleReadLoader<RestTimeEntry>(ctx.upstream, (id) => `${TIME_ENTRIES_PATH}/${id}`, { api: "legacy", unwrap: legacyData }),
+  );
+
+/** The work contracts of each employee (by owner id), by start date. */
+export const workContractsByOwnerLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("workContractsByOwner", () =>
+    groupedByOwner<RestWorkContract>(
+      (owners) => legacyAllByValues<RestWorkContract>(ctx.upstream, WORK_CONTRACTS_PATH, "ownerId", owners, { limit: LEGACY_PAGE }, "page"),
+      (a, b) => compare(a.startsOn, b.startsOn) || a.id - b.id,
+    ),
+  );
+
+export interface TimeEntriesKey {
+  ownerId: string;
+  /** YYYY-MM-DD, inclusive */
+  from: string;
+  /** YYYY-MM-DD, inclusive (the whole day) */
+  to: string;
+}
+
+/**
+ * The time entries of each employee within a date range, by `startsAt`. Keys of one range share
+ * one list call per 100 owners, however many employees the operation holds.
+ */
+export const timeEntriesLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("timeEntries", () => timeEntriesByOwner(ctx.upstream));
+
+function timeEntriesByOwner(session: UpstreamSession): DataLoader<TimeEntriesKey, RestTimeEntry[], string> {
+  return new DataLoader<TimeEntriesKey, RestTimeEntry[], string>(
+    async (keys) => {
+      const ranges = new Map<string, { from: string; to: string; owners: Set<string> }>();
+      for (const key of keys) {
+        const range = `${key.from}|${key.to}`;
+        let entry = ranges.get(range);
+        if (!entry) ranges.set(range, (entry = { from: key.from, to: key.to, owners: new Set() }));
+        if (isLegacyId(key.ownerId)) entry.owners.add(key.ownerId);
+      }
+      const results = new Map<string, Map<string, RestTimeEntry[]> | Error>();
+      await Promise.all(
+        [...ranges].map(async ([range, { from, to, owners }]) => {
+          try {
+            const items = await timeEntriesIn(session, [...owners], from, to);
+            results.set(range, groupBy(items, (e) => String(e.ownerId), byStartsAt));
+          } catch (err) {
+            results.set(range, err instanceof Error ? err : new Error(String(err)));
+          }
+        }),
+      );
+      return keys.map((key) => {
+        const found = results.get(`${key.from}|${key.to}`)!;
+        return found instanceof Error ? found : (found.get(key.ownerId) ?? []);
+      });
+    },
+    { cacheKeyFn: (key) => `${key.ownerId}|${key.from}|${key.to}` },
+  );
+}
+
+/**
+ * Every entry of the owners in the range: one call per 100 owners when the answer fits a page of
+ * 1000; otherwise the first page's `count` tells how many pages remain, and they are read at once
+ * (the session bounds the concurrency) rather than one after the other.
+ */
+async function timeEntriesIn(session: UpstreamSession, owners: readonly string[], from: string, to: string): Promise<RestTimeEntry[]> {
+  const chunks: string[][] = [];
+  for (let i = 0; i < owners.length; i += MAX_IDS) chunks.push(owners.slice(i, i + MAX_IDS));
+  const parts = await Promise.all(
+    chunks.map(async (chunk) => {
+      const query = { ownerId: chunk, startsAt: `between,${from},${to}` };
+      const first = await session.legacy.get<unknown>(TIME_ENTRIES_PATH, { ...query, paging: `0,${LEGACY_PAGE}` });
+      const items = legacyItems<RestTimeEntry>(first);
+      const count = (first as { data?: { count?: unknown } }).data?.count;
+      // the page the upstream actually served: a smaller cap than asked for still pages correctly
+      const step = items.length;
+      if (typeof count !== "number" || step === 0 || count <= step) return items;
+      const offsets: number[] = [];
+      for (let offset = step; offset < count; offset += step) offsets.push(offset);
+      const rest = await Promise.all(
+        offsets.map(async (offset) => legacyItems<RestTimeEntry>(await session.legacy.get<unknown>(TIME_ENTRIES_PATH, { ...query, paging: `${offset},${step}` }))),
+      );
+      return [...items, ...rest.flat()];
+    }),
+  );
+  return parts.flat();
+}
+
+/**
+ * Forward mode: the employees the caller can read through the current API with its own token.
+ * null for an employee the caller cannot see.
+ */
+export const visibleEmployeeLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("visibleEmployee", () => listByIdsLoader<RestCurrentEmployee>(ctx.upstream, "/employees"));
+
+/** A one-to-many loader over owner ids: keys that cannot be legacy ids get []. */
+function groupedByOwner<T extends { ownerId: number }>(
+  fetch: (owners: string[]) => Promise<T[]>,
+  order: (a: T, b: T) => number,
+): DataLoader<string, T[]> {
+  return new DataLoader<string, T[]>(async (owners) => {
+    const valid = [...new Set(owners.filter(isLegacyId))];
+    let grouped: Map<string, T[]>;
+    try {
+      grouped = groupBy(valid.length > 0 ? await fetch(valid) : [], (item) => String(item.ownerId), order);
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err));
+      return owners.map(() => error);
+    }
+    return owners.map((owner) => grouped.get(owner) ?? []);
+  });
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string, order: (a: T, b: T) => number): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  for (const group of groups.values()) group.sort(order);
+  return groups;
+}
+
+function byStartsAt(a: RestTimeEntry, b: RestTimeEntry): number {
+  return compare(a.startsAt, b.startsAt) || a.id - b.id;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,5 @@
+import "reflect-metadata";
+import { runSubgraphMain } from "../shared/graphql/index.js";
+import { subgraph } from "./index.js";
+
+await runSubgraphMain(subgraph);

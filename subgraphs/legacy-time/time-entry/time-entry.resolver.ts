@@ -1,0 +1,162 @@
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
+import type { SubgraphContext } from "../../shared/graphql/index.js";
+import { UpstreamError } from "../../shared/upstream/index.js";
+import { AxisSection } from "../axis-section/axis-section.js";
+import {
+  InvalidInputError,
+  TimeEntryValidationError,
+  fieldsNamedIn,
+  invalidInput,
+  isRefusal,
+  notFound,
+  refusalMessage,
+} from "../common/errors.js";
+import { isLegacyId, ref } from "../common/ids.js";
+import { guarded } from "../common/visibility.js";
+import { Employee, type EmployeeRef } from "../employee/employee.js";
+import { TIME_ENTRIES_PATH, axisSectionLoader, timeEntryLoader } from "../loaders.js";
+import type { RestAxisSection, RestTimeEntry } from "../rest.js";
+import { durationSeconds, normaliseDuration } from "./duration.js";
+import { TimeEntry, TimeEntryInput } from "./time-entry.js";
+
+export const UpdateTimeEntryResult = createUnionType({
+  name: "UpdateTimeEntryResult",
+  description: "The updated entry, or why nothing was written.",
+  types: () => [TimeEntry, TimeEntryValidationError, InvalidInputError] as const,
+  resolveType: (value) =>
+    value instanceof TimeEntryValidationError ? "TimeEntryValidationError" : value instanceof InvalidInputError ? "InvalidInputError" : "TimeEntry",
+});
+
+/** The input field each rule of INTERFACE.md is about. */
+const RULE_FIELDS: Readonly<Record<number, string[]>> = {
+  1: ["startsAt"],
+  2: ["startsAt"],
+  3: ["duration"],
+  4: ["startsAt", "duration"],
+  5: ["axisSectionIds"],
+  6: ["axisSectionIds"],
+  7: ["axisSectionIds"],
+};
+
+/** REST field names (as the legacy API's messages use them) -> input field names. */
+const INPUT_NAME: Readonly<Record<string, string>> = {
+  duration: "duration",
+  startsAt: "startsAt",
+  unit: "unit",
+  comment: "comment",
+  axisSections: "axisSectionIds",
+  "Axis section": "axisSectionIds",
+  creationSource: "creationSource",
+  timeTypeId: "timeTypeId",
+};
+
+@ArgsType()
+class UpdateTimeEntryArgs {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => TimeEntryInput)
+  input!: TimeEntryInput;
+}
+
+@Resolver(() => TimeEntry)
+export class TimeEntryResolver {
+  @Query(() => TimeEntry, { nullable: true, description: "A time entry by id; null when there is none." })
+  timeEntry(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestTimeEntry | null> {
+    return readTimeEntry(ctx, id);
+  }
+
+  @FieldResolver(() => Int, { description: "The duration in whole minutes." })
+  durationMinutes(@Root() entry: RestTimeEntry): number {
+    const seconds = durationSeconds(entry.duration);
+    if (seconds === null) throw new TypeError(`time entry ${entry.id}: unreadable duration from the upstream`);
+    return Math.floor(seconds / 60);
+  }
+
+  @FieldResolver(() => Employee)
+  owner(@Root() entry: RestTimeEntry): EmployeeRef {
+    return ref(entry.ownerId)!;
+  }
+
+  @FieldResolver(() => [AxisSection], {
+    description: "The analytical items of the entry (cost centre > project > task); empty in attendance mode.",
+  })
+  async axisSections(@Root() entry: RestTimeEntry, @Ctx() ctx: SubgraphContext): Promise<RestAxisSection[]> {
+    const ids = (entry.axisSections ?? []).map((s) => String(s.id));
+    const sections = await axisSectionLoader(ctx).loadMany(ids);
+    return sections.filter((s): s is RestAxisSection => {
+      if (s instanceof Error) throw s;
+      return s !== null;
+    });
+  }
+
+  @Mutation(() => UpdateTimeEntryResult, {
+    nullable: true,
+    description:
+      "Changes the given fields of a time entry: the entry is read, merged with the input and written whole. A refusal is " +
+      "returned as data and nothing is written; an entry that does not exist is a NOT_FOUND error.",
+  })
+  async updateTimeEntry(
+    @Args(() => UpdateTimeEntryArgs) { id, input }: UpdateTimeEntryArgs,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<RestTimeEntry | TimeEntryValidationError | InvalidInputError> {
+    const invalid = checkInput(input);
+    if (invalid) return invalid;
+    const current = await readTimeEntry(ctx, id);
+    if (!current) throw notFound("Time entry", id);
+    try {
+      const body = await ctx.upstream.legacy.put<{ data: RestTimeEntry }>(`${TIME_ENTRIES_PATH}/${id}`, merge(current, input));
+      return body.data;
+    } catch (err) {
+      if (err instanceof UpstreamError && err.status === 404) throw notFound("Time entry", id);
+      if (!isRefusal(err)) throw err;
+      const message = refusalMessage(err);
+      if (err.rule !== undefined) {
+        return Object.assign(new TimeEntryValidationError(), { rule: err.rule, message, fields: RULE_FIELDS[err.rule] ?? [] });
+      }
+      return invalidInput(message, fieldsNamedIn(message, INPUT_NAME));
+    }
+  }
+}
+
+/** A time entry by id (single read), served only when the caller may see its owner. */
+export async function readTimeEntry(ctx: SubgraphContext, id: string): Promise<RestTimeEntry | null> {
+  if (!isLegacyId(id)) return null;
+  const entry = await timeEntryLoader(ctx).load(id);
+  if (!entry) return null;
+  return guarded(ctx, String(entry.ownerId), async () => entry);
+}
+
+/** What the input says that cannot be sent at all: refused before any upstream call. */
+function checkInput(input: TimeEntryInput): InvalidInputError | null {
+  const given = Object.entries(input).filter(([, value]) => value !== undefined);
+  if (given.length === 0) return invalidInput("The input changes nothing: give at least one field.", []);
+  const nulls = (["duration", "startsAt", "unit", "creationSource"] as const).filter((name) => input[name] === null);
+  if (nulls.length > 0) return invalidInput(`${nulls.join(", ")} cannot be null: leave a field out to keep its value.`, [...nulls]);
+  if (typeof input.duration === "string" && normaliseDuration(input.duration) === null) {
+    return invalidInput(`duration must be hh:mm:ss or d.hh:mm:ss (e.g. 02:30:00), got ${JSON.stringify(input.duration.slice(0, 40))}.`, ["duration"]);
+  }
+  const badSection = input.axisSectionIds?.find((sectionId) => !isLegacyId(sectionId));
+  if (badSection !== undefined) {
+    return invalidInput(`axisSectionIds: ${JSON.stringify(badSection.slice(0, 40))} is not an axis section id.`, ["axisSectionIds"]);
+  }
+  return null;
+}
+
+/** The whole entry to PUT: the current entry with the input's fields, in the legacy body shape. */
+function merge(current: RestTimeEntry, input: TimeEntryInput): Record<string, unknown> {
+  const keep = <T>(value: T | undefined, currentValue: T): T => (value === undefined ? currentValue : value);
+  const currentSections = (current.axisSections ?? []).map((s) => s.id);
+  const sections = input.axisSectionIds === undefined ? currentSections : (input.axisSectionIds ?? []).map(Number);
+  const comment = input.comment === undefined ? (current.comment?.content ?? null) : input.comment;
+  return {
+    ownerId: current.ownerId,
+    unit: keep(input.unit ?? undefined, current.unit),
+    startsAt: keep(input.startsAt ?? undefined, current.startsAt),
+    duration: input.duration ? normaliseDuration(input.duration) : current.duration,
+    creationSource: keep(input.creationSource ?? undefined, current.creationSource),
+    axisSections: sections.length > 0 ? sections.map((id) => ({ id })) : null,
+    comment: comment === null ? null : { content: comment },
+    timeTypeId: input.timeTypeId === undefined ? current.timeTypeId : input.timeTypeId,
+  };
+}

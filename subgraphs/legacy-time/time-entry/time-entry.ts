@@ -1,0 +1,142 @@
+import { Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { DateScalar, LocalDateTimeScalar } from "../../shared/graphql/index.js";
+
+/** REST `unit`: 0, 1, 2 (the enum's internal values are the REST numbers). */
+export enum TimeEntryUnit {
+  DAYS = 0,
+  HOURS = 1,
+  TIME = 2,
+}
+registerEnumType(TimeEntryUnit, {
+  name: "TimeEntryUnit",
+  description: "How an entry measures time.",
+  valuesConfig: {
+    DAYS: { description: "In days: startsAt is 00:00:00 (morning) or 12:00:00 (afternoon)." },
+    HOURS: { description: "In hours per half day: startsAt is 00:00:00 (morning) or 12:00:00 (afternoon)." },
+    TIME: { description: "Clock time: startsAt is the time the work started." },
+  },
+});
+
+/** REST `creationSource`: 0 to 4. */
+export enum TimeEntryCreationSource {
+  WORK_CYCLE_FALLBACK = 0,
+  QUICK_FILL = 1,
+  MANUAL = 2,
+  IMPORTED = 3,
+  CLOCK_IN_OUT = 4,
+}
+registerEnumType(TimeEntryCreationSource, {
+  name: "TimeEntryCreationSource",
+  description: "How an entry was created.",
+  valuesConfig: {
+    WORK_CYCLE_FALLBACK: { description: "Filled automatically from the person's work cycle." },
+    QUICK_FILL: { description: "Created with the quick-fill tools." },
+    MANUAL: { description: "Entered by hand (the default)." },
+    IMPORTED: { description: "Imported from an external source." },
+    CLOCK_IN_OUT: { description: "Recorded by the clock-in/clock-out tool." },
+  },
+});
+
+export enum TimesheetStatus {
+  OPEN = "open",
+  SUBMITTED = "submitted",
+  APPROVED = "approved",
+}
+registerEnumType(TimesheetStatus, {
+  name: "TimesheetStatus",
+  description: "The state of a weekly timesheet; entries of a submitted or approved one are locked (rule 1).",
+});
+
+export enum TimesheetMode {
+  ACTIVITY = "activity",
+  ATTENDANCE = "attendance",
+}
+registerEnumType(TimesheetMode, {
+  name: "TimesheetMode",
+  description: "ACTIVITY: entries carry axis sections; ATTENDANCE: they carry none (rule 5).",
+});
+
+@ObjectType({ description: "The comment of a time entry, visible in the timesheet interface." })
+export class TimeEntryComment {
+  @Field(() => ID)
+  id!: number;
+
+  @Field(() => String)
+  content!: string;
+}
+
+@ObjectType({ description: "The weekly timesheet (Monday to Sunday) that holds a time entry." })
+export class Timesheet {
+  @Field(() => DateScalar, { description: "The Monday of the week." })
+  startsOn!: string;
+
+  @Field(() => TimesheetStatus)
+  status!: TimesheetStatus;
+
+  @Field(() => TimesheetMode)
+  mode!: TimesheetMode;
+}
+
+/**
+ * A legacy time entry (`/api/v3/timeentries`): a working-time sequence of a person on one day.
+ * Fields read as the REST payload names them; the owner, the axis sections and the duration in
+ * minutes are field resolvers (time-entry.resolver.ts).
+ */
+@ObjectType({ description: "A working-time sequence of a person on one day (legacy time entry)." })
+@Directive('@key(fields: "id")')
+export class TimeEntry {
+  @Field(() => ID)
+  id!: number;
+
+  @Field(() => TimeEntryUnit)
+  unit!: TimeEntryUnit;
+
+  @Field(() => LocalDateTimeScalar, { description: "Floating local date-time (no offset)." })
+  startsAt!: string;
+
+  @Field(() => String, { description: "As the legacy API writes it: d.hh:mm:ss, the day part omitted when zero (e.g. 02:30:00); at most 1.00:00:00." })
+  duration!: string;
+
+  @Field(() => TimeEntryCreationSource)
+  creationSource!: TimeEntryCreationSource;
+
+  @Field(() => TimeEntryComment, { nullable: true })
+  comment!: TimeEntryComment | null;
+
+  @Field(() => Int, { nullable: true, description: "Only for people whose regulation tracks typed time; otherwise null." })
+  timeTypeId!: number | null;
+
+  @Field(() => Timesheet, { nullable: true })
+  timesheet?: Timesheet | null;
+}
+
+/**
+ * A partial change of a time entry: fields left out keep their value; `comment`, `axisSectionIds`
+ * and `timeTypeId` may be set to null to remove them.
+ */
+@InputType({ description: "The fields of a time entry to change; the others keep their value." })
+export class TimeEntryInput {
+  @Field(() => String, { nullable: true, description: "hh:mm:ss or d.hh:mm:ss (also hh:mm), e.g. 02:30:00." })
+  duration?: string | null;
+
+  @Field(() => LocalDateTimeScalar, { nullable: true, description: "A local date-time without offset (rule 2)." })
+  startsAt?: string | null;
+
+  @Field(() => TimeEntryUnit, { nullable: true })
+  unit?: TimeEntryUnit | null;
+
+  @Field(() => String, { nullable: true, description: "The comment's text; null removes the comment." })
+  comment?: string | null;
+
+  @Field(() => [ID], {
+    nullable: true,
+    description: "The entry's axis sections (replacing the current ones); null or [] for none, as in attendance mode.",
+  })
+  axisSectionIds?: string[] | null;
+
+  @Field(() => TimeEntryCreationSource, { nullable: true })
+  creationSource?: TimeEntryCreationSource | null;
+
+  @Field(() => Int, { nullable: true, description: "null removes the time type." })
+  timeTypeId?: number | null;
+}

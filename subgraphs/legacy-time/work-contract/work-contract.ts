@@ -1,0 +1,61 @@
+import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
+import { DateScalar, LocalDateTimeScalar } from "../../shared/graphql/index.js";
+
+/**
+ * A legacy work contract (`/directory/api/4.0/work-contracts`), the legacy side of an employment:
+ * it carries the employment's id. Fields read as the REST payload names them; the owner,
+ * establishment and the people named by id are references (work-contract.resolver.ts).
+ */
+@ObjectType({ description: "A legacy work contract: the legacy view of an employment, with the same id." })
+@Directive('@key(fields: "id")')
+export class WorkContract {
+  @Field(() => ID, { description: "Equals the id of the employment." })
+  id!: number;
+
+  @Field(() => String, { nullable: true, description: "Identifier in a third-party system; may be non-unique." })
+  externalId!: string | null;
+
+  @Field(() => Int, { description: "The work-contract template; it decides which optional properties are required." })
+  typeId!: number;
+
+  @Field(() => DateScalar)
+  startsOn!: string;
+
+  @Field(() => DateScalar, { nullable: true, description: "Null if unknown." })
+  endsOn!: string | null;
+
+  @Field(() => Boolean, {
+    description: "The employee's applicable contract: the ongoing one today; else the first upcoming one; else the last one.",
+  })
+  isApplicable!: boolean;
+
+  @Field(() => Boolean, { nullable: true })
+  isArchived?: boolean | null;
+
+  @Field(() => Int, { nullable: true })
+  hiringTypeId!: number | null;
+
+  @Field(() => Int, { nullable: true })
+  terminationReasonId!: number | null;
+
+  @Field(() => Int, { nullable: true, description: "Length of the initial trial period in days." })
+  trialPeriodDays!: number | null;
+
+  @Field(() => Int, { nullable: true, description: "Initial length plus the renewal, in days." })
+  renewedTrialPeriodDays!: number | null;
+
+  @Field(() => DateScalar, { nullable: true, description: "End of the initial trial period." })
+  trialPeriodEndDate!: string | null;
+
+  @Field(() => DateScalar, { nullable: true, description: "End of the renewed trial period." })
+  trialPeriodEndDate2!: string | null;
+
+  @Field(() => Int, { nullable: true })
+  temporaryContractGroundId!: number | null;
+
+  @Field(() => LocalDateTimeScalar)
+  createdAt!: string;
+
+  @Field(() => LocalDateTimeScalar)
+  lastModifiedAt!: string;
+}

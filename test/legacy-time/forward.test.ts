@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../helpers/stack.js";
+import { OPEN_WEEK, employees, entitiesQuery, legacyGet, range } from "./helpers.js";
+
+/**
+ * Forward mode (DIRECTORY_AUTH=forward): the legacy API only knows the subgraph's API key, so
+ * legacy data about an employee is served only when the caller can read that employee through
+ * the current API with its own token. demo-limited sees the employees of establishment 1.
+ */
+
+let stack: Stack;
+let url: string;
+let limited: Record<string, string>;
+let full: Record<string, string>;
+let limitedToken: string;
+let visible: string[];
+let hidden: string[];
+
+async function visibleTo(token: string, ids: readonly (string | number)[] = range(1, 100)): Promise<Set<string>> {
+  const res = await fetch(`${stack.directory.url}/service-api/employees?id=${ids.join(",")}&limit=100`, {
+    headers: { authorization: `Bearer ${token}`, "api-version": "2024-11-01" },
+  });
+  const body = (await res.json()) as { items: Array<{ id: string }> };
+  return new Set(body.items.map((e) => e.id));
+}
+
+beforeAll(async () => {
+  stack = await startStack({ subgraphs: ["legacy-time"], env: { DIRECTORY_AUTH: "forward" } });
+  url = stack.subgraphs["legacy-time"]!.url;
+  limitedToken = await stack.token("demo-limited");
+  limited = { authorization: `Bearer ${limitedToken}` };
+  full = { authorization: `Bearer ${await stack.token("demo-client")}` };
+  const seen = await visibleTo(limitedToken);
+  visible = range(1, 100).map(String).filter((id) => seen.has(id));
+  hidden = range(1, 100).map(String).filter((id) => !seen.has(id));
+});
+afterAll(() => stack?.close());
+
+const PROFILE = entitiesQuery("Employee", "id legacyProfile { login }");
+
+describe("forward mode", () => {
+  it("has employees on both sides of demo-limited's view", () => {
+    expect(visible.length).toBeGreaterThan(0);
+    expect(hidden.length).toBeGreaterThan(0);
+  });
+
+  it("serves the legacy profile of an employee the caller can read", async () => {
+    const res = await stack.gql(url, PROFILE, { r: employees([visible[0]!]) }, limited);
+    expect(res.errors).toBeUndefined();
+    expect(res.data._entities[0].legacyProfile.login.length).toBeGreaterThan(0);
+  });
+
+  it("answers null and FORBIDDEN for the legacy profile of an employee the caller cannot read", async () => {
+    const res = await stack.gql(url, PROFILE, { r: employees([hidden[0]!]) }, limited);
+    expect(res.data._entities[0]).toEqual({ id: hidden[0], legacyProfile: null });
+    expect(res.errors).toHaveLength(1);
+    expect(res.errors![0]!.extensions?.code).toBe("FORBIDDEN");
+    expect(res.errors![0]!.path).toEqual(["_entities", 0, "legacyProfile"]);
+  });
+
+  it("withholds time entries and work contracts of employees the caller cannot read, field by field", async () => {
+    const ids = [visible[0]!, hidden[0]!];
+    const res = await stack.gql(
+      url,
+      entitiesQuery("Employee", "id timeEntries(from: $from, to: $to) { id } applicableWorkContract { id }", ", $from: Date!, $to: Date!"),
+      { r: employees(ids), ...OPEN_WEEK },
+      limited,
+    );
+    expect(res.data._entities[0].timeEntries.length).toBeGreaterThan(0);
+    expect(res.data._entities[0].applicableWorkContract).not.toBeNull();
+    expect(res.data._entities[1]).toEqual({ id: hidden[0], timeEntries: null, applicableWorkContract: null });
+    expect(res.errors?.map((e) => [e.extensions?.code, e.path]).sort()).toEqual([
+      ["FORBIDDEN", ["_entities", 1, "applicableWorkContract"]],
+      ["FORBIDDEN", ["_entities", 1, "timeEntries"]],
+    ]);
+  });
+
+  it("checks the visibility of 100 employees with one current-API call", async () => {
+    stack.resetStats();
+    const res = await stack.gql(url, PROFILE, { r: employees(range(1, 100)) }, limited);
+    expect(res.errors).toHaveLength(hidden.length);
+    const served = res.data._entities.filter((e: any) => e.legacyProfile !== null).map((e: any) => e.id);
+    expect(served).toEqual(visible);
+    expect(stack.stats().byRoute).toEqual({ "GET /service-api/employees": 1, "GET /api/v3/users": 1 });
+  });
+
+  it("serves every employee to a caller that sees every establishment", async () => {
+    const res = await stack.gql(url, PROFILE, { r: employees(range(1, 50)) }, full);
+    expect(res.errors).toBeUndefined();
+    expect(res.data._entities.every((e: any) => e.legacyProfile !== null)).toBe(true);
+  });
+
+  it("answers UNAUTHENTICATED to a request without credentials", async () => {
+    const res = await stack.gql(url, PROFILE, { r: employees([visible[0]!]) });
+    expect(res.data._entities[0].legacyProfile).toBeNull();
+    expect(res.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+  });
+
+  it("answers UNAUTHENTICATED to a request without credentials for data of no employee", async () => {
+    const res = await stack.gql(url, `{ axisSections(first: 1) { nodes { id } } }`);
+    expect(res.data).toBeNull();
+    expect(res.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+  });
+
+  it("lists only the members of a legacy department that the caller can read", async () => {
+    const department = (await legacyGet(stack, `/api/v3/departments?id=${range(1, 40).join(",")}`)).data.items.find(
+      (d: any) => d.users.some((u: any) => visible.includes(String(u.id))) && d.users.some((u: any) => hidden.includes(String(u.id))),
+    );
+    expect(department).toBeDefined();
+    const res = await stack.gql(url, entitiesQuery("Department", "legacy { users { id } }"), { r: [{ __typename: "Department", id: String(department.id) }] }, limited);
+    expect(res.errors).toBeUndefined();
+    const members = department.users.map((u: any) => String(u.id));
+    const seen = await visibleTo(limitedToken, members);
+    const listed = res.data._entities[0].legacy.users.map((u: any) => u.id);
+    expect(listed).toEqual(members.filter((id: string) => seen.has(id)));
+    expect(listed.length).toBeLessThan(members.length);
+  });
+
+  it("refuses with FORBIDDEN to update a time entry of an employee the caller cannot read, and writes nothing", async () => {
+    const entries = (await legacyGet(stack, `/api/v3/timeentries?ownerId=${hidden[0]}&startsAt=between,${OPEN_WEEK.from},${OPEN_WEEK.to}`)).data.items;
+    expect(entries.length).toBeGreaterThan(0);
+    const entry = entries[0];
+    const res = await stack.gql(
+      url,
+      `mutation($id: ID!) { updateTimeEntry(id: $id, input: { comment: "not mine" }) { __typename } }`,
+      { id: String(entry.id) },
+      limited,
+    );
+    expect(res.data.updateTimeEntry).toBeNull();
+    expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    const after = (await legacyGet(stack, `/api/v3/timeentries?ownerId=${hidden[0]}&startsAt=between,${OPEN_WEEK.from},${OPEN_WEEK.to}`)).data.items[0];
+    expect(after).toEqual(entry);
+  });
+
+  it("refuses with FORBIDDEN to update the legacy user of an employee the caller cannot read", async () => {
+    stack.resetStats();
+    const res = await stack.gql(url, `mutation($id: ID!) { updateLegacyUser(id: $id, input: { quote: "x" }) { __typename } }`, { id: hidden[0] }, limited);
+    expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(stack.stats().byRoute["PUT /api/v3/users/{id}"]).toBeUndefined();
+  });
+});
+
+describe("forward mode, work contracts", () => {
+  it("answers FORBIDDEN for the work contract of an employment whose owner the caller cannot read", async () => {
+    const contract = (await legacyGet(stack, `/directory/api/4.0/work-contracts?ownerId=${hidden[0]},${visible[0]}`)).items as any[];
+    const mine = contract.find((c) => String(c.ownerId) === visible[0])!;
+    const theirs = contract.find((c) => String(c.ownerId) === hidden[0])!;
+    const res = await stack.gql(
+      url,
+      entitiesQuery("Employment", "id workContract { id }"),
+      { r: [mine, theirs].map((c) => ({ __typename: "Employment", id: String(c.id), employee: { id: String(c.ownerId) } })) },
+      limited,
+    );
+    expect(res.data._entities).toEqual([
+      { id: String(mine.id), workContract: { id: String(mine.id) } },
+      { id: String(theirs.id), workContract: null },
+    ]);
+    expect(res.errors?.map((e) => [e.extensions?.code, e.path])).toEqual([["FORBIDDEN", ["_entities", 1, "workContract"]]]);
+  });
+
+  it("answers FORBIDDEN for workContract(id) when the caller cannot read its owner", async () => {
+    const theirs = (await legacyGet(stack, `/directory/api/4.0/work-contracts?ownerId=${hidden[0]}`)).items[0];
+    const res = await stack.gql(url, `query($id: ID!) { workContract(id: $id) { id } }`, { id: String(theirs.id) }, limited);
+    expect(res.data.workContract).toBeNull();
+    expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+  });
+});
+
+describe("forward mode, data of no employee", () => {
+  it("refuses an axis-section update without credentials with UNAUTHENTICATED, and writes nothing", async () => {
+    stack.resetStats();
+    const res = await stack.gql(url, `mutation { updateAxisSection(id: "1", input: { description: "anonymous" }) { __typename } }`);
+    expect(res.data.updateAxisSection).toBeNull();
+    expect(res.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+    expect(stack.stats().byRoute["PUT /api/v3/axisSections/{id}"]).toBeUndefined();
+  });
+
+  it("serves axis sections to a caller the current API accepts", async () => {
+    const res = await stack.gql(url, `{ axisSection(id: "1") { id code } }`, undefined, limited);
+    expect(res.errors).toBeUndefined();
+    expect(res.data.axisSection.id).toBe("1");
+  });
+
+  it("refuses a caller whose token the current API rejects", async () => {
+    const res = await stack.gql(url, `{ axisSection(id: "1") { id } }`, undefined, { authorization: "Bearer not-a-token" });
+    expect(res.data.axisSection).toBeNull();
+    expect(res.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+  });
+});

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../helpers/stack.js";
+import { employees, entitiesQuery, legacyGet } from "./helpers.js";
+
+/** updateLegacyUser: a partial write of the legacy user, answered with the Employee. */
+
+let stack: Stack;
+let url: string;
+
+beforeAll(async () => {
+  stack = await startStack({ subgraphs: ["legacy-time"] });
+  url = stack.subgraphs["legacy-time"]!.url;
+});
+afterAll(() => stack?.close());
+
+const UPDATE = `mutation($id: ID!, $input: LegacyUserInput!) {
+  updateLegacyUser(id: $id, input: $input) {
+    __typename
+    ... on Employee { id legacyProfile { login calendar { id } jobTitle manager { id } extendedData { key value } frenchMotorcycleTaxHorsePower workCycles { workCycleId startsOn endsOn } habilitedRoles { id } } }
+    ... on InvalidInputError { message fields }
+  }
+}`;
+
+function update(id: string, input: Record<string, unknown>) {
+  return stack.gql(url, UPDATE, { id, input });
+}
+
+async function user(id: string, fields: string) {
+  return (await legacyGet(stack, `/api/v3/users/${id}?fields=${fields}`)).data;
+}
+
+describe("updateLegacyUser", () => {
+  it("writes the given fields and answers the employee with its new legacy profile", async () => {
+    const before = await user("5", "login,calendarId,jobTitle,extendedData,managerId");
+    const res = await update("5", {
+      login: "new.login",
+      jobTitle: null,
+      frenchMotorcycleTaxHorsePower: 3,
+      extendedData: [{ key: "e_shirtSize", value: "XL" }, { key: "e_remoteDaysPerWeek", value: 2 }],
+      habilitedRoleIds: [6, 7],
+    });
+    expect(res.errors).toBeUndefined();
+    const result = res.data.updateLegacyUser;
+    expect(result).toMatchObject({
+      __typename: "Employee",
+      id: "5",
+      legacyProfile: {
+        login: "new.login",
+        jobTitle: null,
+        frenchMotorcycleTaxHorsePower: 3,
+        calendar: before.calendarId === null ? null : { id: before.calendarId },
+        manager: before.managerId === null ? null : { id: String(before.managerId) },
+        habilitedRoles: [{ id: 6 }, { id: 7 }],
+      },
+    });
+    expect(result.legacyProfile.extendedData).toEqual(
+      expect.arrayContaining([
+        { key: "e_shirtSize", value: "XL" },
+        { key: "e_remoteDaysPerWeek", value: 2 },
+        { key: "e_badgeNumber", value: before.extendedData.e_badgeNumber.value },
+      ]),
+    );
+    const after = await user("5", "login,jobTitle,extendedData");
+    expect(after).toMatchObject({ login: "new.login", jobTitle: null, extendedData: { e_shirtSize: { value: "XL" } } });
+  });
+
+  it("costs the write alone: the answer serves the new legacy profile", async () => {
+    stack.resetStats();
+    const res = await update("6", { quote: "Carpe diem" });
+    expect(res.errors).toBeUndefined();
+    expect(stack.stats().byRoute).toEqual({ "PUT /api/v3/users/{id}": 1 });
+  });
+
+  it("replaces the work cycles with the periods given", async () => {
+    const res = await update("7", {
+      workCycles: [
+        { workCycleId: 1, startsOn: "2024-01-01T00:00:00", endsOn: "2024-12-31T00:00:00" },
+        { workCycleId: 3, startsOn: "2025-01-01T00:00:00" },
+      ],
+    });
+    expect(res.errors).toBeUndefined();
+    expect(res.data.updateLegacyUser.legacyProfile.workCycles).toEqual([
+      { workCycleId: 1, startsOn: "2024-01-01T00:00:00", endsOn: "2024-12-31T00:00:00" },
+      { workCycleId: 3, startsOn: "2025-01-01T00:00:00", endsOn: null },
+    ]);
+  });
+
+  it("returns a refusal as an InvalidInputError naming the input field, and writes nothing", async () => {
+    const before = await user("8", "login,iban");
+    const res = await update("8", { login: "changed.too", iban: "FR00 1234" });
+    expect(res.errors).toBeUndefined();
+    expect(res.data.updateLegacyUser).toEqual({ __typename: "InvalidInputError", message: expect.stringContaining("iban"), fields: ["iban"] });
+    expect(await user("8", "login,iban")).toEqual(before);
+  });
+
+  it("maps the legacy names of a refusal back to the input's names", async () => {
+    const res = await update("8", { frenchMotorcycleTaxHorsePower: 99, cultureId: 1 });
+    expect(res.data.updateLegacyUser.__typename).toBe("InvalidInputError");
+    expect(res.data.updateLegacyUser.fields.sort()).toEqual(["cultureId", "frenchMotorcycleTaxHorsePower"]);
+  });
+
+  it("names extendedData when an extended entry is refused", async () => {
+    const res = await update("8", { extendedData: [{ key: "e_remoteDaysPerWeek", value: "many" }] });
+    expect(res.data.updateLegacyUser).toMatchObject({ __typename: "InvalidInputError", fields: ["extendedData"] });
+  });
+
+  it("refuses null for a field that cannot be cleared, before any upstream call", async () => {
+    stack.resetStats();
+    const res = await update("8", { login: null });
+    expect(res.data.updateLegacyUser).toEqual({ __typename: "InvalidInputError", message: expect.stringContaining("login"), fields: ["login"] });
+    expect(stack.stats().total).toBe(0);
+  });
+
+  it("refuses an extended-data key without the e_ prefix", async () => {
+    const res = await update("8", { extendedData: [{ key: "shirtSize", value: "M" }] });
+    expect(res.data.updateLegacyUser).toMatchObject({ __typename: "InvalidInputError", fields: ["extendedData"] });
+  });
+
+  it("refuses an input that changes nothing", async () => {
+    const res = await update("8", {});
+    expect(res.data.updateLegacyUser).toMatchObject({ __typename: "InvalidInputError", fields: [] });
+  });
+
+  it("answers NOT_FOUND for an employee without legacy user", async () => {
+    const res = await update("999999", { login: "ghost" });
+    expect(res.data.updateLegacyUser).toBeNull();
+    expect(res.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+  });
+
+  it("is visible to a later request", async () => {
+    await update("9", { directLine: "+33 1 23 45 67 89" });
+    const res = await stack.gql(url, entitiesQuery("Employee", "legacyProfile { directLine }"), { r: employees([9]) });
+    expect(res.data._entities[0].legacyProfile.directLine).toBe("+33 1 23 45 67 89");
+  });
+});

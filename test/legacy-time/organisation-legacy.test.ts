@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../helpers/stack.js";
+import { entitiesQuery, legacyGet, range } from "./helpers.js";
+
+/** Department.legacy and BusinessEstablishment.legacy. */
+
+let stack: Stack;
+let url: string;
+
+beforeAll(async () => {
+  stack = await startStack({ subgraphs: ["legacy-time"] });
+  url = stack.subgraphs["legacy-time"]!.url;
+});
+afterAll(() => stack?.close());
+
+const refs = (typeName: string, ids: readonly (string | number)[]) => ids.map((id) => ({ __typename: typeName, id: String(id) }));
+
+describe("Department.legacy", () => {
+  const LEGACY = "id legacy { name code hierarchy parent { id } position sortOrder level isActive head { id } users { id } currentUsers { id } }";
+
+  it("reads the legacy department, with references for its parent, head and members", async () => {
+    const departments = (await legacyGet(stack, `/api/v3/departments?id=${range(1, 40).join(",")}`)).data.items as any[];
+    const d = departments.find((x) => x.parentId !== null && x.headID !== null && x.users.length > 0)!;
+    const res = await stack.gql(url, entitiesQuery("Department", LEGACY), { r: refs("Department", [d.id]) });
+    expect(res.errors).toBeUndefined();
+    expect(res.data._entities[0]).toEqual({
+      id: String(d.id),
+      legacy: {
+        name: d.name,
+        code: d.code,
+        hierarchy: d.hierarchy,
+        parent: { id: String(d.parentId) },
+        position: d.position,
+        sortOrder: d.sortOrder,
+        level: d.level,
+        isActive: d.isActive,
+        head: { id: String(d.headID) },
+        users: d.users.map((u: any) => ({ id: String(u.id) })),
+        currentUsers: d.currentUsers.map((u: any) => ({ id: String(u.id) })),
+      },
+    });
+  });
+
+  it("is null, without error, for a department the legacy API does not know", async () => {
+    const res = await stack.gql(url, entitiesQuery("Department", "legacy { name }"), { r: refs("Department", ["999999", "dept-x"]) });
+    expect(res.errors).toBeUndefined();
+    expect(res.data._entities).toEqual([{ legacy: null }, { legacy: null }]);
+  });
+
+  it("of many departments costs one call", async () => {
+    stack.resetStats();
+    const res = await stack.gql(url, entitiesQuery("Department", "legacy { code }"), { r: refs("Department", range(1, 30)) });
+    expect(res.errors).toBeUndefined();
+    expect(stack.stats().byRoute).toEqual({ "GET /api/v3/departments": 1 });
+  });
+});
+
+describe("BusinessEstablishment.legacy", () => {
+  const LEGACY = `id legacy { name code legalUnitId legalIdentificationNumber activityCode calendarId address { street zipCode city }
+    timezoneId usersCount createdAt isArchived author { id } }`;
+
+  it("reads the legacy establishment, archived ones included", async () => {
+    const establishments = (await legacyGet(stack, "/organization/structure/api/establishments?isArchived=true,false")).items as any[];
+    expect(establishments.some((e) => e.isArchived)).toBe(true);
+    const ids = establishments.map((e) => e.id);
+    const res = await stack.gql(url, entitiesQuery("BusinessEstablishment", LEGACY), { r: refs("BusinessEstablishment", ids) });
+    expect(res.errors).toBeUndefined();
+    expect(res.data._entities).toEqual(
+      establishments.map((e) => ({
+        id: String(e.id),
+        legacy: {
+          name: e.name,
+          code: e.code,
+          legalUnitId: e.legalUnitId,
+          legalIdentificationNumber: e.legalIdentificationNumber,
+          activityCode: e.activityCode,
+          calendarId: e.calendarId,
+          address: e.address,
+          timezoneId: e.timezoneId,
+          usersCount: e.usersCount,
+          createdAt: e.createdAt,
+          isArchived: e.isArchived,
+          author: e.author ? { id: String(e.author.id) } : null,
+        },
+      })),
+    );
+  });
+
+  it("of every establishment costs one call", async () => {
+    stack.resetStats();
+    await stack.gql(url, entitiesQuery("BusinessEstablishment", "legacy { usersCount }"), { r: refs("BusinessEstablishment", range(1, 12)) });
+    expect(stack.stats().byRoute).toEqual({ "GET /organization/structure/api/establishments": 1 });
+  });
+
+  it("is null, without error, for an establishment the legacy API does not know", async () => {
+    const res = await stack.gql(url, entitiesQuery("BusinessEstablishment", "legacy { name }"), { r: refs("BusinessEstablishment", ["999999"]) });
+    expect(res.errors).toBeUndefined();
+    expect(res.data._entities).toEqual([{ legacy: null }]);
+  });
+});

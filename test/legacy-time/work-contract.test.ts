@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../helpers/stack.js";
+import { entitiesQuery, legacyGet, range } from "./helpers.js";
+
+/** WorkContract, and Employment.workContract batched by the owner the gateway supplies (@requires). */
+
+let stack: Stack;
+let url: string;
+let contracts: any[];
+
+beforeAll(async () => {
+  stack = await startStack({ subgraphs: ["legacy-time"] });
+  url = stack.subgraphs["legacy-time"]!.url;
+  contracts = (await legacyGet(stack, `/directory/api/4.0/work-contracts?ownerId=${range(1, 100).join(",")}&limit=1000`)).items;
+});
+afterAll(() => stack?.close());
+
+const CONTRACT = `id externalId typeId startsOn endsOn isApplicable isArchived hiringTypeId terminationReasonId
+  trialPeriodDays renewedTrialPeriodDays trialPeriodEndDate trialPeriodEndDate2 temporaryContractGroundId createdAt lastModifiedAt
+  socioProfessionalCategoryId owner { id } employment { id } establishment { id } internshipSupervisor { id } author { id } lastModifier { id }`;
+
+function expected(c: any) {
+  const ref = (id: number | null) => (id === null ? null : { id: String(id) });
+  return {
+    id: String(c.id),
+    externalId: c.externalId,
+    typeId: c.typeId,
+    startsOn: c.startsOn,
+    endsOn: c.endsOn,
+    isApplicable: c.isApplicable,
+    isArchived: c.isArchived,
+    hiringTypeId: c.hiringTypeId,
+    terminationReasonId: c.terminationReasonId,
+    trialPeriodDays: c.trialPeriodDays,
+    renewedTrialPeriodDays: c.renewedTrialPeriodDays,
+    trialPeriodEndDate: c.trialPeriodEndDate,
+    trialPeriodEndDate2: c.trialPeriodEndDate2,
+    temporaryContractGroundId: c.temporaryContractGroundId,
+    createdAt: c.createdAt,
+    lastModifiedAt: c.lastModifiedAt,
+    socioProfessionalCategoryId: c.spcId,
+    owner: ref(c.ownerId),
+    employment: ref(c.id),
+    establishment: ref(c.establishmentId),
+    internshipSupervisor: ref(c.internshipSupervisorId),
+    author: ref(c.authorId),
+    lastModifier: ref(c.lastModifierId),
+  };
+}
+
+describe("WorkContract", () => {
+  it("reads every field of the legacy work contract, with references for the people and places it names", async () => {
+    // one with a renewed trial period, so that the trial fields are not all null
+    const contract = contracts.find((c) => c.trialPeriodEndDate2 !== null) ?? contracts[0];
+    const res = await stack.gql(url, `query($id: ID!) { workContract(id: $id) { ${CONTRACT} } }`, { id: String(contract.id) });
+    expect(res.errors).toBeUndefined();
+    expect(res.data.workContract).toEqual(expected(contract));
+  });
+
+  it("workContract(id) is null, without error, for a contract that does not exist", async () => {
+    const res = await stack.gql(url, `{ a: workContract(id: "999999") { id } b: workContract(id: "x") { id } }`);
+    expect(res.errors).toBeUndefined();
+    expect(res.data).toEqual({ a: null, b: null });
+  });
+
+  it("resolves references by single reads, the list having no id filter", async () => {
+    const some = contracts.slice(0, 5);
+    stack.resetStats();
+    const res = await stack.gql(url, entitiesQuery("WorkContract", "id startsOn"), {
+      r: [...some.map((c) => ({ __typename: "WorkContract", id: String(c.id) })), { __typename: "WorkContract", id: "999999" }],
+    });
+    expect(res.errors).toBeUndefined();
+    expect(res.data._entities).toEqual([...some.map((c) => ({ id: String(c.id), startsOn: c.startsOn })), null]);
+    expect(stack.stats().byRoute).toEqual({ "GET /directory/api/4.0/work-contracts/{id}": 6 });
+  });
+});
+
+describe("Employment.workContract", () => {
+  const query = entitiesQuery("Employment", "id workContract { id owner { id } trialPeriodDays isApplicable }");
+
+  it("is the contract of the same id, found among the owner's contracts in one list call for many employments", async () => {
+    const some = contracts.slice(0, 40);
+    stack.resetStats();
+    const res = await stack.gql(url, query, {
+      r: some.map((c) => ({ __typename: "Employment", id: String(c.id), employee: { id: String(c.ownerId) } })),
+    });
+    expect(res.errors).toBeUndefined();
+    expect(res.data._entities).toEqual(
+      some.map((c) => ({
+        id: String(c.id),
+        workContract: { id: String(c.id), owner: { id: String(c.ownerId) }, trialPeriodDays: c.trialPeriodDays, isApplicable: c.isApplicable },
+      })),
+    );
+    expect(stack.stats().byRoute).toEqual({ "GET /directory/api/4.0/work-contracts": 1 });
+  });
+
+  it("falls back to a single read per employment when the representation lacks the owner", async () => {
+    const some = contracts.slice(0, 4);
+    stack.resetStats();
+    const res = await stack.gql(url, query, { r: some.map((c) => ({ __typename: "Employment", id: String(c.id) })) });
+    expect(res.errors).toBeUndefined();
+    expect(res.data._entities.map((e: any) => e.workContract.id)).toEqual(some.map((c) => String(c.id)));
+    expect(stack.stats().byRoute).toEqual({ "GET /directory/api/4.0/work-contracts/{id}": 4 });
+  });
+
+  it("is null when the owner has no contract of that id", async () => {
+    const other = contracts.find((c) => c.ownerId !== contracts[0].ownerId);
+    const res = await stack.gql(url, query, {
+      r: [{ __typename: "Employment", id: String(other.id), employee: { id: String(contracts[0].ownerId) } }],
+    });
+    expect(res.errors).toBeUndefined();
+    expect(res.data._entities[0].workContract).toBeNull();
+  });
+});
