@@ -1,0 +1,44 @@
+import { randomBytes } from "node:crypto";
+import type { Company } from "../data/model.js";
+import type { Router } from "../http/router.js";
+import type { DirectoryContext } from "../server.js";
+import { registerTokenEndpoint, TokenStore } from "./auth.js";
+import { buildLookup, companyGeneration, computeDerived } from "./derived.js";
+import { employees } from "./employees.js";
+import { employments } from "./employments.js";
+import { ConditionalRouter, registerResource, type ContextSource } from "./engine.js";
+import { jobPositions } from "./job-positions.js";
+import type { CurrentContext, CurrentService, ResourceDef } from "./resource.js";
+import { registerWebhookDeliveries, resources } from "./resources/index.js";
+
+/** The current API under `/service-api` and the token endpoint `POST /connect/token`. */
+export function registerCurrentApi(router: Router, directory: DirectoryContext): void {
+  const service: CurrentService = {
+    tokens: new TokenStore(directory.options.tokenLifetimeSeconds),
+    resources: new Map(),
+    signingKey: randomBytes(32),
+  };
+  registerTokenEndpoint(router, service.tokens);
+
+  // A new context (and with it fresh caches) whenever the company was written to.
+  let generation = companyGeneration(directory.company);
+  let ctx = buildContext(directory.company, service);
+  const current: ContextSource = () => {
+    const now = companyGeneration(directory.company);
+    if (now !== generation) {
+      generation = now;
+      ctx = buildContext(directory.company, service);
+    }
+    return ctx;
+  };
+
+  const api = new ConditionalRouter(router);
+  const defs: ResourceDef<any>[] = [employees, employments, jobPositions, ...resources];
+  for (const def of defs) registerResource(api, def, current);
+  registerWebhookDeliveries(api, ctx);
+}
+
+export function buildContext(company: Company, service: CurrentService): CurrentContext {
+  const lookup = buildLookup(company);
+  return { company, lookup, derived: computeDerived(company, lookup), service };
+}

@@ -1,0 +1,93 @@
+import type { JobPosition } from "../data/model.js";
+import { employeeVisible, STATUSES, UPDATED_ATTRIBUTES } from "./derived.js";
+import { serializeEmployee } from "./employees.js";
+import { serializeEmployment } from "./employments.js";
+import { embedById } from "./engine.js";
+import { dateEquals, dateRange, enumList, idList, stringList } from "./filters.js";
+import { ref, resourceUrl, scopedResourceLink } from "./refs.js";
+import type { CurrentContext, ResourceDef, View } from "./resource.js";
+
+function endsOn(p: JobPosition, ctx: CurrentContext): string | null {
+  return ctx.derived.jobPosition.get(p.id)?.endsOn ?? null;
+}
+
+export function serializeJobPosition(p: JobPosition, view: View): Record<string, unknown> {
+  const d = view.ctx.derived.jobPosition.get(p.id);
+  const body: Record<string, unknown> = {
+    id: p.id,
+    type: "job-position",
+    url: resourceUrl(view, "job-positions", p.id),
+    remoteId: p.remoteId,
+    employment: ref(view, "employment", "employments", p.employmentId),
+    employee: ref(view, "employee", "employees", p.employeeId),
+    status: d?.status ?? "deactivated",
+    startsOn: p.startsOn,
+    endsOn: d?.endsOn ?? null,
+    businessEstablishment: ref(view, "business-establishment", "business-establishments", p.businessEstablishmentId),
+    jobTitle: p.jobTitle,
+    jobQualification: ref(view, "job-qualification", "job-qualifications", p.jobQualificationId),
+    manager: ref(view, "employee", "employees", p.managerId),
+    occupationCategory: ref(view, "occupation-category", "occupation-categories", p.occupationCategoryId),
+    // INTERFACE.md: a working-time-arrangement reference has the url about:blank
+    workingTimeArrangement:
+      p.workingTimeArrangementId === null ? null : { id: p.workingTimeArrangementId, type: "working-time-arrangement", url: "about:blank" },
+    department: ref(view, "department", "departments", p.departmentId),
+    document: ref(view, "file", "files", p.documentId),
+    notes: p.notes,
+    t9n: p.t9n,
+    updatedAttributes: d?.updatedAttributes ?? [],
+    createdAt: p.createdAt,
+    lastUpdatedAt: p.lastUpdatedAt,
+  };
+  if (view.include.has("links")) {
+    body.links = {
+      employee: scopedResourceLink(view, "employees", "employees", p.employeeId),
+      employment: scopedResourceLink(view, "employments", "employments", p.employmentId),
+    };
+  }
+  return body;
+}
+
+export const jobPositions: ResourceDef<JobPosition> = {
+  collection: "job-positions",
+  type: "job-position",
+  scope: "job-positions",
+  records: (ctx) => ctx.company.jobPositions,
+  byId: (id, ctx) => ctx.lookup.jobPositions.get(id),
+  visible: (p, caller, ctx) => employeeVisible(p.employeeId, caller, ctx),
+  serialize: serializeJobPosition,
+  embeddables: {
+    department: (p, view) => [embedById(view, "department", p.departmentId)],
+    "job-qualification": (p, view) => [embedById(view, "job-qualification", p.jobQualificationId)],
+    employee: (p, view) => {
+      const employee = view.ctx.lookup.employees.get(p.employeeId);
+      return [employee ? { id: employee.id, representation: serializeEmployee(employee, view) } : null];
+    },
+    employment: (p, view) => {
+      const employment = view.ctx.lookup.employments.get(p.employmentId);
+      return [employment ? { id: employment.id, representation: serializeEmployment(employment, view) } : null];
+    },
+  },
+  filters: {
+    id: idList((p) => p.id, { lookup: (id, ctx) => ctx.lookup.jobPositions.get(id) }),
+    remoteId: stringList((p) => p.remoteId, { allowNullLiteral: true, maxLength: 1024 }),
+    "employment.id": idList((p) => p.employmentId, { index: (ctx) => ctx.lookup.jobPositionsByEmployment }),
+    // the filter of an employee's links.jobPositions (INTERFACE.md)
+    "employment.employee.id": idList((p) => p.employeeId, { index: (ctx) => ctx.lookup.jobPositionsByEmployee }),
+    "businessEstablishment.id": idList((p) => p.businessEstablishmentId),
+    "jobQualification.id": idList((p) => p.jobQualificationId),
+    "occupationCategory.id": idList((p) => p.occupationCategoryId),
+    "manager.id": idList((p) => p.managerId),
+    "department.id": idList((p) => p.departmentId),
+    status: enumList(STATUSES, (p, ctx) => ctx.derived.jobPosition.get(p.id)?.status),
+    startsOn: dateEquals((p) => p.startsOn),
+    endsOn: dateEquals(endsOn, { allowNullLiteral: true }),
+    "startsOn.between": dateRange((p) => p.startsOn),
+    "endsOn.between": dateRange(endsOn),
+    updatedAttributes: enumList(UPDATED_ATTRIBUTES, (p, ctx) => ctx.derived.jobPosition.get(p.id)?.updatedAttributes),
+  },
+  sorts: {
+    startsOn: (p) => p.startsOn,
+    endsOn,
+  },
+};

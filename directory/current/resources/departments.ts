@@ -1,0 +1,40 @@
+import type { Department } from "../../data/model.js";
+import { booleanFilter, nameSearch } from "../filters.js";
+import { ref, scopedListLink } from "../refs.js";
+import type { ResourceDef, View } from "../resource.js";
+import { self, withLinks } from "./common.js";
+
+
+/** The embedded department shape of INTERFACE.md (job-position embeddables use it as well). */
+export function serializeDepartment(r: Department, view: View): Record<string, unknown> {
+  return withLinks(
+    view,
+    {
+      ...self(view, "department", "departments", r.id),
+      name: r.name,
+      remoteId: r.remoteId,
+      isArchived: r.isArchived,
+      parent: ref(view, "department", "departments", r.parentId),
+      level: r.level,
+      manager: ref(view, "employee", "employees", r.managerId),
+      owningApplication: r.owningApplication,
+    },
+    () => ({
+      employees: scopedListLink(view, "employees", "employees", { "applicableJobPosition.department.id": r.id }),
+      jobPositions: scopedListLink(view, "job-positions", "job-positions", { "department.id": r.id }),
+    }),
+  );
+}
+
+export const departments: ResourceDef<Department> = {
+  collection: "departments",
+  type: "department",
+  scope: "departments",
+  records: (ctx) => ctx.company.departments,
+  byId: (id, ctx) => ctx.lookup.departments.get(id),
+  serialize: serializeDepartment,
+  filters: {
+    search: nameSearch((r) => [r.name]),
+    isArchived: booleanFilter((r) => r.isArchived),
+  },
+};

@@ -1,0 +1,29 @@
+import type { ResourceDef } from "../resource.js";
+import { businessEstablishments } from "./business-establishments.js";
+import { departments } from "./departments.js";
+import { employeeAttributes } from "./employee-attributes.js";
+import { employeePersonalRecords } from "./employee-personal-records.js";
+import { employmentTemplates } from "./employment-templates.js";
+import { jobQualifications } from "./job-qualifications.js";
+import { legalEntities } from "./legal-entities.js";
+import { occupationCategories } from "./occupation-categories.js";
+import { probationaryPeriods } from "./probationary-periods.js";
+import { taxonomies } from "./taxonomies.js";
+import { taxonomyLabels } from "./taxonomy-labels.js";
+
+/** Every current-API resource besides employees, employments and job positions (those are in ../). */
+export const resources: ResourceDef<any>[] = [
+  legalEntities,
+  businessEstablishments,
+  departments,
+  employmentTemplates,
+  occupationCategories,
+  jobQualifications,
+  taxonomies,
+  taxonomyLabels,
+  employeeAttributes,
+  employeePersonalRecords,
+  probationaryPeriods,
+];
+
+export { registerWebhookDeliveries } from "./webhook-deliveries.js";

@@ -1,0 +1,36 @@
+import type { Taxonomy } from "../../data/model.js";
+import { nameSearch } from "../filters.js";
+import { scopedListLink } from "../refs.js";
+import type { ResourceDef, View } from "../resource.js";
+import { mapById, perContext, self, withLinks } from "./common.js";
+
+const byId = perContext((c) => mapById(c.taxonomies));
+
+export function serializeTaxonomy(r: Taxonomy, view: View): Record<string, unknown> {
+  return withLinks(
+    view,
+    {
+      ...self(view, "taxonomy", "taxonomies", r.id),
+      name: r.name,
+      sortLabelsBy: r.sortLabelsBy,
+      createdAt: r.createdAt,
+      lastUpdatedAt: r.lastUpdatedAt,
+      t9n: r.t9n,
+    },
+    () => ({
+      labels: scopedListLink(view, "taxonomies", "taxonomy-labels", { "taxonomy.id": r.id }),
+    }),
+  );
+}
+
+export const taxonomies: ResourceDef<Taxonomy> = {
+  collection: "taxonomies",
+  type: "taxonomy",
+  scope: "taxonomies",
+  records: (ctx) => ctx.company.taxonomies,
+  byId: (id, ctx) => byId(ctx).get(id),
+  serialize: serializeTaxonomy,
+  filters: {
+    search: nameSearch((r) => [r.name]),
+  },
+};

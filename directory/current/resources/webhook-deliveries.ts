@@ -1,0 +1,175 @@
+import type { Company, WebhookDelivery, WebhookEndpoint } from "../../data/model.js";
+import { HttpError, type DirectoryRequest, type DirectoryResponse, type Router } from "../../http/router.js";
+import { problemBody } from "../../server.js";
+import { authenticate } from "../auth.js";
+import { collectionHref, link, ref, resourceUrl } from "../refs.js";
+import { badRequest, parseInclude } from "../engine.js";
+import { BadParameter, type CurrentContext, type IncludeOption, type View } from "../resource.js";
+
+/**
+ * `POST /service-api/webhook-deliveries`: a test delivery of a sample `employee.created` event to
+ * one of the configured webhook endpoints, made at once and answered with its outcome.
+ *
+ * Test deliveries to one endpoint form one retry sequence: a delivery that follows an undelivered
+ * one counts as the next attempt (`attemptsCount` = attempts since the endpoint last succeeded or
+ * failed for good), and the 5th unsuccessful attempt in a row is `failed`. The sequence starts over
+ * after `delivered` or `failed`. No attempt is made later in the background: `nextAttemptAt` is when
+ * the next attempt would be due, and the next trigger is that attempt.
+ */
+
+export const EVENT_TYPE = "employee.created";
+export const MAX_ATTEMPTS = 5;
+export const DELIVERY_TIMEOUT_MS = 5_000;
+/** 1, 2, 4, 8 minutes after the 1st, 2nd, 3rd, 4th unsuccessful attempt */
+const FIRST_RETRY_DELAY_MS = 60_000;
+
+export function registerWebhookDeliveries(router: Router, ctx: CurrentContext): void {
+  router.post("/service-api/webhook-deliveries", (req) => triggerTestDelivery(req, ctx));
+}
+
+async function triggerTestDelivery(req: DirectoryRequest, ctx: CurrentContext): Promise<DirectoryResponse> {
+  const caller = authenticate(req, ctx, "webhook-deliveries", "write");
+  const include = includeOf(req);
+  const endpointId = parseBody(req.body);
+  const company = ctx.company;
+
+  const endpoint = company.webhookEndpoints.find((e) => e.id === endpointId);
+  if (!endpoint) {
+    throw new HttpError(404, problemBody(404, "Not Found", `no webhook endpoint with id "${endpointId}"`));
+  }
+  if (!endpoint.isActive) {
+    throw new HttpError(
+      400,
+      problemBody(400, "Bad Request", "the webhook endpoint is inactive", {
+        "webhookEndpoint.id": [`webhook endpoint "${endpoint.id}" is inactive; activate it before triggering a delivery`],
+      }),
+    );
+  }
+
+  const view: View = { origin: req.origin, include, caller, ctx };
+  const deliveryId = nextId(company.webhookDeliveries.map((d) => d.id));
+  const eventId = nextId(company.webhookDeliveries.map((d) => d.eventId));
+  // reserve the id before awaiting, so that concurrent triggers never share one
+  const placeholder: WebhookDelivery = {
+    id: deliveryId,
+    webhookEndpointId: endpoint.id,
+    eventId,
+    eventType: EVENT_TYPE,
+    status: "undelivered",
+    attemptsCount: 0,
+    nextAttemptAt: null,
+  };
+  company.webhookDeliveries.push(placeholder);
+
+  const previous = previousDelivery(company, endpoint, placeholder);
+  const delivered = await attempt(endpoint, sampleEvent(view, eventId), deliveryId);
+
+  const attemptsCount = previous?.status === "undelivered" ? previous.attemptsCount + 1 : 1;
+  placeholder.attemptsCount = attemptsCount;
+  placeholder.status = delivered ? "delivered" : attemptsCount >= MAX_ATTEMPTS ? "failed" : "undelivered";
+  placeholder.nextAttemptAt =
+    placeholder.status === "undelivered" ? new Date(Date.now() + FIRST_RETRY_DELAY_MS * 2 ** (attemptsCount - 1)).toISOString() : null;
+
+  return { status: 202, body: serializeWebhookDelivery(placeholder, view) };
+}
+
+export function serializeWebhookDelivery(d: WebhookDelivery, view: View): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    id: d.id,
+    type: "webhook-delivery",
+    url: resourceUrl(view, "webhook-deliveries", d.id),
+    nextAttemptAt: d.nextAttemptAt,
+    attemptsCount: d.attemptsCount,
+    status: d.status,
+    event: { id: d.eventId, type: d.eventType, url: resourceUrl(view, "events", d.eventId) },
+    webhookEndpoint: ref(view, "webhook-endpoint", "webhook-endpoints", d.webhookEndpointId),
+  };
+  if (view.include.has("links")) {
+    body.links = { attempts: link(view, collectionHref(view, "webhook-delivery-attempts", { "webhookDelivery.id": d.id })) };
+  }
+  // The event and endpoint resources are only known by address: there is nothing to embed.
+  if (view.include.has("embedded")) body.embedded = {};
+  return body;
+}
+
+/** The event a test delivery sends: a sample creation of the company's first employee. */
+function sampleEvent(view: View, eventId: string): Record<string, unknown> {
+  const employee = view.ctx.company.employees[0];
+  return {
+    id: eventId,
+    type: EVENT_TYPE,
+    url: resourceUrl(view, "events", eventId),
+    occurredAt: new Date().toISOString(),
+    isTest: true,
+    resource: ref(view, "employee", "employees", employee?.id),
+  };
+}
+
+/** One POST of the event; true on a 2xx. Redirects are not followed: they are not a delivery. */
+async function attempt(endpoint: WebhookEndpoint, event: Record<string, unknown>, deliveryId: string): Promise<boolean> {
+  try {
+    const response = await fetch(endpoint.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "directory-webhooks/1.0",
+        "webhook-delivery-id": deliveryId,
+        "webhook-event-type": String(event.type),
+      },
+      body: JSON.stringify(event),
+      redirect: "manual",
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    // free the connection; the receiver's answer carries nothing we keep
+    await response.body?.cancel().catch(() => undefined);
+    return response.status >= 200 && response.status < 300;
+  } catch {
+    // refused connection, DNS failure, timeout, invalid URL: an unsuccessful attempt like a 5xx
+    return false;
+  }
+}
+
+function previousDelivery(company: Company, endpoint: WebhookEndpoint, current: WebhookDelivery): WebhookDelivery | undefined {
+  const list = company.webhookDeliveries;
+  for (let i = list.indexOf(current) - 1; i >= 0; i--) {
+    // a delivery still in flight (no attempt counted yet) is not part of the sequence so far
+    if (list[i]!.webhookEndpointId === endpoint.id && list[i]!.attemptsCount > 0) return list[i];
+  }
+  return undefined;
+}
+
+/** Ids are decimal strings like every other id of the company. */
+function nextId(ids: readonly string[]): string {
+  let max = 0;
+  for (const id of ids) {
+    const n = Number(id);
+    if (Number.isSafeInteger(n) && n > max) max = n;
+  }
+  return String(max + 1);
+}
+
+function parseBody(body: unknown): string {
+  const fail = (message: string): never => {
+    throw new HttpError(400, problemBody(400, "Bad Request", "invalid test delivery request", { "webhookEndpoint.id": [message] }));
+  };
+  if (body === undefined) fail("required: send {\"webhookEndpoint\": {\"id\": \"...\"}}");
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new HttpError(400, problemBody(400, "Bad Request", "the body must be a JSON object", { body: ["must be a JSON object"] }));
+  }
+  const endpoint = (body as Record<string, unknown>).webhookEndpoint;
+  if (endpoint === undefined || endpoint === null) fail("required");
+  if (typeof endpoint !== "object" || Array.isArray(endpoint)) fail("webhookEndpoint must be an object {id}");
+  const id = (endpoint as Record<string, unknown>).id;
+  if (typeof id !== "string") fail("required; a string");
+  if ((id as string).length === 0) fail("must not be empty");
+  return id as string;
+}
+
+function includeOf(req: DirectoryRequest): ReadonlySet<IncludeOption> {
+  try {
+    return parseInclude(req.query.get("include"));
+  } catch (err) {
+    if (err instanceof BadParameter) throw badRequest({ [err.param]: [err.message] });
+    throw err;
+  }
+}
