@@ -1,4 +1,4 @@
-import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
+import { ApolloServer } from "@apollo/server";
 import { unwrapResolverError } from "@apollo/server/errors";
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { timingSafeEqual } from "node:crypto";
 import { Logger } from "../log.js";
 import { sendJson, serveGraphQL } from "./http.js";
+import { operationLog } from "./operation-log.js";
 import { LoaderRegistry, toGraphQLError, type Upstream, type UpstreamSession } from "../upstream/index.js";
 
 /** The GraphQL context of one request: its upstream session and its loaders, never shared. */
@@ -45,7 +46,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     schema: options.schema,
     introspection: true,
     includeStacktraceInErrorResponses: false,
-    plugins: [operationLog(logger)],
+    plugins: [operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 }))],
     formatError: formatUpstreamError(logger),
   });
   await apollo.start();
@@ -119,25 +120,5 @@ export function formatUpstreamError(logger: Logger) {
       logger.error("resolver failed", { error: original instanceof Error ? original.stack ?? original.message : String(original), path: formatted.path });
     }
     return { ...formatted, message: mapped.message, extensions: { ...mapped.extensions } };
-  };
-}
-
-/** One log line per operation: name, duration, upstream calls, errors. */
-function operationLog(logger: Logger): ApolloServerPlugin<SubgraphContext> {
-  return {
-    async requestDidStart({ request }) {
-      const started = performance.now();
-      return {
-        async willSendResponse({ contextValue, errors, operationName }) {
-          logger.info("operation", {
-            operation: operationName ?? request.operationName ?? null,
-            durationMs: Math.round((performance.now() - started) * 10) / 10,
-            upstreamCalls: contextValue.upstream?.calls.total ?? 0,
-            errors: errors?.length ?? 0,
-            ...(errors?.length ? { codes: [...new Set(errors.map((e) => e.extensions?.code ?? "INTERNAL_SERVER_ERROR"))] } : {}),
-          });
-        },
-      };
-    },
   };
 }

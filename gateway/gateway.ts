@@ -1,0 +1,165 @@
+import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
+import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
+import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
+import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin/landingPage/default";
+import { GraphQLError, Kind, type DocumentNode, type OperationDefinitionNode } from "graphql";
+import { readFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { sendJson, serveGraphQL } from "../subgraphs/shared/graphql/http.js";
+import { Logger } from "../subgraphs/shared/log.js";
+import { operationLog } from "../subgraphs/shared/graphql/operation-log.js";
+import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.js";
+
+/**
+ * The gateway: composes the three subgraphs (from the committed supergraph, or by introspecting
+ * the live subgraphs), serves Apollo Sandbox at `/` outside production, forwards the caller's
+ * credentials and the shared subgraph secret, and answers `/health` and `/ready`.
+ */
+
+export const SUBGRAPH_SECRET_HEADER = "x-subgraph-secret";
+
+interface GatewayContext {
+  authorization?: string;
+  /** subgraph fetches made for this operation */
+  subgraphFetches: number;
+}
+
+export interface RunningGateway {
+  /** `http://127.0.0.1:4000/` */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
+  constructor(
+    url: string,
+    private readonly secret: string | null,
+  ) {
+    super({ url });
+  }
+
+  override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
+    // `context` is empty for the gateway's own requests (health checks, introspection)
+    if (context && "subgraphFetches" in context) {
+      context.subgraphFetches++;
+      if (context.authorization) request.http?.headers.set("authorization", context.authorization);
+    }
+    if (this.secret) request.http?.headers.set(SUBGRAPH_SECRET_HEADER, this.secret);
+  }
+}
+
+export async function startGateway(config: GatewayConfig, logger = new Logger("gateway", config.logLevel)): Promise<RunningGateway> {
+  const urlOf = (name: string): string => {
+    if (!(SUBGRAPH_NAMES as readonly string[]).includes(name)) throw new Error(`unknown subgraph "${name}" in the supergraph`);
+    return config.subgraphUrls[name as SubgraphName];
+  };
+  const gateway = new ApolloGateway({
+    supergraphSdl:
+      config.compose === "introspect"
+        ? new IntrospectAndCompose({
+            subgraphs: SUBGRAPH_NAMES.map((name) => ({ name, url: config.subgraphUrls[name] })),
+          })
+        : await readFile(config.supergraphPath, "utf8"),
+    buildService: ({ name }) => new SubgraphDataSource(urlOf(name), config.subgraphSecret),
+    logger: {
+      debug: (m) => logger.debug(String(m)),
+      info: (m) => logger.debug(String(m)),
+      warn: (m) => logger.warn(String(m)),
+      error: (m) => logger.error(String(m)),
+    },
+  });
+
+  const apollo = new ApolloServer<GatewayContext>({
+    gateway,
+    introspection: !config.production,
+    plugins: [
+      config.production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      ...(config.auth === "forward" ? [requireCredentials()] : []),
+      operationLog<GatewayContext>(logger, (ctx) => ({ subgraphFetches: ctx.subgraphFetches })),
+    ],
+  });
+  await apollo.start();
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      logger.error("request failed", { error: String(err) });
+      if (!res.headersSent) sendJson(res, 500, { errors: [{ message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? "/", "http://gateway.local").pathname;
+    if (path === "/health") return sendJson(res, 200, { status: "ok" });
+    if (path === "/ready") {
+      const subgraphs = await checkSubgraphs(config);
+      const ready = Object.values(subgraphs).every((s) => s === "ok");
+      return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "unavailable", subgraphs });
+    }
+    if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
+    const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
+    await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0 }));
+  }
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => resolve((server.address() as AddressInfo).port));
+  });
+  const host = ["0.0.0.0", "::"].includes(config.host) ? "127.0.0.1" : config.host;
+
+  return {
+    url: `http://${host}:${port}/`,
+    port,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await apollo.stop();
+    },
+  };
+}
+
+/** `/ready`: every subgraph answers its `/health`. */
+async function checkSubgraphs(config: GatewayConfig): Promise<Record<SubgraphName, string>> {
+  const entries = await Promise.all(
+    SUBGRAPH_NAMES.map(async (name) => {
+      const health = new URL("/health", config.subgraphUrls[name]);
+      try {
+        const res = await fetch(health, { signal: AbortSignal.timeout(2000) });
+        return [name, res.ok ? "ok" : `status ${res.status}`] as const;
+      } catch (err) {
+        return [name, (err as Error).name === "TimeoutError" ? "timeout" : "unreachable"] as const;
+      }
+    }),
+  );
+  return Object.fromEntries(entries) as Record<SubgraphName, string>;
+}
+
+/** Forward mode: an operation that reads data needs the caller's bearer token. */
+function requireCredentials(): ApolloServerPlugin<GatewayContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ contextValue, document, operationName }) {
+          if (/^Bearer\s+\S+/i.test(contextValue.authorization ?? "")) return;
+          if (isIntrospectionOnly(document, operationName)) return;
+          throw new GraphQLError("A bearer token is required: send `Authorization: Bearer <token>` of the directory service", {
+            extensions: { code: "UNAUTHENTICATED", http: { status: 401 } },
+          });
+        },
+      };
+    },
+  };
+}
+
+function isIntrospectionOnly(document: DocumentNode, operationName: string | null | undefined): boolean {
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
+  );
+  if (!operation || operation.operation !== "query") return false;
+  return operation.selectionSet.selections.every(
+    (s) => s.kind === Kind.FIELD && (s.name.value === "__schema" || s.name.value === "__type" || s.name.value === "__typename"),
+  );
+}

@@ -1,0 +1,25 @@
+import type { ApolloServerPlugin, BaseContext } from "@apollo/server";
+import type { Logger } from "../log.js";
+
+/**
+ * One log line per operation: its name, duration, errors (with their codes) and what the server
+ * says about its own work (`calls`: upstream calls for a subgraph, subgraph fetches for the gateway).
+ */
+export function operationLog<C extends BaseContext>(logger: Logger, calls: (context: C) => Record<string, number>): ApolloServerPlugin<C> {
+  return {
+    async requestDidStart({ request }) {
+      const started = performance.now();
+      return {
+        async willSendResponse({ contextValue, errors, operationName }) {
+          logger.info("operation", {
+            operation: operationName ?? request.operationName ?? null,
+            durationMs: Math.round((performance.now() - started) * 10) / 10,
+            ...calls(contextValue),
+            errors: errors?.length ?? 0,
+            ...(errors?.length ? { codes: [...new Set(errors.map((e) => e.extensions?.code ?? "INTERNAL_SERVER_ERROR"))] } : {}),
+          });
+        },
+      };
+    },
+  };
+}
