@@ -1,3 +1,4 @@
+import { byId, compareStrings, groupSorted, pickApplicable } from "../data/records.js";
 import type {
   BusinessEstablishment,
   Company,
@@ -66,14 +67,14 @@ const COMPARED: Record<(typeof UPDATED_ATTRIBUTES)[number], (p: JobPosition) => 
 export function buildLookup(company: Company): Lookup {
   const employments = byId(company.employments);
   const employmentsByEmployee = groupSorted(company.employments, (e) => e.employeeId, (a, b) =>
-    cmp(a.startDate, b.startDate) || compareIds(a.id, b.id),
+    compareStrings(a.startDate, b.startDate) || compareIds(a.id, b.id),
   );
   const jobPositionsByEmployment = groupSorted(company.jobPositions, (p) => p.employmentId, (a, b) =>
-    cmp(a.startsOn, b.startsOn) || compareIds(a.id, b.id),
+    compareStrings(a.startsOn, b.startsOn) || compareIds(a.id, b.id),
   );
   const jobPositionsByEmployee = groupSorted(company.jobPositions, (p) => p.employeeId, (a, b) =>
-    cmp(a.startsOn, b.startsOn) ||
-    cmp(employments.get(a.employmentId)?.startDate ?? "", employments.get(b.employmentId)?.startDate ?? "") ||
+    compareStrings(a.startsOn, b.startsOn) ||
+    compareStrings(employments.get(a.employmentId)?.startDate ?? "", employments.get(b.employmentId)?.startDate ?? "") ||
     compareIds(a.id, b.id),
   );
   return {
@@ -149,20 +150,6 @@ export function statusOf(start: IsoDate, end: IsoDate | null, today: IsoDate): E
   return "active";
 }
 
-/**
- * The rule of INTERFACE.md (applicable work contract), used for employments and job positions
- * alike: the ongoing one (the most recently started when several overlap), else the first
- * upcoming one, else the last one. `items` are chronological.
- */
-function pickApplicable<T>(items: readonly T[], status: (item: T) => EmployeeStatus): T | null {
-  let upcoming: T | null = null;
-  for (let i = items.length - 1; i >= 0; i--) {
-    const s = status(items[i]!);
-    if (s === "active") return items[i]!;
-    if (s === "upcoming") upcoming = items[i]!;
-  }
-  return upcoming ?? items[items.length - 1] ?? null;
-}
 
 export function dayBefore(date: IsoDate): IsoDate {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
@@ -173,9 +160,9 @@ export function dayBefore(date: IsoDate): IsoDate {
 export function compareIds(a: Id, b: Id): number {
   const an = isDecimal(a);
   const bn = isDecimal(b);
-  if (an && bn) return a.length - b.length || cmp(a, b);
+  if (an && bn) return a.length - b.length || compareStrings(a, b);
   if (an !== bn) return an ? -1 : 1;
-  return cmp(a, b);
+  return compareStrings(a, b);
 }
 
 function isDecimal(id: string): boolean {
@@ -187,25 +174,8 @@ function isDecimal(id: string): boolean {
   return true;
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
-function byId<R extends { id: Id }>(records: readonly R[]): Map<Id, R> {
-  return new Map(records.map((r) => [r.id, r]));
-}
 
-function groupSorted<R>(records: readonly R[], key: (r: R) => Id, order: (a: R, b: R) => number): Map<Id, R[]> {
-  const groups = new Map<Id, R[]>();
-  for (const r of records) {
-    const k = key(r);
-    const group = groups.get(k);
-    if (group) group.push(r);
-    else groups.set(k, [r]);
-  }
-  for (const group of groups.values()) if (group.length > 1) group.sort(order);
-  return groups;
-}
 
 /**
  * The visibility rule of INTERFACE.md: a caller restricted to some establishments sees an

@@ -1,5 +1,6 @@
 import { dayBefore, statusOf } from "../current/derived.js";
 import { parseIsoDate } from "../data/calendar.js";
+import { byId, compareStrings, groupSorted, pickApplicable } from "../data/records.js";
 import type {
   BusinessEstablishment,
   Company,
@@ -56,10 +57,10 @@ export class CompanyView {
     this.templates = byId(company.employmentTemplates);
     this.occupationCategoryIds = new Set(company.occupationCategories.map((c) => c.id));
     this.employmentsByEmployee = groupSorted(company.employments, (e) => e.employeeId, (a, b) =>
-      compare(a.startDate, b.startDate) || Number(a.id) - Number(b.id),
+      compareStrings(a.startDate, b.startDate) || Number(a.id) - Number(b.id),
     );
     this.jobPositionsByEmployment = groupSorted(company.jobPositions, (p) => p.employmentId, (a, b) =>
-      compare(a.startsOn, b.startsOn) || Number(a.id) - Number(b.id),
+      compareStrings(a.startsOn, b.startsOn) || Number(a.id) - Number(b.id),
     );
     this.personalRecordByEmployee = new Map(company.personalRecords.map((r) => [r.employeeId, r]));
     this.probationByEmployment = new Map(company.probationaryPeriods.map((p) => [p.employmentId, p]));
@@ -159,20 +160,6 @@ export class CompanyView {
   }
 }
 
-/**
- * The applicable rule of INTERFACE.md: the ongoing item (the most recently started when several
- * overlap), else the first upcoming one, else the last one. `items` are chronological. (The
- * current API has the same rule as a private helper of current/derived.ts.)
- */
-export function pickApplicable<T>(items: readonly T[], status: (item: T) => EmployeeStatus): T | null {
-  let upcoming: T | null = null;
-  for (let i = items.length - 1; i >= 0; i--) {
-    const s = status(items[i]!);
-    if (s === "active") return items[i]!;
-    if (s === "upcoming") upcoming = items[i]!;
-  }
-  return upcoming ?? items[items.length - 1] ?? null;
-}
 
 export function dateOfDay(day: number): IsoDate {
   return new Date(day * 86_400_000).toISOString().slice(0, 10);
@@ -183,22 +170,5 @@ export function intId(id: Id): number {
   return Number(id);
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
-function byId<R extends { id: Id }>(records: readonly R[]): Map<Id, R> {
-  return new Map(records.map((r) => [r.id, r]));
-}
 
-function groupSorted<R>(records: readonly R[], key: (r: R) => Id, order: (a: R, b: R) => number): Map<Id, R[]> {
-  const groups = new Map<Id, R[]>();
-  for (const r of records) {
-    const k = key(r);
-    const group = groups.get(k);
-    if (group) group.push(r);
-    else groups.set(k, [r]);
-  }
-  for (const group of groups.values()) if (group.length > 1) group.sort(order);
-  return groups;
-}

@@ -1,0 +1,39 @@
+import type { EmployeeStatus, Id } from "./model.js";
+
+/** Helpers over the company's records shared by the current and the legacy API. */
+
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function byId<R extends { id: Id }>(records: readonly R[]): Map<Id, R> {
+  return new Map(records.map((r) => [r.id, r]));
+}
+
+/** Records grouped by `key`, each group sorted by `order`. */
+export function groupSorted<R>(records: readonly R[], key: (r: R) => Id, order: (a: R, b: R) => number): Map<Id, R[]> {
+  const groups = new Map<Id, R[]>();
+  for (const r of records) {
+    const k = key(r);
+    const group = groups.get(k);
+    if (group) group.push(r);
+    else groups.set(k, [r]);
+  }
+  for (const group of groups.values()) if (group.length > 1) group.sort(order);
+  return groups;
+}
+
+/**
+ * The applicable rule of INTERFACE.md (stated for legacy work contracts, used for employments and
+ * job positions alike): the ongoing item (the most recently started when several overlap), else
+ * the first upcoming one, else the last one. `items` are chronological.
+ */
+export function pickApplicable<T>(items: readonly T[], status: (item: T) => EmployeeStatus): T | null {
+  let upcoming: T | null = null;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const s = status(items[i]!);
+    if (s === "active") return items[i]!;
+    if (s === "upcoming") upcoming = items[i]!;
+  }
+  return upcoming ?? items[items.length - 1] ?? null;
+}
