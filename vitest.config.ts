@@ -15,5 +15,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     setupFiles: ["reflect-metadata"],
+    // one log line per operation is for operators, not for test output
+    env: { LOG_LEVEL: "warn" },
   },
 });

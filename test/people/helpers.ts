@@ -29,10 +29,8 @@ export async function counting<T>(stack: Stack, fn: () => Promise<T>): Promise<{
   return { result, calls: apiCalls(stack) };
 }
 
-/** Accent- and case-insensitive text, as the directory compares names. */
-export function fold(text: string): string {
-  return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
-}
+/** Accent- and case-insensitive text, as the directory compares names (Đặng sorts among the d's). */
+export { fold } from "../../directory/current/filters.js";
 
 export const byNumericId = (a: { id: string }, b: { id: string }) => Number(a.id) - Number(b.id);
 
