@@ -37,7 +37,11 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     url: string,
     private readonly secret: string | null,
   ) {
-    super({ url });
+    // Node's fetch (undici) rather than the default make-fetch-happen agent: that agent keeps idle
+    // sockets forever, so after a pause longer than the subgraph server's keep-alive timeout (5 s)
+    // a request could go out on a socket the server was closing (ECONNRESET, "socket hang up").
+    // undici honours the server's `Keep-Alive: timeout=5` and retires sockets before it.
+    super({ url, fetcher: fetch as unknown as RemoteGraphQLDataSource["fetcher"] });
   }
 
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {

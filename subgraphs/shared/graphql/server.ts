@@ -1,4 +1,5 @@
 import { ApolloServer } from "@apollo/server";
+import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import { unwrapResolverError } from "@apollo/server/errors";
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -46,7 +47,8 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     schema: options.schema,
     introspection: true,
     includeStacktraceInErrorResponses: false,
-    plugins: [operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 }))],
+    // traces are for Apollo Studio usage reporting, which this project does not use
+    plugins: [ApolloServerPluginInlineTraceDisabled(), operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 }))],
     formatError: formatUpstreamError(logger),
   });
   await apollo.start();

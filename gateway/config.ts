@@ -1,0 +1,90 @@
+import { parsePort } from "../subgraphs/shared/env.js";
+import { parseLogLevel, type LogLevel } from "../subgraphs/shared/log.js";
+
+/** The gateway's configuration, parsed and validated once at start-up from the environment. */
+
+export const SUBGRAPH_NAMES = ["people", "organisation", "legacy-time"] as const;
+export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
+
+export interface GatewayConfig {
+  /** GATEWAY_PORT, default 4000 (0 picks a free port) */
+  port: number;
+  /** HOST, default 127.0.0.1 */
+  host: string;
+  /** GATEWAY_COMPOSE: `supergraph` (default, the committed schema/supergraph.graphql) or `introspect` (compose the live subgraphs) */
+  compose: "supergraph" | "introspect";
+  /** GATEWAY_SUPERGRAPH: path of the supergraph SDL, default schema/supergraph.graphql */
+  supergraphPath: string;
+  /** PEOPLE_URL, ORGANISATION_URL, LEGACY_TIME_URL: override the routing URLs of the supergraph */
+  subgraphUrls: Record<SubgraphName, string>;
+  /** SUBGRAPH_SECRET: sent to every subgraph in `x-subgraph-secret` */
+  subgraphSecret: string | null;
+  /** DIRECTORY_AUTH: in `forward` mode an operation without a bearer token is refused */
+  auth: "service" | "forward";
+  /** NODE_ENV=production: no Sandbox landing page, no introspection */
+  production: boolean;
+  logLevel: LogLevel;
+}
+
+export class GatewayConfigError extends Error {}
+
+const URL_VARIABLES: Record<SubgraphName, string> = {
+  people: "PEOPLE_URL",
+  organisation: "ORGANISATION_URL",
+  "legacy-time": "LEGACY_TIME_URL",
+};
+const PORT_VARIABLES: Record<SubgraphName, [string, number]> = {
+  people: ["PEOPLE_PORT", 4001],
+  organisation: ["ORGANISATION_PORT", 4002],
+  "legacy-time": ["LEGACY_TIME_PORT", 4003],
+};
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const port = parsePortVariable(env, "GATEWAY_PORT", 4000);
+  const compose = env.GATEWAY_COMPOSE ?? "supergraph";
+  if (compose !== "supergraph" && compose !== "introspect") {
+    throw new GatewayConfigError(`GATEWAY_COMPOSE must be "supergraph" or "introspect", got "${compose}"`);
+  }
+  const auth = env.DIRECTORY_AUTH ?? "service";
+  if (auth !== "service" && auth !== "forward") {
+    throw new GatewayConfigError(`DIRECTORY_AUTH must be "service" or "forward", got "${auth}"`);
+  }
+  const subgraphUrls = {} as Record<SubgraphName, string>;
+  for (const name of SUBGRAPH_NAMES) {
+    const variable = URL_VARIABLES[name];
+    const [portVariable, defaultPort] = PORT_VARIABLES[name];
+    const value = env[variable] || `http://127.0.0.1:${parsePortVariable(env, portVariable, defaultPort)}/graphql`;
+    try {
+      const url = new URL(value);
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error();
+    } catch {
+      throw new GatewayConfigError(`${variable} must be an http(s) URL, got "${value}"`);
+    }
+    subgraphUrls[name] = value;
+  }
+  let logLevel: LogLevel;
+  try {
+    logLevel = parseLogLevel(env.LOG_LEVEL);
+  } catch (err) {
+    throw new GatewayConfigError((err as Error).message);
+  }
+  return {
+    port,
+    host: env.HOST || "127.0.0.1",
+    compose,
+    supergraphPath: env.GATEWAY_SUPERGRAPH || new URL("../schema/supergraph.graphql", import.meta.url).pathname,
+    subgraphUrls,
+    subgraphSecret: env.SUBGRAPH_SECRET || null,
+    auth,
+    production: env.NODE_ENV === "production",
+    logLevel,
+  };
+}
+
+function parsePortVariable(env: NodeJS.ProcessEnv, variable: string, fallback: number): number {
+  try {
+    return parsePort(variable, env[variable], fallback);
+  } catch (err) {
+    throw new GatewayConfigError((err as Error).message);
+  }
+}

@@ -1,0 +1,22 @@
+import { Logger } from "../subgraphs/shared/log.js";
+import { loadGatewayConfig, type GatewayConfig } from "./config.js";
+import { startGateway } from "./gateway.js";
+
+/** The gateway as its own process (`npm run gateway`), configured from the environment. */
+let config: GatewayConfig;
+try {
+  config = loadGatewayConfig(process.env);
+} catch (err) {
+  console.error(`gateway: configuration error: ${(err as Error).message}`);
+  process.exit(2);
+}
+const logger = new Logger("gateway", config.logLevel);
+const running = await startGateway(config, logger);
+logger.info("listening", { url: running.url, compose: config.compose, subgraphs: config.subgraphUrls });
+const stop = async () => {
+  logger.info("shutting down");
+  await running.close();
+  process.exit(0);
+};
+process.once("SIGINT", stop);
+process.once("SIGTERM", stop);

@@ -1,0 +1,129 @@
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningGateway } from "../../gateway/gateway.js";
+import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { pickDemoData, type Demo } from "../helpers/operations.js";
+import { postGraphQL } from "../helpers/stack.js";
+
+/**
+ * The gateway's HTTP surface: the shared subgraph secret, `/health` and `/ready`, and the
+ * Sandbox landing page outside production.
+ */
+
+const SECRET = "gateway-test-secret";
+let stack: GatewayStack;
+let demo: Demo;
+const extras: RunningGateway[] = [];
+
+beforeAll(async () => {
+  stack = await startGatewayStack({ secret: SECRET });
+  demo = pickDemoData(stack.directory.company);
+});
+
+afterAll(async () => {
+  await Promise.all(extras.map((g) => g.close()));
+  await stack?.close();
+});
+
+async function extraGateway(env: Record<string, string>): Promise<RunningGateway> {
+  const gateway = await startExtraGateway(stack, env);
+  extras.push(gateway);
+  return gateway;
+}
+
+/** A loopback URL on which nothing listens. */
+async function deadUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}/graphql`;
+}
+
+const PROFILE = `query($id: ID!) {
+  employee(id: $id) {
+    id
+    applicableJobPosition { department { name } }
+    applicableEmployment { workContract { id } }
+  }
+}`;
+
+describe("SUBGRAPH_SECRET", () => {
+  it.each(["people", "organisation", "legacy-time"] as const)("the %s subgraph refuses a direct request without the secret with 403", async (name) => {
+    const response = await postGraphQL(stack.subgraphs[name]!.url, "{ __typename }");
+    expect(response.status).toBe(403);
+    expect(response.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+  });
+
+  it("a subgraph refuses a wrong secret with 403", async () => {
+    const response = await postGraphQL(stack.subgraphs.people!.url, "{ __typename }", {}, { "x-subgraph-secret": "wrong" });
+    expect(response.status).toBe(403);
+  });
+
+  it("the gateway, which sends the secret, answers an operation across the three subgraphs", async () => {
+    const response = await stack.query(PROFILE, { id: demo.profile.id });
+    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+    expect(response.data.employee.applicableJobPosition.department.name).toEqual(expect.any(String));
+    expect(response.data.employee.applicableEmployment.workContract.id).toEqual(expect.any(String));
+  });
+});
+
+describe("health and readiness", () => {
+  it("/health answers 200", async () => {
+    const res = await fetch(new URL("/health", stack.gateway.url));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok" });
+  });
+
+  it("/ready answers 200 when every subgraph is up", async () => {
+    const res = await fetch(new URL("/ready", stack.gateway.url));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ready", subgraphs: { people: "ok", organisation: "ok", "legacy-time": "ok" } });
+  });
+
+  it("/ready answers 503 and names the subgraph that is down", async () => {
+    const gateway = await extraGateway({ LEGACY_TIME_URL: await deadUrl() });
+    const res = await fetch(new URL("/ready", gateway.url));
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: "unavailable", subgraphs: { people: "ok", organisation: "ok", "legacy-time": "unreachable" } });
+  });
+
+  it("an operation touching a subgraph that is down answers the other subgraphs' fields and an error", async () => {
+    const gateway = await extraGateway({ LEGACY_TIME_URL: await deadUrl() });
+    const response = await postGraphQL(gateway.url, PROFILE, { id: demo.profile.id });
+    expect(response.data.employee.applicableJobPosition.department.name).toEqual(expect.any(String));
+    expect(response.data.employee.applicableEmployment.workContract ?? null).toBeNull();
+    expect(response.errors?.length).toBeGreaterThan(0);
+  });
+
+  it("an unknown path answers 404", async () => {
+    const res = await fetch(new URL("/nowhere", stack.gateway.url));
+    expect(res.status).toBe(404);
+  });
+});
+
+describe("landing page", () => {
+  it("outside production, GET / for a browser answers the Sandbox page", async () => {
+    const res = await fetch(stack.gateway.url, { headers: { accept: "text/html" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    expect(await res.text()).toMatch(/<html/i);
+  });
+
+  it("in production, GET / for a browser answers no HTML page", async () => {
+    const gateway = await extraGateway({ NODE_ENV: "production" });
+    const res = await fetch(gateway.url, { headers: { accept: "text/html" } });
+    expect(res.headers.get("content-type") ?? "").not.toMatch(/text\/html/);
+    expect(await res.text()).not.toMatch(/<html/i);
+  });
+
+  it("in production, introspection is refused and operations still answer", async () => {
+    const gateway = await extraGateway({ NODE_ENV: "production" });
+    const introspection = await postGraphQL(gateway.url, "{ __schema { queryType { name } } }");
+    expect(introspection.errors?.length).toBeGreaterThan(0);
+    const response = await postGraphQL(gateway.url, PROFILE, { id: demo.profile.id });
+    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+    expect(response.data.employee.id).toBe(demo.profile.id);
+  });
+});

@@ -1,0 +1,111 @@
+import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../../directory/server.js";
+import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
+import { startSubgraphModule, type SubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
+import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/index.js";
+
+/**
+ * Starts what a test needs on loopback with ephemeral ports: the in-process directory service,
+ * an upstream client configured against it, and the requested subgraphs — all over real HTTP.
+ */
+
+export type SubgraphName = "people" | "organisation" | "legacy-time";
+
+const modules: Record<SubgraphName, () => Promise<SubgraphModule>> = {
+  people: async () => (await import("../../subgraphs/people/index.js")).subgraph,
+  organisation: async () => (await import("../../subgraphs/organisation/index.js")).subgraph,
+  "legacy-time": async () => (await import("../../subgraphs/legacy-time/index.js")).subgraph,
+};
+
+export async function loadSubgraphModule(name: SubgraphName): Promise<SubgraphModule> {
+  return modules[name]();
+}
+
+export interface GraphQLResponse<D = any> {
+  status: number;
+  data?: D;
+  errors?: Array<{ message: string; path?: (string | number)[]; extensions?: Record<string, any> }>;
+  extensions?: Record<string, unknown>;
+}
+
+export interface Stack {
+  directory: RunningDirectory;
+  upstream: Upstream;
+  subgraphs: Partial<Record<SubgraphName, RunningSubgraph>>;
+  /** POST a GraphQL operation to `url` (a subgraph's or a gateway's) */
+  gql<D = any>(url: string, query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<D>>;
+  /** upstream requests served by the directory since the last reset */
+  stats(): { total: number; byRoute: Record<string, number> };
+  resetStats(): void;
+  /** an access token of the directory for a demo client */
+  token(clientId?: "demo-client" | "demo-limited"): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  subgraphs?: SubgraphName[];
+  directory?: DirectoryOptions;
+  /** environment overrides for the upstream configuration (e.g. DIRECTORY_AUTH=forward) */
+  env?: Record<string, string>;
+  secret?: string;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const directory = await startDirectory({ employees: 300, today: "2026-06-15", ...options.directory });
+  const upstream = new Upstream(
+    loadUpstreamConfig({
+      DIRECTORY_BASE_URL: directory.url,
+      DIRECTORY_CLIENT_ID: "demo-client",
+      DIRECTORY_CLIENT_SECRET: "demo-secret",
+      DIRECTORY_API_KEY: "demo-api-key",
+      DIRECTORY_TIMEOUT_MS: "5000",
+      ...options.env,
+    }),
+  );
+  const subgraphs: Partial<Record<SubgraphName, RunningSubgraph>> = {};
+  for (const name of options.subgraphs ?? []) {
+    subgraphs[name] = await startSubgraphModule(await loadSubgraphModule(name), {
+      upstream,
+      port: 0,
+      secret: options.secret ?? null,
+    });
+  }
+  return {
+    directory,
+    upstream,
+    subgraphs,
+    gql: postGraphQL,
+    stats: () => directory.stats.snapshot(),
+    resetStats: () => directory.stats.reset(),
+    token: (clientId = "demo-client") => directoryToken(directory.url, clientId),
+    async close() {
+      await Promise.all(Object.values(subgraphs).map((s) => s!.close()));
+      await upstream.close();
+      await directory.close();
+    },
+  };
+}
+
+export async function postGraphQL<D = any>(
+  url: string,
+  query: string,
+  variables?: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<GraphQLResponse<D>> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as Omit<GraphQLResponse<D>, "status">;
+  return { status: res.status, ...body };
+}
+
+export async function directoryToken(baseUrl: string, clientId: "demo-client" | "demo-limited" = "demo-client"): Promise<string> {
+  const res = await fetch(`${baseUrl}/connect/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: "demo-secret" }),
+  });
+  if (!res.ok) throw new Error(`token request failed: ${res.status}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}

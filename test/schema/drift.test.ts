@@ -1,0 +1,13 @@
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { subgraphSdl } from "../../subgraphs/shared/graphql/federation.js";
+import { subgraphModules } from "../../scripts/subgraphs.js";
+
+describe("committed subgraph SDL", async () => {
+  for (const module of await subgraphModules()) {
+    it(`schema/${module.name}.graphql matches the code (run \`npm run schema\` after a schema change)`, async () => {
+      const committed = await readFile(new URL(`../../schema/${module.name}.graphql`, import.meta.url), "utf8");
+      expect(await subgraphSdl(await module.buildSchema())).toBe(committed);
+    });
+  }
+});
