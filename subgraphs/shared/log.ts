@@ -1,28 +1,36 @@
 /**
- * Structured logs: one JSON object per line on stdout, filtered by `LOG_LEVEL`
- * (`debug`, `info` (default), `warn`, `error`, `silent`). Never log tokens, keys or bodies.
+ * Structured logs: one JSON object per line (warnings and errors on stderr, the rest on stdout),
+ * filtered by `LOG_LEVEL` (`debug`, `info` (default), `warn`, `error`, `silent`). Never log
+ * tokens, keys or bodies.
  */
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
 
 export function parseLogLevel(value: string | undefined): LogLevel {
-  const level = (value ?? "info").toLowerCase();
-  if (!(level in LEVELS)) throw new Error(`LOG_LEVEL must be one of ${Object.keys(LEVELS).join(", ")}, got "${value}"`);
+  const level = (value?.trim() || "info").toLowerCase();
+  if (!Object.hasOwn(LEVELS, level)) throw new Error(`LOG_LEVEL must be one of ${Object.keys(LEVELS).join(", ")}, got "${value}"`);
   return level as LogLevel;
 }
+
+/** Where a log line goes (tests collect the lines). */
+export type LogSink = (line: string, level: LogLevel) => void;
+
+/** warnings and errors to stderr, the rest to stdout */
+const standardStreams: LogSink = (line, level) => (LEVELS[level] >= LEVELS.warn ? process.stderr : process.stdout).write(line + "\n");
 
 export class Logger {
   constructor(
     readonly component: string,
     readonly level: LogLevel = parseLogLevel(process.env.LOG_LEVEL),
+    private readonly sink: LogSink = standardStreams,
   ) {}
 
   private write(level: LogLevel, msg: string, fields: Record<string, unknown>): void {
     if (LEVELS[level] < LEVELS[this.level]) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level, component: this.component, msg, ...fields });
-    if (LEVELS[level] >= LEVELS.warn) process.stderr.write(line + "\n");
-    else process.stdout.write(line + "\n");
+    const core = { time: new Date().toISOString(), level, component: this.component, msg };
+    // core first for the order of the keys, and again last so that no field can overwrite it
+    this.sink(JSON.stringify({ ...core, ...fields, ...core }), level);
   }
 
   debug(msg: string, fields: Record<string, unknown> = {}): void {

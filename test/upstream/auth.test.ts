@@ -93,6 +93,25 @@ describe("an expired token", () => {
   });
 });
 
+describe("a token the upstream refuses even fresh", () => {
+  let fx: Fixture;
+  beforeAll(async () => {
+    // tokens that expire as they are issued: every call with one is a 401
+    fx = await startFixture({ employees: 5, tokenLifetimeSeconds: 0 });
+  });
+  afterAll(() => fx.close());
+
+  it("a 401 refreshes the token once, then fails UNAUTHENTICATED instead of looping", async () => {
+    const id = fx.directory.company.employees[0]!.id;
+    const upstream = fx.client();
+    fx.reset();
+    const err = await upstreamError(upstream.session().current.read(`/employees/${id}`));
+    expect(err.code).toBe("UNAUTHENTICATED");
+    expect(err.status).toBe(401);
+    expect(fx.stats().byRoute).toEqual({ "POST /connect/token": 2, "GET /service-api/employees/{id}": 2 });
+  });
+});
+
 describe("forward mode", () => {
   let fx: Fixture;
   let ids: string[];

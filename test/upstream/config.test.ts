@@ -33,7 +33,8 @@ describe("upstream configuration", () => {
       retries: 2,
       maxRetryAfterSeconds: 10,
       concurrency: 8,
-      etagCacheSize: 1000,
+      etagCacheSize: 10000,
+      etagCacheBytes: 64 * 2 ** 20,
       tokenRefreshMarginMs: 60000,
     });
     expect(config.scopes).toEqual([...DEFAULT_SCOPES]);
@@ -68,9 +69,18 @@ describe("upstream configuration", () => {
       DIRECTORY_MAX_RETRY_AFTER_S: "3",
       DIRECTORY_CONCURRENCY: "2",
       DIRECTORY_ETAG_CACHE_SIZE: "0",
+      DIRECTORY_ETAG_CACHE_MB: "8",
       DIRECTORY_TOKEN_REFRESH_MARGIN_S: "5",
     });
-    expect(config).toMatchObject({ timeoutMs: 250, retries: 0, maxRetryAfterSeconds: 3, concurrency: 2, etagCacheSize: 0, tokenRefreshMarginMs: 5000 });
+    expect(config).toMatchObject({
+      timeoutMs: 250,
+      retries: 0,
+      maxRetryAfterSeconds: 3,
+      concurrency: 2,
+      etagCacheSize: 0,
+      etagCacheBytes: 8 * 2 ** 20,
+      tokenRefreshMarginMs: 5000,
+    });
   });
 
   it.each([
@@ -81,6 +91,7 @@ describe("upstream configuration", () => {
     [{ DIRECTORY_MAX_RETRY_AFTER_S: "1.5" }, "DIRECTORY_MAX_RETRY_AFTER_S"],
     [{ DIRECTORY_CONCURRENCY: "0" }, "DIRECTORY_CONCURRENCY"],
     [{ DIRECTORY_ETAG_CACHE_SIZE: "lots" }, "DIRECTORY_ETAG_CACHE_SIZE"],
+    [{ DIRECTORY_ETAG_CACHE_MB: "0" }, "DIRECTORY_ETAG_CACHE_MB"],
     [{ DIRECTORY_PORT: "70000" }, "DIRECTORY_PORT"],
     [{ DIRECTORY_TOKEN_REFRESH_MARGIN_S: "-5" }, "DIRECTORY_TOKEN_REFRESH_MARGIN_S"],
     [{ DIRECTORY_SCOPES: "employees.readonly bad\"scope" }, "DIRECTORY_SCOPES"],

@@ -70,6 +70,21 @@ describe("conditional requests", () => {
     expect(events.map((e) => e.status)).toEqual([200, 200, 200]);
   });
 
+  it("the cache is bounded in size too: entries beyond the byte budget are forgotten, the oldest first", async () => {
+    const sizeOf = async (id: string) => JSON.stringify(await fx.upstream.session().current.read(`/employees/${id}`)).length + 20;
+    const largest = Math.max(await sizeOf(ids[6]!), await sizeOf(ids[7]!));
+    const statuses = async (etagCacheBytes: number) => {
+      const upstream = fx.client({ etagCacheBytes });
+      const { events } = record(fx, upstream);
+      const session = upstream.session();
+      for (const id of [ids[6], ids[7], ids[6]]) await session.current.read(`/employees/${id}`);
+      return events.map((e) => e.status);
+    };
+    expect(await statuses(largest * 3)).toEqual([200, 200, 304]);
+    expect(await statuses(Math.ceil(largest * 1.5))).toEqual([200, 200, 200]);
+    expect(await statuses(10)).toEqual([200, 200, 200]);
+  });
+
   it("a cache size of 0 turns conditional requests off", async () => {
     const upstream = fx.client({ etagCacheSize: 0 });
     const { events } = record(fx, upstream);

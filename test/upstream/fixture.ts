@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../../directory/server.js";
 import { Upstream, UpstreamError, loadUpstreamConfig, type UpstreamConfig } from "../../subgraphs/shared/upstream/index.js";
+import { directoryToken } from "../helpers/stack.js";
 
 /**
  * The in-process directory service and an upstream client against it, over loopback HTTP with
@@ -55,16 +56,7 @@ export async function startFixture(options: DirectoryOptions = {}, overrides: Pa
 }
 
 /** An access token obtained from the directory's token endpoint directly, as a caller would. */
-export async function fetchToken(baseUrl: string, clientId: "demo-client" | "demo-limited"): Promise<string> {
-  const res = await fetch(`${baseUrl}/connect/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: "demo-secret" }),
-  });
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { access_token: string };
-  return body.access_token;
-}
+export const fetchToken = directoryToken;
 
 /** The UpstreamError a promise rejects with (fails the test if it resolves or rejects otherwise). */
 export async function upstreamError(promise: Promise<unknown>): Promise<UpstreamError> {

@@ -37,6 +37,35 @@ describe("lists of the current API", () => {
     expect(fx.stats().byRoute["GET /service-api/employees"]).toBe(3);
   });
 
+  it("the chunks are read concurrently, at most `concurrency` at once", async () => {
+    const timed = async (concurrency: number) => {
+      const upstream = fx.client({ concurrency });
+      await upstream.session().current.page("/employees", { limit: 1 }); // token out of the timing
+      fx.directory.faults.set({ latencyMs: 150 });
+      const started = Date.now();
+      await upstream.session().current.allByValues("/employees", "id", ids.slice(0, 250));
+      fx.directory.faults.clear();
+      return Date.now() - started;
+    };
+    expect(await timed(1)).toBeGreaterThanOrEqual(450);
+    expect(await timed(3)).toBeLessThan(400);
+  });
+
+  it("an item matching values of several chunks is answered once", async () => {
+    // categories valid for every establishment match any establishment id, so each chunk returns them
+    const establishments = fx.directory.company.businessEstablishments.map((b) => b.id);
+    const padding = Array.from({ length: 120 }, (_, i) => String(900_000 + i));
+    const values = [establishments[0]!, ...padding, establishments[1]!];
+    fx.reset();
+    const items = await fx.upstream.session().current.allByValues<{ id: string }>("/occupation-categories", "businessEstablishments.id", values);
+    const valid = (c: { businessEstablishmentIds: string[] | null }) =>
+      c.businessEstablishmentIds === null || c.businessEstablishmentIds.some((b) => values.includes(b));
+    const expected = fx.directory.company.occupationCategories.filter(valid).map((c) => c.id);
+    expect(fx.directory.company.occupationCategories.some((c) => c.businessEstablishmentIds === null)).toBe(true);
+    expect(items.map((c) => c.id).sort()).toEqual([...expected].sort());
+    expect(fx.stats().byRoute["GET /service-api/occupation-categories"]).toBe(2);
+  });
+
   it("repeated and empty values are dropped before chunking", async () => {
     fx.reset();
     const wanted = ids.slice(0, 100);

@@ -1,16 +1,17 @@
 import DataLoader from "dataloader";
-import { GraphQLError, type GraphQLResolveInfo } from "graphql";
+import { GraphQLError, type GraphQLResolveInfo, type SelectionNode } from "graphql";
 import { Directive, Field, Int, ObjectType, type ClassType } from "type-graphql";
+import { groupedLoader, type ParentKeys } from "../upstream/loaders.js";
+import { isListable } from "../upstream/util.js";
 import type { Envelope, QueryParams, UpstreamSession } from "../upstream/types.js";
 
 /**
  * Relay connections over the REST interface's cursor-paged lists (GRAPH.md).
  *
- * A cursor wraps the REST `page` cursor: an edge's cursor names the REST page it came from, the
- * page size used, and its index in that page, so `after` resumes exactly behind it; when an edge
- * closes its REST page, its cursor is the REST `next` cursor itself and resuming costs one call.
- * Connections built from a list already in hand (one-to-many edges batched for many parents)
- * use offset cursors.
+ * A cursor wraps the REST `page` cursor: an edge's cursor names the REST page it came from and
+ * how many items of that page precede the next edge, so `after` resumes exactly behind it; when
+ * an edge ends its REST page, its cursor wraps the REST `next` cursor itself. Connections built
+ * from a list already in hand (one-to-many edges batched for many parents) use offset cursors.
  */
 
 @ObjectType({ description: "Relay page information." })
@@ -41,7 +42,10 @@ export interface ConnectionResult<N> {
   totalCount: number | null;
 }
 
-/** `@ObjectType() class EmployeeConnection extends Connection("Employee", Employee) {}` is not needed: call this once per node type. */
+/**
+ * The `<Name>Connection` and `<Name>Edge` object types of one node type. Call it once per node
+ * type: type-graphql registers each class by name, so a second call would define the types twice.
+ */
 export function connectionType<N extends object>(name: string, nodeType: ClassType<N>) {
   @ObjectType(`${name}Edge`, { description: `An edge to one ${name}.` })
   class EdgeType {
@@ -94,12 +98,15 @@ export function pageSize(first: number | null | undefined): number {
   return first;
 }
 
+/**
+ * What an `after` cursor holds. The REST `page` cursor marks a position in the list (the
+ * directory's cursors are keyset positions), not a page of a fixed size, so a position is "the
+ * first `s` items of the REST page that starts at cursor `p`" and any `limit` may be asked from it.
+ */
 type Cursor =
-  /** resume at the start of REST page `n` */
-  | { n: string; l: number }
-  /** resume after item `i` of REST page `p` (null: the first page) fetched with limit `l` */
-  | { p: string | null; i: number; l: number }
-  /** resume after offset `o` of a list in hand */
+  /** after the first `s` items of the REST page starting at `p` (null: the list's start) */
+  | { p: string | null; s: number }
+  /** after item `o` (0-based) of a list first served in full (batched children) */
   | { o: number };
 
 function encodeCursor(cursor: Cursor): string {
@@ -107,23 +114,22 @@ function encodeCursor(cursor: Cursor): string {
 }
 
 function decodeCursor(raw: string): Cursor {
+  let value: unknown;
   try {
-    const value = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as Record<string, unknown>;
-    if (typeof value === "object" && value !== null) {
-      if (typeof value.n === "string" && isLimit(value.l)) return { n: value.n, l: value.l as number };
-      if ((typeof value.p === "string" || value.p === null) && isIndex(value.i) && isLimit(value.l)) {
-        return { p: value.p as string | null, i: value.i as number, l: value.l as number };
-      }
-      if (isIndex(value.o)) return { o: value.o as number };
-    }
+    value = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
   } catch {
-    // fall through
+    value = null;
+  }
+  if (typeof value === "object" && value !== null) {
+    const v = value as Record<string, unknown>;
+    // a REST page holds at most MAX_FIRST items, so more cannot be skipped inside one
+    if ((typeof v.p === "string" || v.p === null) && isIndex(v.s) && (v.s as number) <= MAX_FIRST) return { p: v.p, s: v.s as number };
+    if (isIndex(v.o)) return { o: v.o as number };
   }
   throw badUserInput("after is not a cursor of this connection", "after");
 }
 
-const isIndex = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
-const isLimit = (v: unknown) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= MAX_FIRST;
+const isIndex = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
 
 /** The opaque `page` cursor of an envelope's `links.next`, or null on the last page. */
 export function nextPageCursor(envelope: Envelope<unknown>): string | null {
@@ -140,7 +146,7 @@ export function selects(info: GraphQLResolveInfo, field: string): boolean {
   return false;
 }
 
-function selectionHas(selections: readonly import("graphql").SelectionNode[], field: string, info: GraphQLResolveInfo): boolean {
+function selectionHas(selections: readonly SelectionNode[], field: string, info: GraphQLResolveInfo): boolean {
   for (const sel of selections) {
     if (sel.kind === "Field" && sel.name.value === field) return true;
     if (sel.kind === "InlineFragment" && selectionHas(sel.selectionSet.selections, field, info)) return true;
@@ -158,7 +164,11 @@ export interface RestConnectionOptions<T, N> {
   map?: (item: T) => N;
 }
 
-/** One page of a REST list as a connection: one upstream call in the common case. */
+/**
+ * One page of a REST list as a connection. Without `after`, and after any edge whose page
+ * position is known, `first` edges cost one upstream call unless they straddle a REST page of
+ * 100; an offset cursor (from a batched child connection) walks the list from its start.
+ */
 export async function restConnection<T, N = T>(
   session: UpstreamSession,
   path: string,
@@ -169,90 +179,44 @@ export async function restConnection<T, N = T>(
   const first = pageSize(args.first);
   const map = options.map ?? ((item: T) => item as unknown as N);
   const after = args.after ? decodeCursor(args.after) : null;
-  const include = options.totalCount ? { include: "totalCount" } : {};
 
-  if (after && "o" in after) return offsetResume(session, path, query, first, after.o, options, map);
-
-  let pageCursor: string | null = after ? ("n" in after ? after.n : after.p) : null;
-  let limit = after ? after.l : Math.max(first, 1);
-  let skip = after && "i" in after ? after.i + 1 : 0;
+  let pageCursor: string | null = after && "p" in after ? after.p : null;
+  let skip = after === null ? 0 : "p" in after ? after.s : after.o + 1;
   const edges: Edge<N>[] = [];
   let totalCount: number | null = null;
-  let hasNextPage = false;
-  let needTotal = options.totalCount;
+  let askTotal = options.totalCount;
+  const visited = new Set<string | null>();
 
   for (;;) {
+    if (visited.has(pageCursor)) throw new Error(`GET ${path}: links.next repeats a page already read`);
+    visited.add(pageCursor);
+    // the skipped items and the edges still wanted, in one call; `links.next` then says whether
+    // more follow. first: 0 reads one item all the same, to know that without totalCount.
+    const limit = Math.min(MAX_FIRST, skip + Math.max(first - edges.length, 1));
     const envelope = await session.current.page<T>(path, {
       ...query,
-      ...(needTotal ? include : {}),
-      ...(pageCursor ? { page: pageCursor } : {}),
-      limit: first === 0 && !after ? 0 : limit,
+      ...(askTotal ? { include: "totalCount" } : {}),
+      ...(pageCursor !== null ? { page: pageCursor } : {}),
+      limit,
     });
-    if (needTotal) {
+    if (askTotal) {
       totalCount = envelope.totalCount ?? null;
-      needTotal = false;
+      askTotal = false;
     }
     const next = nextPageCursor(envelope);
     const items = envelope.items;
     let i = skip;
     for (; i < items.length && edges.length < first; i++) {
-      const closesPage = i === items.length - 1 && next !== null;
-      const cursor: Cursor = closesPage ? { n: next!, l: limit } : { p: pageCursor, i, l: limit };
+      // the edge that ends a REST page points at the next one, so resuming behind it is one call
+      const cursor: Cursor = i === items.length - 1 && next !== null ? { p: next, s: 0 } : { p: pageCursor, s: i + 1 };
       edges.push({ cursor: encodeCursor(cursor), node: map(items[i]!) });
     }
-    if (edges.length >= first || next === null) {
-      hasNextPage = i < items.length || next !== null;
-      if (first === 0) hasNextPage = (totalCount ?? 0) > 0 || items.length > 0 || next !== null;
-      break;
+    if (next === null || edges.length >= first) {
+      return result(edges, totalCount, i < items.length || next !== null, after !== null);
     }
-    pageCursor = next;
-    skip = 0;
-    limit = Math.min(MAX_FIRST, first - edges.length);
-  }
-
-  return result(edges, totalCount, hasNextPage, args.after != null);
-}
-
-/** Resume a connection whose cursor is an offset (it was first served from a batched list). */
-async function offsetResume<T, N>(
-  session: UpstreamSession,
-  path: string,
-  query: QueryParams,
-  first: number,
-  offset: number,
-  options: RestConnectionOptions<T, N>,
-  map: (item: T) => N,
-): Promise<ConnectionResult<N>> {
-  const items: T[] = [];
-  let seen = 0;
-  let pageCursor: string | null = null;
-  let totalCount: number | null = null;
-  let hasNextPage = false;
-  for (;;) {
-    const envelope: Envelope<T> = await session.current.page<T>(path, {
-      ...query,
-      ...(options.totalCount && totalCount === null ? { include: "totalCount" } : {}),
-      ...(pageCursor ? { page: pageCursor } : {}),
-      limit: MAX_FIRST,
-    });
-    if (options.totalCount && totalCount === null) totalCount = envelope.totalCount ?? null;
-    const next = nextPageCursor(envelope);
-    for (const item of envelope.items) {
-      if (seen++ <= offset) continue;
-      if (items.length < first) items.push(item);
-      else {
-        hasNextPage = true;
-        break;
-      }
-    }
-    if (hasNextPage || next === null) {
-      hasNextPage = hasNextPage || (items.length === first && next !== null);
-      break;
-    }
+    skip = Math.max(0, skip - items.length);
     pageCursor = next;
   }
-  const edges = items.map((item, k) => ({ cursor: encodeCursor({ o: offset + 1 + k }), node: map(item) }));
-  return result(edges, totalCount, hasNextPage, true);
 }
 
 /** A connection over a list already in hand (offset cursors). */
@@ -283,8 +247,6 @@ function result<N>(edges: Edge<N>[], totalCount: number | null, hasNextPage: boo
   };
 }
 
-type ParentIds = string | readonly string[] | null | undefined;
-
 export interface ChildConnectionKey {
   parentId: string;
   args: ConnectionArgs;
@@ -294,60 +256,39 @@ export interface ChildConnectionKey {
 /**
  * A connection per parent over a list filtered by parent ids (`Department.employees`,
  * `Employee.directReports`), batched so that the number of calls does not grow with the number
- * of parents: a single parent gets one REST page; several parents in one tick share one list
- * call per chunk of 100 parent ids, grouped back by parent.
+ * of parents: a lone parent, and a parent asked `after` a cursor, gets one REST page of its own;
+ * the other parents of one tick share the whole filtered list through a `groupedLoader` (one call
+ * per chunk of 100 parent ids and per 100 children), with offset cursors that `restConnection`
+ * resumes.
  */
 export function childConnectionLoader<T, N = T>(
   session: UpstreamSession,
   path: string,
   filter: string,
   /** the parents an item belongs to; may load what it needs (through the request's loaders) */
-  parentsOf: (item: T) => ParentIds | Promise<ParentIds>,
+  parentsOf: (item: T) => ParentKeys | Promise<ParentKeys>,
   options: { query?: QueryParams; map?: (item: T) => N } = {},
 ): DataLoader<ChildConnectionKey, ConnectionResult<N>, string> {
   const query = options.query ?? {};
   const map = options.map ?? ((item: T) => item as unknown as N);
   return new DataLoader<ChildConnectionKey, ConnectionResult<N>, string>(
     async (keys) => {
-      const single = keys.length === 1 || keys.some((k) => k.args.after);
-      if (single) {
-        return Promise.all(
-          keys.map((k) =>
-            restConnection<T, N>(session, path, { ...query, [filter]: k.parentId }, k.args, { totalCount: k.totalCount, map }).catch(
-              (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
-            ),
-          ),
-        );
-      }
-      const parentIds = [...new Set(keys.map((k) => k.parentId))];
-      let items: T[];
-      try {
-        items = await session.current.allByValues<T>(path, filter, parentIds, query);
-      } catch (err) {
-        return keys.map(() => (err instanceof Error ? err : new Error(String(err))));
-      }
-      let parentLists: ParentIds[];
-      try {
-        parentLists = await Promise.all(items.map((item) => parentsOf(item)));
-      } catch (err) {
-        return keys.map(() => (err instanceof Error ? err : new Error(String(err))));
-      }
-      const byParent = new Map<string, N[]>();
-      for (const [index, item] of items.entries()) {
-        const parents = parentLists[index];
-        for (const parent of parents == null ? [] : typeof parents === "string" ? [parents] : parents) {
-          let group = byParent.get(parent);
-          if (!group) byParent.set(parent, (group = []));
-          group.push(map(item));
-        }
-      }
-      return keys.map((k) => {
-        try {
-          return arrayConnection(byParent.get(k.parentId) ?? [], k.args);
-        } catch (err) {
-          return err as Error;
-        }
-      });
+      const shared = keys.filter((k) => !k.args.after).length > 1;
+      // one per batch; it makes no call for a parent id a filter cannot carry ("" or with a comma)
+      const grouped = groupedLoader<T>(session, path, filter, parentsOf, query);
+      return Promise.all(
+        keys.map(async (k): Promise<ConnectionResult<N> | Error> => {
+          try {
+            const alone = Boolean(k.args.after) || !shared;
+            if (alone && isListable(k.parentId)) {
+              return await restConnection<T, N>(session, path, { ...query, [filter]: k.parentId }, k.args, { totalCount: k.totalCount, map });
+            }
+            return arrayConnection((await grouped.load(k.parentId)).map(map), k.args);
+          } catch (err) {
+            return err instanceof Error ? err : new Error(String(err));
+          }
+        }),
+      );
     },
     { cacheKeyFn: (k) => JSON.stringify([k.parentId, k.args.first ?? null, k.args.after ?? null, k.totalCount]) },
   );

@@ -1,10 +1,50 @@
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from "@apollo/server";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "../log.js";
 
 /**
  * Apollo Server on plain `node:http`: one request in, one GraphQL response out. Used by the
  * subgraphs and the gateway, which add their own routes (`/health`, `/ready`) around it.
  */
+
+export interface HttpListener {
+  port: number;
+  /** the server's base URL for clients, `http://127.0.0.1:4001` (a wildcard host is reached on loopback) */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/**
+ * An HTTP server on `host:port` (0: a free port). A handler that throws answers 500 and is
+ * logged, so that no request is left hanging.
+ */
+export async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  options: { port: number; host: string; logger: Logger },
+): Promise<HttpListener> {
+  const server = createServer((req, res) => {
+    handler(req, res).catch((err: unknown) => {
+      options.logger.error("request failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+      if (!res.headersSent) sendJson(res, 500, { errors: [{ message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
+      else res.destroy();
+    });
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve((server.address() as AddressInfo).port));
+  });
+  const host = ["0.0.0.0", "::", ""].includes(options.host) ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
+  return {
+    port,
+    origin: `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
 
 const MAX_BODY_BYTES = 1 << 20;
 
@@ -19,10 +59,11 @@ export async function serveGraphQL<C extends BaseContext>(
   const url = new URL(req.url ?? "/", "http://graphql.local");
   let body: unknown;
   try {
-    body = await readBody(req);
+    body = parseBody(req, await readBody(req));
   } catch (err) {
     if (err instanceof BodyTooLargeError) {
-      return sendJson(res, 413, { errors: [{ message: "Request body too large", extensions: { code: "BAD_REQUEST" } }] });
+      // the rest of the body is left unread, so this connection cannot carry another request
+      return sendJson(res, 413, { errors: [{ message: "Request body too large", extensions: { code: "BAD_REQUEST" } }] }, { connection: "close" });
     }
     throw err;
   }
@@ -42,15 +83,34 @@ export async function serveGraphQL<C extends BaseContext>(
   }
 }
 
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError();
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
+/**
+ * The request body, at most MAX_BODY_BYTES. A longer body is refused as soon as it is announced
+ * (`content-length`) or, when it is chunked, as soon as it grows past the limit; what is left of
+ * it stays unread (node discards it once the answer is sent) and the socket is not destroyed, so
+ * the 413 reaches the client.
+ */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  const announced = Number(req.headers["content-length"]);
+  if (announced > MAX_BODY_BYTES) return Promise.reject(new BodyTooLargeError());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      req.off("data", onData);
+      req.off("end", onEnd);
+      reject(new BodyTooLargeError());
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.once("error", reject);
+  });
+}
+
+function parseBody(req: IncomingMessage, raw: Buffer): unknown {
+  const text = raw.toString("utf8");
   if (text === "") return undefined;
   if (!(req.headers["content-type"] ?? "").includes("json")) return text;
   try {

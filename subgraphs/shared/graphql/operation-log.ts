@@ -10,13 +10,16 @@ export function operationLog<C extends BaseContext>(logger: Logger, calls: (cont
     async requestDidStart({ request }) {
       const started = performance.now();
       return {
-        async willSendResponse({ contextValue, errors, operationName }) {
+        async willSendResponse({ contextValue, response, operationName }) {
+          // the errors as sent, after formatError gave them their codes (the request context's
+          // `errors` are the raw ones, without codes)
+          const errors = response.body.kind === "single" ? (response.body.singleResult.errors ?? []) : [];
           logger.info("operation", {
             operation: operationName ?? request.operationName ?? null,
             durationMs: Math.round((performance.now() - started) * 10) / 10,
             ...calls(contextValue),
-            errors: errors?.length ?? 0,
-            ...(errors?.length ? { codes: [...new Set(errors.map((e) => e.extensions?.code ?? "INTERNAL_SERVER_ERROR"))] } : {}),
+            errors: errors.length,
+            ...(errors.length > 0 ? { codes: [...new Set(errors.map((e) => e.extensions?.code ?? "INTERNAL_SERVER_ERROR"))] } : {}),
           });
         },
       };

@@ -2,18 +2,18 @@ import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
 import { unwrapResolverError } from "@apollo/server/errors";
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { Logger } from "../log.js";
-import { sendJson, serveGraphQL } from "./http.js";
+import { listen, sendJson, serveGraphQL } from "./http.js";
 import { operationLog } from "./operation-log.js";
-import { LoaderRegistry, toGraphQLError, type Upstream, type UpstreamSession } from "../upstream/index.js";
+import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
 
 /** The GraphQL context of one request: its upstream session and its loaders, never shared. */
 export interface SubgraphContext {
   upstream: UpstreamSession;
-  loaders: LoaderRegistry;
+  /** the session's own loader registry (`upstream.loaders`): one per request */
+  loaders: LoaderScope;
 }
 
 /** The header the gateway sends with `SUBGRAPH_SECRET`. */
@@ -47,20 +47,16 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     schema: options.schema,
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    // the process's own SIGINT/SIGTERM handlers close the HTTP server first (runSubgraphMain);
+    // Apollo's would stop it and re-raise the signal before they finish
+    stopOnTerminationSignals: false,
     // traces are for Apollo Studio usage reporting, which this project does not use
     plugins: [ApolloServerPluginInlineTraceDisabled(), operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 }))],
     formatError: formatUpstreamError(logger),
   });
   await apollo.start();
 
-  const secret = options.secret ? Buffer.from(options.secret) : null;
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err) => {
-      logger.error("request failed", { error: String(err) });
-      if (!res.headersSent) sendJson(res, 500, { errors: [{ message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
-    });
-  });
+  const secret = options.secret ? digest(options.secret) : null;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://subgraph.local");
@@ -74,36 +70,31 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       });
     }
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
-    await serveGraphQL(apollo, req, res, async () => ({
-      upstream: options.upstream.session({ authorization }),
-      loaders: new LoaderRegistry(),
-    }));
+    await serveGraphQL(apollo, req, res, async () => {
+      const upstream = options.upstream.session({ authorization });
+      return { upstream, loaders: upstream.loaders };
+    });
   }
 
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host ?? "127.0.0.1", () => resolve((server.address() as AddressInfo).port));
-  });
-  const host = options.host && !["0.0.0.0", "::"].includes(options.host) ? options.host : "127.0.0.1";
-
+  const http = await listen(handle, { port: options.port, host: options.host ?? "127.0.0.1", logger });
   return {
     name: options.name,
-    url: `http://${host}:${port}/graphql`,
-    port,
+    url: `${http.origin}/graphql`,
+    port: http.port,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      await http.close();
       await apollo.stop();
     },
   };
 }
 
+function digest(value: string): Buffer {
+  return createHash("sha256").update(value).digest();
+}
+
+/** Compares digests, so that neither the secret's content nor its length shows in the timing. */
 function secretMatches(header: string | string[] | undefined, secret: Buffer): boolean {
-  if (typeof header !== "string") return false;
-  const given = Buffer.from(header);
-  return given.length === secret.length && timingSafeEqual(given, secret);
+  return typeof header === "string" && timingSafeEqual(digest(header), secret);
 }
 
 /**

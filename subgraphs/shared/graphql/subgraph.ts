@@ -1,6 +1,6 @@
 import type { GraphQLSchema } from "graphql";
 import { parsePort } from "../env.js";
-import { Logger } from "../log.js";
+import { Logger, parseLogLevel } from "../log.js";
 import { loadUpstreamConfig, Upstream } from "../upstream/index.js";
 import { startSubgraph, type RunningSubgraph } from "./server.js";
 
@@ -34,25 +34,37 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
   });
 }
 
-/** Runs one subgraph as its own process (`npm run subgraph:<name>`), configured from the environment. */
+/**
+ * Runs one subgraph as its own process (`npm run subgraph:<name>`), configured from the
+ * environment: a wrong variable exits with status 2 and a message naming it, a port that cannot
+ * be listened on with status 1; SIGINT and SIGTERM close the server and exit 0.
+ */
 export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
-  const logger = new Logger(module.name);
+  let logger: Logger;
   let upstream: Upstream;
   let port: number;
   try {
+    logger = new Logger(module.name, parseLogLevel(process.env.LOG_LEVEL));
     port = parsePort(module.portVariable, process.env[module.portVariable], module.defaultPort);
     upstream = new Upstream(loadUpstreamConfig(process.env));
   } catch (err) {
     console.error(`${module.name}: configuration error: ${(err as Error).message}`);
     process.exit(2);
   }
-  const running = await startSubgraphModule(module, {
-    upstream,
-    port,
-    host: process.env.HOST,
-    secret: process.env.SUBGRAPH_SECRET || null,
-    logger,
-  });
+  let running: RunningSubgraph;
+  try {
+    running = await startSubgraphModule(module, {
+      upstream,
+      port,
+      host: process.env.HOST,
+      secret: process.env.SUBGRAPH_SECRET || null,
+      logger,
+    });
+  } catch (err) {
+    logger.error("cannot start", { port, error: (err as Error).message });
+    await upstream.close();
+    process.exit(1);
+  }
   logger.info("listening", { url: running.url, upstream: upstream.config.baseUrl, auth: upstream.config.auth });
   const stop = async () => {
     logger.info("shutting down");

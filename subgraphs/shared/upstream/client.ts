@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import { Agent as HttpAgent, STATUS_CODES } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import got, { RequestError, TimeoutError, type Got, type Response } from "got";
-import type { UpstreamConfig } from "./config.js";
+import { DEFAULT_ETAG_CACHE_BYTES, type UpstreamConfig } from "./config.js";
 import { UpstreamError, safeErrorParts, type UpstreamErrorCode } from "./errors.js";
 import { LoaderRegistry } from "./loaders.js";
 import type { CallCounter, CurrentApi, Envelope, LegacyApi, QueryParams, SessionOptions, UpstreamSession } from "./types.js";
-import { Limiter, LruMap, chunk, mapConcurrent, sleep } from "./util.js";
+import { Limiter, LruMap, MAX_FILTER_VALUES, chunk, filterValues, mapConcurrent, sleep } from "./util.js";
 
 /**
  * The one HTTP access layer to both APIs of the directory service.
@@ -19,17 +19,15 @@ import { Limiter, LruMap, chunk, mapConcurrent, sleep } from "./util.js";
  *   (connection refused, DNS failure, connect timeout); once it may have reached the upstream it
  *   is sent once. A request that times out after connecting is not retried: the budget is per
  *   request and a hanging upstream would otherwise multiply the caller's wait.
- * - Conditional GETs through a bounded ETag cache per caller identity (never shared between
- *   callers; keyed by a hash in forward mode).
+ * - Conditional GETs through one ETag cache bounded in entries and in size, whose keys start
+ *   with the caller's identity (a hash of the forwarded credentials), so that no caller is ever
+ *   answered from another caller's entry.
  */
 
 export const API_VERSION = "2024-11-01";
 const CURRENT_PREFIX = "/service-api";
 const ROUTE_PREFIXES = ["/service-api", "/api/v3", "/directory/api/4.0", "/organization/structure/api"];
-const MAX_FILTER_VALUES = 100;
 const PAGE_LIMIT = 100;
-/** callers whose ETag caches are kept at once; the least recent one is dropped beyond it */
-const MAX_CACHED_CALLERS = 64;
 /** bodies larger than this are not kept for revalidation */
 const MAX_CACHED_BODY = 1 << 20;
 const MAX_CONNECT_TIMEOUT_MS = 5000;
@@ -99,7 +97,8 @@ export class Upstream {
   private readonly http: Got;
   private readonly httpAgent: HttpAgent;
   private readonly httpsAgent: HttpsAgent;
-  private readonly etags = new LruMap<string, LruMap<string, CachedBody>>(MAX_CACHED_CALLERS);
+  /** `${identity} ${method} ${url}` -> the last 200 with an ETag; null when disabled */
+  private readonly etags: LruMap<string, CachedBody> | null;
   private readonly listeners = new Set<UpstreamCallListener>();
   private cachedToken: CachedToken | null = null;
   private tokenRequest: Promise<string> | null = null;
@@ -110,6 +109,8 @@ export class Upstream {
     this.config = Object.freeze({ ...config });
     this.base = new URL(config.baseUrl.replace(/\/+$/, ""));
     this.tokenPath = new URL(config.tokenUrl).pathname;
+    this.etags =
+      config.etagCacheSize > 0 ? new LruMap(config.etagCacheSize, config.etagCacheBytes ?? DEFAULT_ETAG_CACHE_BYTES, (b: CachedBody) => b.text.length + b.etag.length) : null;
     this.totals = { total: 0, byRoute: {}, notModified: 0 };
     this.httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
     this.httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 64 });
@@ -199,7 +200,17 @@ export class Upstream {
       allByValues: async <T>(path: string, filter: string, values: readonly string[], query?: QueryParams): Promise<T[]> => {
         const chunks = chunk(filterValues(filter, values), MAX_FILTER_VALUES);
         const parts = await mapConcurrent(chunks, this.config.concurrency, (c) => all<T>(path, { ...query, [filter]: c }));
-        return parts.flat();
+        if (parts.length <= 1) return parts.flat();
+        // an item matching values of two chunks (an occupation category valid for many
+        // establishments) comes back once per chunk: keep its first copy
+        const seen = new Set<unknown>();
+        return parts.flat().filter((item) => {
+          const id = (item as { id?: unknown } | null)?.id;
+          if (id === undefined) return true;
+          if (seen.has(id)) return false;
+          seen.add(id);
+          return true;
+        });
       },
       post: async <T>(path: string, body: unknown, query?: QueryParams) =>
         this.send<T>(state, { api: "current", method: "POST", json: body, ...this.target(currentPath(path), query) }) as Promise<T>,
@@ -260,16 +271,15 @@ export class Upstream {
       headers.authorization = `service application=${this.config.apiKey ?? ""}`;
     }
 
-    const cache = spec.method === "GET" && spec.api !== "token" ? this.cacheFor(state.identity) : null;
-    const cacheKey = `${spec.method} ${spec.url}`;
+    const cache = spec.method === "GET" && spec.api !== "token" ? this.etags : null;
+    const cacheKey = `${state.identity} ${spec.method} ${spec.url}`;
     const idempotent = spec.method === "GET" || spec.api === "token";
     let retriesLeft = this.config.retries;
     let refreshed = false;
-    let revalidate = true;
     let attemptNo = 0;
     for (;;) {
       attemptNo++;
-      const cached = cache !== null && revalidate ? cache.get(cacheKey) : undefined;
+      const cached = cache?.get(cacheKey);
       const attemptHeaders = cached ? { ...headers, "if-none-match": cached.etag } : headers;
       let response: Response<string>;
       try {
@@ -285,12 +295,9 @@ export class Upstream {
       }
 
       const status = response.statusCode;
-      if (status === 304) {
-        if (cached) return parseJson<T>(cached.text, spec);
-        // the entry was evicted while the request was in flight: ask again without a validator
-        revalidate = false;
-        continue;
-      }
+      // a 304 answers the validator sent with this very attempt; one without a validator is an
+      // upstream fault and falls through to the error below
+      if (status === 304 && cached) return parseJson<T>(cached.text, spec);
       if (status >= 200 && status < 300) {
         if (cache !== null) {
           const etag = header(response, "etag");
@@ -420,16 +427,6 @@ export class Upstream {
     });
   }
 
-  private cacheFor(identity: string): LruMap<string, CachedBody> | null {
-    if (this.config.etagCacheSize <= 0) return null;
-    let cache = this.etags.get(identity);
-    if (!cache) {
-      cache = new LruMap(this.config.etagCacheSize);
-      this.etags.set(identity, cache);
-    }
-    return cache;
-  }
-
   // ---- client-credentials token ----
 
   /** The cached token, or the one being requested: a single token request however many wait. */
@@ -537,13 +534,6 @@ export function buildQuery(query?: QueryParams, options: { allowEmbedded?: boole
     params.set(name, text);
   }
   return params.toString();
-}
-
-function filterValues(filter: string, values: readonly string[]): string[] {
-  const unique = [...new Set(values.filter((v) => v !== ""))];
-  const bad = unique.find((v) => v.includes(","));
-  if (bad !== undefined) throw new RangeError(`filter ${filter}: the value ${JSON.stringify(bad.slice(0, 80))} contains a comma and cannot be listed`);
-  return unique;
 }
 
 function checkEnvelope<T>(body: unknown, path: string): Envelope<T> {

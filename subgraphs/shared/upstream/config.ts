@@ -28,8 +28,13 @@ export interface UpstreamConfig {
   maxRetryAfterSeconds: number;
   /** DIRECTORY_CONCURRENCY, default 8 (bounded concurrency of chunked lists and single reads) */
   concurrency: number;
-  /** DIRECTORY_ETAG_CACHE_SIZE, default 1000 entries per caller (0 disables conditional requests) */
+  /**
+   * DIRECTORY_ETAG_CACHE_SIZE, default 10000: answers kept for revalidation, all callers together
+   * (0 disables conditional requests)
+   */
   etagCacheSize: number;
+  /** DIRECTORY_ETAG_CACHE_MB × 2^20, default 64 MiB: the cached bodies' total size (characters) */
+  etagCacheBytes?: number;
   /**
    * DIRECTORY_TOKEN_REFRESH_MARGIN_S × 1000, default 60000: a cached token is replaced this long
    * (but at most 10% of its lifetime) before it expires. Tests may set a negative value to keep
@@ -70,6 +75,9 @@ export const DEFAULT_SCOPES: readonly string[] = [
   "departments.readonly",
   "webhook-deliveries.readwrite",
 ];
+
+const MIB = 1 << 20;
+export const DEFAULT_ETAG_CACHE_BYTES = 64 * MIB;
 
 const DEMO = { clientId: "demo-client", clientSecret: "demo-secret", apiKey: "demo-api-key" };
 const SCOPE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
@@ -137,7 +145,8 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     retries: integer(env, "DIRECTORY_RETRIES", 2, 0, 10),
     maxRetryAfterSeconds: integer(env, "DIRECTORY_MAX_RETRY_AFTER_S", 10, 0, 3600),
     concurrency: integer(env, "DIRECTORY_CONCURRENCY", 8, 1, 256),
-    etagCacheSize: integer(env, "DIRECTORY_ETAG_CACHE_SIZE", 1000, 0, 1_000_000),
+    etagCacheSize: integer(env, "DIRECTORY_ETAG_CACHE_SIZE", 10_000, 0, 1_000_000),
+    etagCacheBytes: integer(env, "DIRECTORY_ETAG_CACHE_MB", DEFAULT_ETAG_CACHE_BYTES / MIB, 1, 65_536) * MIB,
     tokenRefreshMarginMs: integer(env, "DIRECTORY_TOKEN_REFRESH_MARGIN_S", 60, 0, 86_400) * 1000,
     retryBaseDelayMs: 100,
   };

@@ -6,5 +6,6 @@ export * from "./types.js";
 export { ConfigError, DEFAULT_SCOPES, loadUpstreamConfig, type UpstreamConfig } from "./config.js";
 export { API_VERSION, Upstream, buildQuery, routeOf, type UpstreamCallEvent, type UpstreamCallListener } from "./client.js";
 export { UpstreamError, errorExtensions, toGraphQLError, type UpstreamErrorCode, type UpstreamErrorReason } from "./errors.js";
-export { LoaderRegistry, collectionLoader, groupedLoader, keyedLoader, listByIdsLoader, singleReadLoader } from "./loaders.js";
+export { LoaderRegistry, collectionLoader, groupedLoader, keyedLoader, listByIdsLoader, singleReadLoader, type ParentKeys } from "./loaders.js";
 export { legacyAll, legacyAllByValues, legacyData, legacyItems, legacyListByIdsLoader, legacyPages, type LegacyPaging } from "./legacy.js";
+export { MAX_FILTER_VALUES, isListable } from "./util.js";

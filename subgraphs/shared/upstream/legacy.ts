@@ -1,7 +1,7 @@
 import type DataLoader from "dataloader";
 import { keyedLoader } from "./loaders.js";
 import type { LegacyApi, QueryParams, UpstreamSession } from "./types.js";
-import { chunk, mapConcurrent } from "./util.js";
+import { MAX_FILTER_VALUES, chunk, filterValues, mapConcurrent } from "./util.js";
 
 /**
  * Paging and batching over the legacy API, whose three lists page three different ways
@@ -16,7 +16,6 @@ import { chunk, mapConcurrent } from "./util.js";
 export type LegacyPaging = "page" | "offset" | "cursor";
 
 const DEFAULT_LIMIT: Record<LegacyPaging, number> = { page: 1000, offset: 1000, cursor: 100 };
-const MAX_IDS_PER_CALL = 100;
 /** a list that never ends is a bug upstream; stop rather than loop forever */
 const MAX_PAGES = 10_000;
 
@@ -95,10 +94,7 @@ export async function legacyAllByValues<T>(
   query: QueryParams = {},
   paging?: LegacyPaging,
 ): Promise<T[]> {
-  const unique = [...new Set(values.map(String).filter((v) => v !== ""))];
-  const bad = unique.find((v) => v.includes(","));
-  if (bad !== undefined) throw new RangeError(`filter ${filter}: the value ${JSON.stringify(bad.slice(0, 80))} contains a comma and cannot be listed`);
-  const parts = await mapConcurrent(chunk(unique, MAX_IDS_PER_CALL), session.concurrency, async (c) => {
+  const parts = await mapConcurrent(chunk(filterValues(filter, values), MAX_FILTER_VALUES), session.concurrency, async (c) => {
     const q = { ...query, [filter]: c };
     return paging ? legacyAll<T>(session.legacy, path, paging, q) : legacyItems<T>(await session.legacy.get<unknown>(path, q));
   });
@@ -123,6 +119,6 @@ export function legacyListByIdsLoader<T extends { id: number | string }>(
       const items = valid.length > 0 ? await legacyAllByValues<T>(session, path, filter, valid, options.query, options.paging) : [];
       return new Map(items.map((item) => [String(item.id), item]));
     },
-    { maxBatchSize: MAX_IDS_PER_CALL },
+    { maxBatchSize: MAX_FILTER_VALUES },
   );
 }

@@ -1,6 +1,6 @@
 import DataLoader from "dataloader";
 import type { LoaderScope, QueryParams, UpstreamSession } from "./types.js";
-import { mapConcurrent } from "./util.js";
+import { MAX_FILTER_VALUES, isListable, mapConcurrent } from "./util.js";
 
 /**
  * The loader contract, the same for every loader of this file:
@@ -19,8 +19,6 @@ import { mapConcurrent } from "./util.js";
  * - `groupedLoader`: one-to-many edges — one list call filtered by the parents' ids per chunk,
  *   grouped back by parent.
  */
-
-const MAX_IDS_PER_CALL = 100;
 
 /** The request's memo of loaders: one loader per key, created on first use. */
 export class LoaderRegistry implements LoaderScope {
@@ -72,10 +70,10 @@ export function listByIdsLoader<T extends { id: string }>(
   const filter = options.filter ?? "id";
   return keyedLoader<string, T>(
     async (ids) => {
-      const listable = ids.filter((id) => id !== "" && !id.includes(","));
+      const listable = ids.filter(isListable);
       const single = ids.filter((id) => id.includes(","));
       const [items, singles] = await Promise.all([
-        listable.length > 0 ? session.current.all<T>(path, { ...options.query, [filter]: listable, limit: MAX_IDS_PER_CALL }) : [],
+        listable.length > 0 ? session.current.all<T>(path, { ...options.query, [filter]: listable, limit: MAX_FILTER_VALUES }) : [],
         mapConcurrent(single, session.concurrency, (id) => session.current.read<T>(`${path}/${encodeURIComponent(id)}`, options.query)),
       ]);
       const found = new Map<string, T>();
@@ -83,7 +81,7 @@ export function listByIdsLoader<T extends { id: string }>(
       for (const item of singles) if (item) found.set(item.id, item);
       return found;
     },
-    { maxBatchSize: MAX_IDS_PER_CALL },
+    { maxBatchSize: MAX_FILTER_VALUES },
   );
 }
 
@@ -138,34 +136,37 @@ export function collectionLoader<T extends { id: string }>(
 
 /**
  * One-to-many: the children of many parents through one list filtered by the parents' ids
- * (`employee.id=1,2,3`, chunks of ≤100 read concurrently), grouped back by `keysOf(child)`. A
- * parent without children gets [].
+ * (`employee.id=1,2,3`, chunks of ≤100 read concurrently), grouped back by `keysOf(child)` (which
+ * may itself load what it needs). A parent without children gets [].
  */
 export function groupedLoader<T>(
   session: UpstreamSession,
   path: string,
   filter: string,
-  keysOf: (item: T) => string | readonly string[] | null | undefined,
+  keysOf: (item: T) => ParentKeys | Promise<ParentKeys>,
   query?: QueryParams,
 ): DataLoader<string, T[]> {
   return new DataLoader<string, T[]>(async (parentIds) => {
-    const listable = parentIds.filter((id) => id !== "" && !id.includes(","));
-    let items: T[];
+    const listable = parentIds.filter(isListable);
+    const groups = new Map<string, T[]>(listable.map((id) => [id, []]));
     try {
-      items = listable.length > 0 ? await session.current.allByValues<T>(path, filter, listable, query) : [];
+      const items = listable.length > 0 ? await session.current.allByValues<T>(path, filter, listable, query) : [];
+      const keyLists = await Promise.all(items.map((item) => keysOf(item)));
+      items.forEach((item, index) => {
+        const keys = keyLists[index];
+        if (keys === null || keys === undefined) return;
+        for (const key of typeof keys === "string" ? [keys] : new Set(keys)) groups.get(key)?.push(item);
+      });
     } catch (err) {
       const error = asError(err);
       return parentIds.map(() => error);
     }
-    const groups = new Map<string, T[]>(listable.map((id) => [id, []]));
-    for (const item of items) {
-      const keys = keysOf(item);
-      if (keys === null || keys === undefined) continue;
-      for (const key of typeof keys === "string" ? [keys] : new Set(keys)) groups.get(key)?.push(item);
-    }
     return parentIds.map((id) => groups.get(id) ?? (id === "" ? [] : unlistable(filter, id)));
   });
 }
+
+/** The parent id(s) a child belongs to. */
+export type ParentKeys = string | readonly string[] | null | undefined;
 
 /** A parent id that a comma-joined filter cannot carry: its children cannot be asked for. */
 function unlistable(filter: string, id: string): Error {

@@ -47,6 +47,7 @@ export interface CurrentApi {
   /**
    * Every item whose list-valued `filter` is one of `values`: values are deduplicated, split into
    * chunks of at most 100, and the chunks are read concurrently (bounded) through all their pages.
+   * An item that several chunks return is answered once.
    */
   allByValues<T>(path: string, filter: string, values: readonly string[], query?: QueryParams): Promise<T[]>;
   /** POST a JSON body; answers the created resource. Never retried. */

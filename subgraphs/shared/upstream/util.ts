@@ -1,4 +1,4 @@
-/** Small building blocks of the upstream layer: a concurrency limiter and a bounded LRU map. */
+/** Small building blocks of the upstream layer: a concurrency limiter, a bounded LRU map, filter values. */
 
 /** At most `size` tasks run at once; the others wait in arrival order. */
 export class Limiter {
@@ -29,38 +29,75 @@ export async function mapConcurrent<I, O>(items: readonly I[], limit: number, fn
   return Promise.all(items.map((item, i) => limiter.run(() => fn(item, i))));
 }
 
-/** A Map that forgets its least recently used entries beyond `capacity`. */
+/**
+ * A Map that forgets its least recently used entries beyond `capacity` entries or beyond
+ * `maxWeight` in total (each entry weighs `weigh(value)`; an entry heavier than that is not kept).
+ */
 export class LruMap<K, V> {
-  private readonly map = new Map<K, V>();
+  private readonly map = new Map<K, { value: V; weight: number }>();
+  private totalWeight = 0;
 
-  constructor(readonly capacity: number) {}
+  constructor(
+    readonly capacity: number,
+    readonly maxWeight = Number.POSITIVE_INFINITY,
+    private readonly weigh: (value: V) => number = () => 0,
+  ) {}
 
   get(key: K): V | undefined {
-    const value = this.map.get(key);
-    if (value === undefined) return undefined;
+    const entry = this.map.get(key);
+    if (entry === undefined) return undefined;
     this.map.delete(key);
-    this.map.set(key, value);
-    return value;
+    this.map.set(key, entry);
+    return entry.value;
   }
 
   set(key: K, value: V): void {
-    if (this.capacity <= 0) return;
-    this.map.delete(key);
-    this.map.set(key, value);
-    while (this.map.size > this.capacity) {
+    this.delete(key);
+    const weight = this.weigh(value);
+    if (this.capacity <= 0 || weight > this.maxWeight) return;
+    this.map.set(key, { value, weight });
+    this.totalWeight += weight;
+    while (this.map.size > this.capacity || this.totalWeight > this.maxWeight) {
       const oldest = this.map.keys().next();
       if (oldest.done) break;
-      this.map.delete(oldest.value);
+      this.delete(oldest.value);
     }
   }
 
   delete(key: K): void {
+    const entry = this.map.get(key);
+    if (entry === undefined) return;
     this.map.delete(key);
+    this.totalWeight -= entry.weight;
   }
 
   get size(): number {
     return this.map.size;
   }
+
+  /** the sum of the entries' weights */
+  get weight(): number {
+    return this.totalWeight;
+  }
+}
+
+/** A list-valued filter carries at most this many values (DECISIONS.md); more is a 400. */
+export const MAX_FILTER_VALUES = 100;
+
+/** Whether a comma-joined list-valued filter can carry `value` (not empty, no comma). */
+export function isListable(value: string): boolean {
+  return value !== "" && !value.includes(",");
+}
+
+/**
+ * The values of a list-valued filter, deduplicated and without empty ones. A value holding a
+ * comma is refused: the upstream would read it as two values.
+ */
+export function filterValues(filter: string, values: readonly (string | number)[]): string[] {
+  const unique = [...new Set(values.map(String).filter((v) => v !== ""))];
+  const bad = unique.find((v) => v.includes(","));
+  if (bad !== undefined) throw new RangeError(`filter ${filter}: the value ${JSON.stringify(bad.slice(0, 80))} contains a comma and cannot be listed`);
+  return unique;
 }
 
 export function chunk<T>(items: readonly T[], size: number): T[][] {

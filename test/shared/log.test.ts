@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { Logger, parseLogLevel, type LogLevel } from "../../subgraphs/shared/log.js";
+
+function collecting(level: LogLevel) {
+  const lines: Array<{ line: Record<string, unknown>; level: LogLevel }> = [];
+  const logger = new Logger("test", level, (line, lineLevel) => lines.push({ line: JSON.parse(line), level: lineLevel }));
+  return { logger, lines };
+}
+
+describe("the logger", () => {
+  it("writes one JSON object per line with time, level, component and message first", () => {
+    const { logger, lines } = collecting("debug");
+    logger.info("operation", { durationMs: 3 });
+    expect(Object.keys(lines[0]!.line)).toEqual(["time", "level", "component", "msg", "durationMs"]);
+    expect(lines[0]!.line).toMatchObject({ level: "info", component: "test", msg: "operation", durationMs: 3 });
+    expect(Date.parse(String(lines[0]!.line.time))).not.toBeNaN();
+  });
+
+  it("drops lines below its level", () => {
+    const { logger, lines } = collecting("warn");
+    logger.debug("a");
+    logger.info("b");
+    logger.warn("c");
+    logger.error("d");
+    expect(lines.map((l) => [l.line.msg, l.level])).toEqual([
+      ["c", "warn"],
+      ["d", "error"],
+    ]);
+  });
+
+  it("silent drops everything", () => {
+    const { logger, lines } = collecting("silent");
+    logger.error("x");
+    expect(lines).toEqual([]);
+  });
+
+  it("a field cannot overwrite the line's own level or message", () => {
+    const { logger, lines } = collecting("info");
+    logger.info("real", { msg: "fake", level: "error", component: "other" });
+    expect(lines[0]!.line).toMatchObject({ msg: "real", level: "info", component: "test" });
+  });
+
+  it.each([
+    [undefined, "info"],
+    ["", "info"],
+    ["DEBUG", "debug"],
+    [" warn ", "warn"],
+    ["silent", "silent"],
+  ])("LOG_LEVEL %j is %s", (value, level) => {
+    expect(parseLogLevel(value)).toBe(level);
+  });
+
+  it.each(["verbose", "constructor", "toString"])("LOG_LEVEL %j is refused with a message naming the variable", (value) => {
+    expect(() => parseLogLevel(value)).toThrow(/^LOG_LEVEL must be one of debug, info, warn, error, silent/);
+  });
+});
