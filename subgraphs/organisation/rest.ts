@@ -96,7 +96,8 @@ export interface RestJobQualification {
 export interface RestTaxonomy {
   id: string;
   name: string;
-  sortLabelsBy?: string | null;
+  /** the label property the taxonomy sorts its labels by (`name`, `createdAt`; others not shown) */
+  sortLabelsBy: string;
   t9n?: T9n;
   createdAt: string;
   lastUpdatedAt: string;

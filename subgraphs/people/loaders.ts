@@ -1,6 +1,6 @@
 import type DataLoader from "dataloader";
 import type { SubgraphContext } from "../shared/graphql/index.js";
-import { childConnectionLoader, nextPageCursor } from "../shared/graphql/index.js";
+import { nextPageCursor } from "../shared/graphql/index.js";
 import { groupedLoader, keyedLoader, listByIdsLoader, singleReadLoader, type QueryParams, type UpstreamSession } from "../shared/upstream/index.js";
 import type {
   RestEmployee,
@@ -23,6 +23,8 @@ import type {
  *   operation reads more of a definition than its id (the interface has no other source of them);
  * - personal records and probationary periods: their lists have no `id` filter, so a reference by
  *   id is a single read (bounded concurrency); by parent they are one list call per 100 parents.
+ * The one-to-many edges served as connections (an employee's employments, a department's
+ * members) are in edges.ts.
  */
 
 const MAX_IDS = 100;
@@ -104,7 +106,7 @@ const DEFINITION_TYPE = "employee-attribute-definition";
  * Every page of an attribute list, with the embedded definitions when `embed` is set. Pages are
  * read one after another: the next page's cursor comes with the previous one.
  */
-export async function readAttributes(session: UpstreamSession, query: QueryParams, embed: boolean): Promise<AttributeNode[]> {
+async function readAttributes(session: UpstreamSession, query: QueryParams, embed: boolean): Promise<AttributeNode[]> {
   const out: AttributeNode[] = [];
   let page: string | null = null;
   for (;;) {
@@ -121,7 +123,7 @@ export async function readAttributes(session: UpstreamSession, query: QueryParam
 }
 
 /** Attaches the embedded definitions (keyed by type then id) to their attributes. */
-export function attributeNodes(items: readonly RestEmployeeAttribute[], embedded: Record<string, Record<string, unknown>> | undefined): AttributeNode[] {
+function attributeNodes(items: readonly RestEmployeeAttribute[], embedded: Record<string, Record<string, unknown>> | undefined): AttributeNode[] {
   if (embedded === undefined) return [...items];
   const definitions = (embedded[DEFINITION_TYPE] ?? {}) as Record<string, RestEmployeeAttributeDefinition>;
   return items.map((item) => ({ ...item, definitionDetails: definitions[item.definition.id] ?? null }));
@@ -156,27 +158,6 @@ export const attributesByEmployeeLoader = (ctx: SubgraphContext, query: Record<s
       { maxBatchSize: MAX_IDS },
     ),
   );
-
-// ---- connections per parent ----
-
-type ParentIds = string | readonly string[] | null | undefined;
-
-/**
- * A per-parent connection loader for one list, filter and query: the same edge asked with
- * another filter or sort gets a loader of its own.
- */
-export function childConnections<T, N = T>(
-  ctx: SubgraphContext,
-  path: string,
-  filter: string,
-  query: QueryParams,
-  parentsOf: (item: T) => ParentIds | Promise<ParentIds>,
-  map?: (item: T) => N,
-) {
-  return ctx.loaders.get(`children:${path}:${filter}:${JSON.stringify(query)}`, () =>
-    childConnectionLoader<T, N>(ctx.upstream, path, filter, parentsOf, { query, ...(map ? { map } : {}) }),
-  );
-}
 
 /** The applicable job position of an employee, through the job-position loader. */
 export async function applicableJobPositionOf(ctx: SubgraphContext, employee: RestEmployee): Promise<RestJobPosition | null> {

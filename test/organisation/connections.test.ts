@@ -203,7 +203,7 @@ describe("bad arguments", () => {
 
   it("a cursor whose page the upstream rejects comes back as BAD_USER_INPUT naming the call", async () => {
     // well-formed for this facade, but the REST page cursor inside it was never issued by the upstream
-    const forged = Buffer.from(JSON.stringify({ n: "forged-page", l: 10 })).toString("base64url");
+    const forged = Buffer.from(JSON.stringify({ p: "forged-page", s: 0 })).toString("base64url");
     const response = await send(stack, `query($a: String) { legalEntities(first: 2, after: $a) { nodes { id } } }`, { a: forged });
     expect(response.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
     expect(response.errors?.[0]?.extensions?.upstream).toMatchObject({ method: "GET", path: "/service-api/legal-entities", status: 400 });

@@ -140,6 +140,31 @@ describe("legal entities and establishments", () => {
   });
 });
 
+describe("reverse edges of reference data", () => {
+  it("an establishment's occupation categories include those valid everywhere, for every establishment in one call", async () => {
+    const { result, calls } = await counting(stack, () => query(stack, `{ businessEstablishments(first: 100) { nodes { id occupationCategories { id } } } }`));
+    for (const node of result.businessEstablishments.nodes) {
+      const expected = company()
+        .occupationCategories.filter((o) => o.businessEstablishmentIds === null || o.businessEstablishmentIds.includes(node.id))
+        .map((o) => o.id);
+      expect(node.occupationCategories.map((o: any) => o.id)).toEqual(expected);
+    }
+    // the categories valid in some establishments only make the answers differ
+    expect(new Set(result.businessEstablishments.nodes.map((n: any) => n.occupationCategories.length)).size).toBeGreaterThan(1);
+    expect(calls.byRoute).toEqual({ "GET /service-api/business-establishments": 1, "GET /service-api/occupation-categories": 1 });
+  });
+
+  it("a legal entity's employment templates are those naming it, for every legal entity in one call", async () => {
+    const { result, calls } = await counting(stack, () => query(stack, `{ legalEntities { nodes { id employmentTemplates { id } } } }`));
+    for (const node of result.legalEntities.nodes) {
+      const expected = company().employmentTemplates.filter((t) => t.legalEntityIds.includes(node.id)).map((t) => t.id);
+      expect(node.employmentTemplates.map((t: any) => t.id)).toEqual(expected);
+    }
+    expect(result.legalEntities.nodes.some((n: any) => n.employmentTemplates.length > 0)).toBe(true);
+    expect(calls.byRoute).toEqual({ "GET /service-api/legal-entities": 1, "GET /service-api/employment-templates": 1 });
+  });
+});
+
 describe("references between reference data", () => {
   it("every template's legal entities cost one call besides the list", async () => {
     const { result, calls } = await counting(stack, () => query(stack, `{ employmentTemplates(first: 100) { nodes { id legalEntities { id } } } }`));

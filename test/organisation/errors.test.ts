@@ -7,7 +7,8 @@ import { ENTITIES_QUERY, query, representations } from "./helpers.js";
 describe("an unavailable upstream", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ subgraphs: ["organisation"] });
+    // a Retry-After is not waited for, and a hanging call gives up quickly
+    stack = await startStack({ subgraphs: ["organisation"], env: { DIRECTORY_TIMEOUT_MS: "300", DIRECTORY_MAX_RETRY_AFTER_S: "0" } });
     // a first request fetches the service token, so that the faults below hit the API calls
     await query(stack, `{ taxonomies(first: 1) { nodes { id } } }`);
   });
@@ -41,6 +42,26 @@ describe("an unavailable upstream", () => {
     const response = await stack.gql(stack.subgraphs.organisation!.url, ENTITIES_QUERY, { r: representations("BusinessEstablishment", ["1", "2"]) });
     expect(response.data).toEqual({ _entities: [null, null] });
     expect(response.errors!.map((e) => e.extensions?.code)).toEqual(["UPSTREAM_UNAVAILABLE", "UPSTREAM_UNAVAILABLE"]);
+  });
+
+  it("references that get no answer in time are null, each with UPSTREAM_UNAVAILABLE", async () => {
+    stack.directory.faults.set({ hangRate: 1 });
+    const response = await stack.gql(stack.subgraphs.organisation!.url, ENTITIES_QUERY, { r: representations("Department", ["2", "3", "4"]) });
+    expect(response.data).toEqual({ _entities: [null, null, null] });
+    expect(response.errors!.map((e) => e.extensions?.code)).toEqual(["UPSTREAM_UNAVAILABLE", "UPSTREAM_UNAVAILABLE", "UPSTREAM_UNAVAILABLE"]);
+    expect(response.errors![0]!.extensions?.upstream).toMatchObject({ method: "GET", path: "/service-api/departments" });
+  });
+
+  it("a 429 is RATE_LIMITED with retryAfter, on the field whose call it refused", async () => {
+    // one call per second: the establishment is read, its legal entity is refused
+    stack.directory.faults.set({ rateLimitPerSecond: 1 });
+    const response = await stack.gql(stack.subgraphs.organisation!.url, `{ businessEstablishment(id: "1") { id legalEntity { id } } }`);
+    expect(response.data).toEqual({ businessEstablishment: { id: "1", legalEntity: null } });
+    expect(response.errors).toHaveLength(1);
+    expect(response.errors![0]!).toMatchObject({
+      path: ["businessEstablishment", "legalEntity"],
+      extensions: { code: "RATE_LIMITED", retryAfter: 1, upstream: { status: 429 } },
+    });
   });
 
   it("the mutation answered 503 is UPSTREAM_UNAVAILABLE", async () => {

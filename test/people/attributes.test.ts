@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../helpers/stack.js";
-import { byNumericId, counting, pageAll, query, send } from "./helpers.js";
+import { byNumericId, counting, expectProperSubset, filteredIds, idsOf, pageAll, query, send } from "./helpers.js";
 
 /** Employee attributes: root fields, definitions (embedded only), `Employee.attributes`, filters and sorts. */
 
@@ -25,30 +25,17 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-async function filtered(filter: Record<string, unknown>): Promise<string[]> {
-  const { nodes } = await pageAll<{ id: string }>(stack, "employeeAttributes", "id", {
-    first: 100,
-    rest: "filter: $filter",
-    declarations: ", $filter: EmployeeAttributeFilter",
-    variables: { filter },
-  });
-  return nodes.map((n) => n.id).sort();
-}
+const filtered = (filter: Record<string, unknown>) => filteredIds(stack, "employeeAttributes", "EmployeeAttributeFilter", filter);
 
-const ids = (rows: Row[]) => rows.map((r) => r.id).sort();
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-function expectSubset(result: string[], expected: string[]): void {
-  expect(expected.length).toBeGreaterThan(0);
-  expect(expected.length).toBeLessThan(all.length);
-  expect(result).toEqual(expected);
-}
+const expectSubset = (result: string[], expected: string[]) => expectProperSubset(result, expected, all.length);
 
 const applies = (r: Row, date: string) => r.applicability === null || ((r.applicability.start ?? date) <= date && date <= (r.applicability.end ?? date));
 
 describe("employee attributes", () => {
   it("paging to the end lists every attribute value of the demo once", () => {
-    expect(ids(all)).toEqual(stack.directory.company.employeeAttributes.map((a) => a.id).sort());
+    expect(idsOf(all)).toEqual(stack.directory.company.employeeAttributes.map((a) => a.id).sort());
   });
 
   it("employeeAttribute(id) reads the value with its whole definition", async () => {
@@ -140,7 +127,7 @@ describe("Employee.attributes", () => {
       id: employeeId,
     });
     const expected = all.filter((r) => r.employee.id === employeeId);
-    expect(data.employee.attributes.map((a: Row) => a.id).sort()).toEqual(ids(expected));
+    expect(data.employee.attributes.map((a: Row) => a.id).sort()).toEqual(idsOf(expected));
     const names = new Map(stack.directory.company.attributeDefinitions.map((d) => [d.id, d.name]));
     for (const a of data.employee.attributes) expect(a.definition.name).toBe(names.get(a.definition.id));
   });
@@ -156,7 +143,7 @@ describe("Employee.attributes", () => {
       date,
     });
     const expected = own.filter((r) => definitionIds.includes(r.definition.id) && applies(r, date));
-    expect(data.employee.attributes.map((a: Row) => a.id).sort()).toEqual(ids(expected));
+    expect(data.employee.attributes.map((a: Row) => a.id).sort()).toEqual(idsOf(expected));
   });
 
   it("the attributes of a page of employees cost one call per 100 values, not one per employee", async () => {
@@ -178,26 +165,26 @@ describe("EmployeeAttributeFilter", () => {
 
   it("definitionIds selects values of those definitions", async () => {
     const id = all[3]!.definition.id;
-    expectSubset(await filtered({ definitionIds: [id] }), ids(all.filter((r) => r.definition.id === id)));
+    expectSubset(await filtered({ definitionIds: [id] }), idsOf(all.filter((r) => r.definition.id === id)));
   });
 
   it("employeeIds selects values of those employees", async () => {
     const employees = ["1", "2"];
-    expectSubset(await filtered({ employeeIds: employees }), ids(all.filter((r) => employees.includes(r.employee.id))));
+    expectSubset(await filtered({ employeeIds: employees }), idsOf(all.filter((r) => employees.includes(r.employee.id))));
   });
 
   it("asOf keeps values applicable on the date, open bounds included", async () => {
-    expectSubset(await filtered({ asOf: "2016-03-01" }), ids(all.filter((r) => applies(r, "2016-03-01"))));
+    expectSubset(await filtered({ asOf: "2016-03-01" }), idsOf(all.filter((r) => applies(r, "2016-03-01"))));
   });
 
   it("value keeps values equal to a text", async () => {
     const text = all.find((r) => typeof r.value === "string" && r.definition.id === "employee.shirtSize")!.value;
-    expectSubset(await filtered({ value: text }), ids(all.filter((r) => same(r.value, text))));
+    expectSubset(await filtered({ value: text }), idsOf(all.filter((r) => same(r.value, text))));
   });
 
   it("value keeps values equal to a number, not to its text", async () => {
     const number = all.find((r) => typeof r.value === "number")!.value as number;
-    expectSubset(await filtered({ value: number }), ids(all.filter((r) => same(r.value, number))));
+    expectSubset(await filtered({ value: number }), idsOf(all.filter((r) => same(r.value, number))));
     expect(await filtered({ definitionIds: ["employee.childrenCount"], value: String(number) })).toEqual([]);
   });
 
@@ -205,7 +192,7 @@ describe("EmployeeAttributeFilter", () => {
     const definitionIds = ["employee.shirtSize"];
     const own = all.filter((r) => r.definition.id === "employee.shirtSize");
     const size = own[0]!.value;
-    const expected = ids(own.filter((r) => !same(r.value, size)));
+    const expected = idsOf(own.filter((r) => !same(r.value, size)));
     expect(expected.length).toBeGreaterThan(0);
     expect(await filtered({ definitionIds, valueNot: size })).toEqual(expected);
   });
@@ -213,13 +200,13 @@ describe("EmployeeAttributeFilter", () => {
   it("valueProperties compares a property of object values", async () => {
     expectSubset(
       await filtered({ valueProperties: [{ property: "currency", equals: "USD" }] }),
-      ids(all.filter((r) => (r.value as { currency?: string } | null)?.currency === "USD")),
+      idsOf(all.filter((r) => (r.value as { currency?: string } | null)?.currency === "USD")),
     );
   });
 
   it("valueProperties notEquals keeps values whose property differs", async () => {
     const own = all.filter((r) => r.definition.id === "jobPosition.workArrangement");
-    const expected = ids(own.filter((r) => (r.value as { mode?: string }).mode !== "hybrid"));
+    const expected = idsOf(own.filter((r) => (r.value as { mode?: string }).mode !== "hybrid"));
     expect(expected.length).toBeGreaterThan(0);
     expect(await filtered({ definitionIds: ["jobPosition.workArrangement"], valueProperties: [{ property: "mode", notEquals: "hybrid" }] })).toEqual(
       expected,
@@ -230,7 +217,7 @@ describe("EmployeeAttributeFilter", () => {
     const range = { from: "2020-01-01", to: "2021-12-31" };
     expectSubset(
       await filtered({ lastUpdatedAtBetween: range }),
-      ids(all.filter((r) => r.lastUpdatedAt.slice(0, 10) >= range.from && r.lastUpdatedAt.slice(0, 10) <= range.to)),
+      idsOf(all.filter((r) => r.lastUpdatedAt.slice(0, 10) >= range.from && r.lastUpdatedAt.slice(0, 10) <= range.to)),
     );
   });
 });

@@ -89,6 +89,45 @@ describe("_entities", () => {
   });
 });
 
+describe("a reference read by its key only", () => {
+  it("costs no read of the referenced employee", async () => {
+    const { result, calls } = await counting(stack, () => query(stack, `{ employments(first: 100) { nodes { id employee { id } } } }`));
+    const owners = new Map(stack.directory.company.employments.map((e) => [e.id, e.employeeId]));
+    expect(result.employments.nodes).toHaveLength(100);
+    for (const e of result.employments.nodes) expect(e.employee.id).toBe(owners.get(e.id));
+    expect(calls.byRoute).toEqual({ "GET /service-api/employments": 1 });
+  });
+
+  it("reads the employee, in one batch, as soon as a field beyond the key is selected", async () => {
+    const { result, calls } = await counting(stack, () =>
+      query(stack, `{ employments(first: 100) { nodes { employee { __typename id ...named } } } } fragment named on Employee { familyName }`),
+    );
+    expect(result.employments.nodes.every((e: any) => typeof e.employee.familyName === "string")).toBe(true);
+    expect(calls.byRoute).toEqual({ "GET /service-api/employments": 1, "GET /service-api/employees": 1 });
+  });
+
+  it("answers the gateway's `employee { id }` for Employment.workContract's @requires without an employee read", async () => {
+    const employments = stack.directory.company.employments.slice(0, 120);
+    const { result, calls } = await counting(stack, () =>
+      query(stack, `query($r: [_Any!]!) { _entities(representations: $r) { ... on Employment { __typename id employee { __typename id } } } }`, {
+        r: reps("Employment", employments.map((e) => e.id)),
+      }),
+    );
+    expect(result._entities).toEqual(employments.map((e) => ({ __typename: "Employment", id: e.id, employee: { __typename: "Employee", id: e.employeeId } })));
+    expect(calls.byRoute).toEqual({ "GET /service-api/employments": 2 });
+  });
+
+  it("a job position's manager and employment by key cost only the job positions", async () => {
+    const { result, calls } = await counting(stack, () => query(stack, `{ jobPositions(first: 50) { nodes { id manager { id } employment { id } employee { id } } } }`));
+    const positions = new Map(stack.directory.company.jobPositions.map((p) => [p.id, p]));
+    for (const n of result.jobPositions.nodes) {
+      const p = positions.get(n.id)!;
+      expect(n).toEqual({ id: p.id, manager: p.managerId ? { id: p.managerId } : null, employment: { id: p.employmentId }, employee: { id: p.employeeId } });
+    }
+    expect(calls.byRoute).toEqual({ "GET /service-api/job-positions": 1 });
+  });
+});
+
 describe("calls do not grow with the length of a list", () => {
   const source = (first: number) => `{ employees(first: ${first}) { nodes { id applicableJobPosition { manager { givenName } } } } }`;
 

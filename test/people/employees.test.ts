@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../helpers/stack.js";
-import { byNumericId, fold, pageAll, query, send } from "./helpers.js";
+import { byNumericId, expectProperSubset, filteredIds, fold, idsOf, mostCommon, pageAll, query, send } from "./helpers.js";
 
 /**
  * Root `employee`/`employees` of the people subgraph and the employee's own fields, checked
@@ -45,33 +45,12 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-async function filtered(filter: Record<string, unknown>): Promise<string[]> {
-  const { nodes } = await pageAll<{ id: string }>(stack, "employees", "id", {
-    first: 100,
-    rest: "filter: $filter",
-    declarations: ", $filter: EmployeeFilter",
-    variables: { filter },
-  });
-  return nodes.map((n) => n.id).sort();
-}
+const filtered = (filter: Record<string, unknown>) => filteredIds(stack, "employees", "EmployeeFilter", filter);
 
-const ids = (rows: Row[]) => rows.map((r) => r.id).sort();
+/** The most common value of `key` among all rows. */
+const common = (key: (r: Row) => string | null | undefined) => mostCommon(all, key);
 
-/** The most common value of `key` among the rows (a value that selects more than one row). */
-function common(key: (r: Row) => string | null | undefined): string {
-  const counts = new Map<string, number>();
-  for (const r of all) {
-    const k = key(r);
-    if (k !== null && k !== undefined) counts.set(k, (counts.get(k) ?? 0) + 1);
-  }
-  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
-}
-
-function expectSubset(result: string[], expected: string[]): void {
-  expect(expected.length).toBeGreaterThan(0);
-  expect(expected.length).toBeLessThan(all.length);
-  expect(result).toEqual(expected);
-}
+const expectSubset = (result: string[], expected: string[]) => expectProperSubset(result, expected, all.length);
 
 describe("employees", () => {
   it("the demo company is listed whole by paging to the end", () => {
@@ -83,7 +62,7 @@ describe("employees", () => {
     const { nodes, pages, totalCount } = await pageAll<{ id: string }>(stack, "employees", "id", { first: 37, rest: "sort: [FAMILY_NAME_ASC]" });
     expect(pages).toBe(Math.ceil(300 / 37));
     expect(totalCount).toBe(300);
-    expect(nodes.map((n) => n.id).sort()).toEqual(ids(all));
+    expect(nodes.map((n) => n.id).sort()).toEqual(idsOf(all));
   });
 
   it("employee(id) reads one employee", async () => {
@@ -144,46 +123,46 @@ describe("EmployeeFilter", () => {
   });
 
   it("search keeps employees whose names start with every word", async () => {
-    const expected = ids(all.filter((r) => matchesSearch(r, "ma")));
+    const expected = idsOf(all.filter((r) => matchesSearch(r, "ma")));
     expectSubset(await filtered({ search: "ma" }), expected);
   });
 
   it("search with two words needs both", async () => {
     const row = all.find((r) => r.status === "ACTIVE")!;
     const text = `${row.givenName.slice(0, 2)} ${row.familyName.slice(0, 3)}`;
-    const expected = ids(all.filter((r) => matchesSearch(r, text)));
+    const expected = idsOf(all.filter((r) => matchesSearch(r, text)));
     expect(expected).toContain(row.id);
     expect(await filtered({ search: text })).toEqual(expected);
   });
 
   it("emails selects employees by exact email", async () => {
     const chosen = all.filter((r) => r.email !== null).slice(5, 8);
-    expect(await filtered({ emails: chosen.map((r) => r.email) })).toEqual(ids(chosen));
+    expect(await filtered({ emails: chosen.map((r) => r.email) })).toEqual(idsOf(chosen));
   });
 
   it("a null entry in emails selects employees without an email", async () => {
-    expectSubset(await filtered({ emails: [null] }), ids(all.filter((r) => r.email === null)));
+    expectSubset(await filtered({ emails: [null] }), idsOf(all.filter((r) => r.email === null)));
   });
 
   it.each(["ACTIVE", "UPCOMING", "DEACTIVATED"])("status %s keeps employees with that status", async (status) => {
-    expectSubset(await filtered({ status: [status] }), ids(all.filter((r) => r.status === status)));
+    expectSubset(await filtered({ status: [status] }), idsOf(all.filter((r) => r.status === status)));
   });
 
   it("legalEntityIds filters on the applicable employment's legal entity", async () => {
     const id = common((r) => r.applicableEmployment?.legalEntity?.id);
-    expectSubset(await filtered({ legalEntityIds: [id] }), ids(all.filter((r) => r.applicableEmployment?.legalEntity?.id === id)));
+    expectSubset(await filtered({ legalEntityIds: [id] }), idsOf(all.filter((r) => r.applicableEmployment?.legalEntity?.id === id)));
   });
 
   it("applicableEmploymentRemoteIds filters on the applicable employment's remoteId", async () => {
     const chosen = all.filter((r) => r.applicableEmployment?.remoteId).slice(0, 3);
     const remoteIds = chosen.map((r) => r.applicableEmployment!.remoteId!);
-    const expected = ids(all.filter((r) => remoteIds.includes(r.applicableEmployment?.remoteId ?? "")));
+    const expected = idsOf(all.filter((r) => remoteIds.includes(r.applicableEmployment?.remoteId ?? "")));
     expect(await filtered({ applicableEmploymentRemoteIds: remoteIds })).toEqual(expected);
   });
 
   it("applicableEmploymentStartsOn is an equality on the applicable employment's start", async () => {
     const date = all[10]!.applicableEmployment!.startDate;
-    expectSubset(await filtered({ applicableEmploymentStartsOn: date }), ids(all.filter((r) => r.applicableEmployment?.startDate === date)));
+    expectSubset(await filtered({ applicableEmploymentStartsOn: date }), idsOf(all.filter((r) => r.applicableEmployment?.startDate === date)));
   });
 
   it("applicableEmploymentStartsOnBetween is an inclusive range with open bounds", async () => {
@@ -192,33 +171,33 @@ describe("EmployeeFilter", () => {
     const inRange = (d: string | undefined, f: string | null, t: string | null) => d !== undefined && (f === null || d >= f) && (t === null || d <= t);
     expectSubset(
       await filtered({ applicableEmploymentStartsOnBetween: { from, to } }),
-      ids(all.filter((r) => inRange(r.applicableEmployment?.startDate, from, to))),
+      idsOf(all.filter((r) => inRange(r.applicableEmployment?.startDate, from, to))),
     );
     expectSubset(
       await filtered({ applicableEmploymentStartsOnBetween: { from } }),
-      ids(all.filter((r) => inRange(r.applicableEmployment?.startDate, from, null))),
+      idsOf(all.filter((r) => inRange(r.applicableEmployment?.startDate, from, null))),
     );
     expectSubset(
       await filtered({ applicableEmploymentStartsOnBetween: { to } }),
-      ids(all.filter((r) => inRange(r.applicableEmployment?.startDate, null, to))),
+      idsOf(all.filter((r) => inRange(r.applicableEmployment?.startDate, null, to))),
     );
   });
 
   it("an explicit null applicableEmploymentEndsOn selects open-ended applicable employments", async () => {
     expectSubset(
       await filtered({ applicableEmploymentEndsOn: null }),
-      ids(all.filter((r) => r.applicableEmployment !== null && r.applicableEmployment.endDate === null)),
+      idsOf(all.filter((r) => r.applicableEmployment !== null && r.applicableEmployment.endDate === null)),
     );
   });
 
   it("applicableEmploymentEndsOn with a date is an equality on the applicable employment's end", async () => {
     const date = all.find((r) => r.applicableEmployment?.endDate)!.applicableEmployment!.endDate!;
-    expect(await filtered({ applicableEmploymentEndsOn: date })).toEqual(ids(all.filter((r) => r.applicableEmployment?.endDate === date)));
+    expect(await filtered({ applicableEmploymentEndsOn: date })).toEqual(idsOf(all.filter((r) => r.applicableEmployment?.endDate === date)));
   });
 
   it("applicableEmploymentEndsOnBetween is a range on the applicable employment's end", async () => {
     const range = { from: "2024-01-01", to: "2027-12-31" };
-    const expected = ids(
+    const expected = idsOf(
       all.filter((r) => {
         const d = r.applicableEmployment?.endDate;
         return d != null && d >= range.from && d <= range.to;
@@ -229,28 +208,28 @@ describe("EmployeeFilter", () => {
 
   it("employmentTemplateIds filters on the applicable employment's template", async () => {
     const id = common((r) => r.applicableEmployment?.template?.id);
-    expectSubset(await filtered({ employmentTemplateIds: [id] }), ids(all.filter((r) => r.applicableEmployment?.template?.id === id)));
+    expectSubset(await filtered({ employmentTemplateIds: [id] }), idsOf(all.filter((r) => r.applicableEmployment?.template?.id === id)));
   });
 
   it("employmentTemplateTerms filters on the term of the applicable employment's template", async () => {
     const fixed = new Set(stack.directory.company.employmentTemplates.filter((t) => t.term === "fixed").map((t) => t.id));
     expectSubset(
       await filtered({ employmentTemplateTerms: ["FIXED"] }),
-      ids(all.filter((r) => fixed.has(r.applicableEmployment?.template?.id ?? ""))),
+      idsOf(all.filter((r) => fixed.has(r.applicableEmployment?.template?.id ?? ""))),
     );
   });
 
   it("a null entry in applicableJobPositionRemoteIds selects applicable job positions without a remoteId", async () => {
     expectSubset(
       await filtered({ applicableJobPositionRemoteIds: [null] }),
-      ids(all.filter((r) => r.applicableJobPosition !== null && r.applicableJobPosition.remoteId === null)),
+      idsOf(all.filter((r) => r.applicableJobPosition !== null && r.applicableJobPosition.remoteId === null)),
     );
   });
 
   it("applicableJobPositionRemoteIds with values filters on the applicable job position's remoteId", async () => {
     const remoteIds = all.filter((r) => r.applicableJobPosition?.remoteId).slice(0, 4).map((r) => r.applicableJobPosition!.remoteId!);
     expect(await filtered({ applicableJobPositionRemoteIds: remoteIds })).toEqual(
-      ids(all.filter((r) => remoteIds.includes(r.applicableJobPosition?.remoteId ?? ""))),
+      idsOf(all.filter((r) => remoteIds.includes(r.applicableJobPosition?.remoteId ?? ""))),
     );
   });
 
@@ -263,7 +242,7 @@ describe("EmployeeFilter", () => {
   ] as const;
   it.each(positionRefs)("%s filters on the applicable job position's %s", async (filter, field) => {
     const id = common((r) => r.applicableJobPosition?.[field]?.id);
-    expectSubset(await filtered({ [filter]: [id] }), ids(all.filter((r) => r.applicableJobPosition?.[field]?.id === id)));
+    expectSubset(await filtered({ [filter]: [id] }), idsOf(all.filter((r) => r.applicableJobPosition?.[field]?.id === id)));
   });
 
   // the demo's job qualifications and occupation categories use their id as remoteId
@@ -272,12 +251,12 @@ describe("EmployeeFilter", () => {
     ["occupationCategoryRemoteIds", "occupationCategory"],
   ] as const)("%s filters on the remoteId of the applicable job position's %s", async (filter, field) => {
     const id = common((r) => r.applicableJobPosition?.[field]?.id);
-    expectSubset(await filtered({ [filter]: [id] }), ids(all.filter((r) => r.applicableJobPosition?.[field]?.id === id)));
+    expectSubset(await filtered({ [filter]: [id] }), idsOf(all.filter((r) => r.applicableJobPosition?.[field]?.id === id)));
   });
 
   it("filters combine: every given filter must match", async () => {
     const department = common((r) => r.applicableJobPosition?.department?.id);
-    const expected = ids(all.filter((r) => r.status === "ACTIVE" && r.applicableJobPosition?.department?.id === department));
+    const expected = idsOf(all.filter((r) => r.status === "ACTIVE" && r.applicableJobPosition?.department?.id === department));
     expect(await filtered({ status: ["ACTIVE"], departmentIds: [department] })).toEqual(expected);
   });
 });

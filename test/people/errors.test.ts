@@ -7,7 +7,11 @@ import { apiCalls, query, send } from "./helpers.js";
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["people"], env: { DIRECTORY_RETRIES: "1" } });
+  // a Retry-After is not waited for, and a hanging call gives up quickly
+  stack = await startStack({
+    subgraphs: ["people"],
+    env: { DIRECTORY_RETRIES: "1", DIRECTORY_TIMEOUT_MS: "300", DIRECTORY_MAX_RETRY_AFTER_S: "0" },
+  });
   await query(stack, `{ employee(id: "1") { id } }`);
 });
 afterAll(() => stack?.close());
@@ -33,6 +37,38 @@ describe("upstream failures", () => {
     expect(response.errors![0]!.extensions).toMatchObject({
       code: "UPSTREAM_UNAVAILABLE",
       upstream: { method: "GET", path: "/service-api/employees", status: 503 },
+    });
+  });
+
+  it("an upstream that does not answer in time makes the field null with UPSTREAM_UNAVAILABLE", async () => {
+    await setFaults({ hangRate: 1 });
+    const response = await send(stack, `{ employee(id: "3") { id } }`);
+    expect(response.data).toEqual({ employee: null });
+    expect(response.errors).toHaveLength(1);
+    expect(response.errors![0]!.extensions).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", upstream: { method: "GET", path: "/service-api/employees" } });
+  });
+
+  it("an upstream 429 is RATE_LIMITED with retryAfter, on the field whose call it refused", async () => {
+    // one call per second: the employee is read, its personal record is refused
+    await setFaults({ rateLimitPerSecond: 1 });
+    const response = await send(stack, `{ employee(id: "6") { id personalRecord { id } } }`);
+    expect(response.data).toEqual({ employee: { id: "6", personalRecord: null } });
+    expect(response.errors).toHaveLength(1);
+    expect(response.errors![0]!.path).toEqual(["employee", "personalRecord"]);
+    expect(response.errors![0]!.extensions).toMatchObject({
+      code: "RATE_LIMITED",
+      retryAfter: 1,
+      upstream: { path: "/service-api/employee-personal-records", status: 429 },
+    });
+  });
+
+  it("a cursor whose REST page the upstream rejects is BAD_USER_INPUT naming the call", async () => {
+    // well-formed for the facade, but the REST page cursor inside it was never issued by the directory
+    const forged = Buffer.from(JSON.stringify({ p: "forged-page", s: 0 })).toString("base64url");
+    const response = await send(stack, `query($after: String) { employments(first: 2, after: $after) { nodes { id } } }`, { after: forged });
+    expect(response.errors?.[0]?.extensions).toMatchObject({
+      code: "BAD_USER_INPUT",
+      upstream: { method: "GET", path: "/service-api/employments", status: 400 },
     });
   });
 

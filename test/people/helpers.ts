@@ -1,33 +1,19 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
-import type { GraphQLResponse, Stack, StackOptions } from "../helpers/stack.js";
+import type { Stack, StackOptions } from "../helpers/stack.js";
 import { startStack } from "../helpers/stack.js";
+import { subgraphClient } from "../helpers/subgraph.js";
+
+const people = subgraphClient("people");
 
 /** POSTs to the people subgraph and expects an answer without errors. */
-export async function query<D = any>(stack: Stack, source: string, variables?: Record<string, unknown>): Promise<D> {
-  const response = await stack.gql<D>(stack.subgraphs.people!.url, source, variables);
-  expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
-  return response.data as D;
-}
+export const query = people.query;
 
 /** POSTs to the people subgraph and answers the whole response (data and errors). */
-export function send<D = any>(stack: Stack, source: string, variables?: Record<string, unknown>): Promise<GraphQLResponse<D>> {
-  return stack.gql<D>(stack.subgraphs.people!.url, source, variables);
-}
+export const send = people.send;
 
-/** Upstream calls of the current API served since the last reset, by route (token requests left out). */
-export function apiCalls(stack: Stack): { total: number; byRoute: Record<string, number> } {
-  const byRoute = Object.fromEntries(Object.entries(stack.stats().byRoute).filter(([route]) => route.includes("/service-api/")));
-  return { total: Object.values(byRoute).reduce((a, b) => a + b, 0), byRoute };
-}
-
-/** Runs `fn` with fresh upstream statistics and answers the current-API calls it caused. */
-export async function counting<T>(stack: Stack, fn: () => Promise<T>): Promise<{ result: T; calls: ReturnType<typeof apiCalls> }> {
-  stack.resetStats();
-  const result = await fn();
-  return { result, calls: apiCalls(stack) };
-}
+export { apiCalls, counting } from "../helpers/subgraph.js";
 
 /** Accent- and case-insensitive text, as the directory compares names (Đặng sorts among the d's). */
 export { fold } from "../../directory/current/filters.js";
@@ -60,6 +46,39 @@ export async function pageAll<N = any>(
     after = data.page.pageInfo.endCursor;
     if (pages > 1000) throw new Error("paging does not end");
   }
+}
+
+/** The ids a root list answers for `filter`, read to the last page, sorted. */
+export async function filteredIds(stack: Stack, field: string, filterType: string, filter: Record<string, unknown>): Promise<string[]> {
+  const { nodes } = await pageAll<{ id: string }>(stack, field, "id", {
+    first: 100,
+    rest: "filter: $filter",
+    declarations: `, $filter: ${filterType}`,
+    variables: { filter },
+  });
+  return nodes.map((n) => n.id).sort();
+}
+
+export const idsOf = (rows: ReadonlyArray<{ id: string }>) => rows.map((r) => r.id).sort();
+
+/**
+ * A filter's answer equals the expected ids, which keep some but not all of the `total` items:
+ * a filter that kept everything or nothing would prove nothing.
+ */
+export function expectProperSubset(result: string[], expected: string[], total: number): void {
+  expect(expected.length).toBeGreaterThan(0);
+  expect(expected.length).toBeLessThan(total);
+  expect(result).toEqual(expected);
+}
+
+/** The most common value of `key` among the rows: a value that selects more than one of them. */
+export function mostCommon<Row>(rows: readonly Row[], key: (r: Row) => string | null | undefined): string {
+  const counts = new Map<string, number>();
+  for (const r of rows) {
+    const k = key(r);
+    if (k !== null && k !== undefined) counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../helpers/stack.js";
-import { byNumericId, pageAll, query, send } from "./helpers.js";
+import { byNumericId, expectProperSubset, filteredIds, idsOf, mostCommon, pageAll, query, send } from "./helpers.js";
 
 /** Root `jobPosition`/`jobPositions`, the job position's fields and its edges. */
 
@@ -32,36 +32,16 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-async function filtered(filter: Record<string, unknown>): Promise<string[]> {
-  const { nodes } = await pageAll<{ id: string }>(stack, "jobPositions", "id", {
-    first: 100,
-    rest: "filter: $filter",
-    declarations: ", $filter: JobPositionFilter",
-    variables: { filter },
-  });
-  return nodes.map((n) => n.id).sort();
-}
+const filtered = (filter: Record<string, unknown>) => filteredIds(stack, "jobPositions", "JobPositionFilter", filter);
 
-const ids = (rows: Row[]) => rows.map((r) => r.id).sort();
+const expectSubset = (result: string[], expected: string[]) => expectProperSubset(result, expected, all.length);
 
-function expectSubset(result: string[], expected: string[]): void {
-  expect(expected.length).toBeGreaterThan(0);
-  expect(expected.length).toBeLessThan(all.length);
-  expect(result).toEqual(expected);
-}
-
-function common(key: (r: Row) => string | null | undefined): string {
-  const counts = new Map<string, number>();
-  for (const r of all) {
-    const k = key(r);
-    if (k != null) counts.set(k, (counts.get(k) ?? 0) + 1);
-  }
-  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
-}
+/** The most common value of `key` among all rows. */
+const common = (key: (r: Row) => string | null | undefined) => mostCommon(all, key);
 
 describe("job positions", () => {
   it("paging to the end lists every job position of the demo once", () => {
-    expect(ids(all)).toEqual(stack.directory.company.jobPositions.map((p) => p.id).sort());
+    expect(idsOf(all)).toEqual(stack.directory.company.jobPositions.map((p) => p.id).sort());
   });
 
   it("jobPosition(id) reads one job position with its REST fields", async () => {
@@ -132,21 +112,21 @@ describe("JobPositionFilter", () => {
 
   it("remoteIds selects by remoteId", async () => {
     const remoteIds = all.filter((r) => r.remoteId).slice(0, 3).map((r) => r.remoteId!);
-    expect(await filtered({ remoteIds })).toEqual(ids(all.filter((r) => remoteIds.includes(r.remoteId ?? ""))));
+    expect(await filtered({ remoteIds })).toEqual(idsOf(all.filter((r) => remoteIds.includes(r.remoteId ?? ""))));
   });
 
   it("a null entry in remoteIds selects job positions without a remoteId", async () => {
-    expectSubset(await filtered({ remoteIds: [null] }), ids(all.filter((r) => r.remoteId === null)));
+    expectSubset(await filtered({ remoteIds: [null] }), idsOf(all.filter((r) => r.remoteId === null)));
   });
 
   it("employmentIds selects the job positions of those employments", async () => {
     const id = common((r) => r.employment.id);
-    expectSubset(await filtered({ employmentIds: [id] }), ids(all.filter((r) => r.employment.id === id)));
+    expectSubset(await filtered({ employmentIds: [id] }), idsOf(all.filter((r) => r.employment.id === id)));
   });
 
   it("employeeIds selects a whole career across employments", async () => {
     const id = common((r) => r.employee.id);
-    const expected = ids(all.filter((r) => r.employee.id === id));
+    const expected = idsOf(all.filter((r) => r.employee.id === id));
     expect(new Set(all.filter((r) => r.employee.id === id).map((r) => r.employment.id)).size).toBeGreaterThan(1);
     expectSubset(await filtered({ employeeIds: [id] }), expected);
   });
@@ -160,39 +140,39 @@ describe("JobPositionFilter", () => {
   ] as const;
   it.each(refs)("%s filters on the job position's %s", async (filter, field) => {
     const id = common((r) => r[field]?.id);
-    expectSubset(await filtered({ [filter]: [id] }), ids(all.filter((r) => r[field]?.id === id)));
+    expectSubset(await filtered({ [filter]: [id] }), idsOf(all.filter((r) => r[field]?.id === id)));
   });
 
   it.each(["ACTIVE", "UPCOMING", "DEACTIVATED"])("status %s keeps job positions with that status", async (status) => {
-    expectSubset(await filtered({ status: [status] }), ids(all.filter((r) => r.status === status)));
+    expectSubset(await filtered({ status: [status] }), idsOf(all.filter((r) => r.status === status)));
   });
 
   it("startsOn is an equality on the start date", async () => {
     const date = all[20]!.startsOn;
-    expect(await filtered({ startsOn: date })).toEqual(ids(all.filter((r) => r.startsOn === date)));
+    expect(await filtered({ startsOn: date })).toEqual(idsOf(all.filter((r) => r.startsOn === date)));
   });
 
   it("startsOnBetween is an inclusive range", async () => {
     const range = { from: "2020-01-01", to: "2021-12-31" };
-    expectSubset(await filtered({ startsOnBetween: range }), ids(all.filter((r) => r.startsOn >= range.from && r.startsOn <= range.to)));
+    expectSubset(await filtered({ startsOnBetween: range }), idsOf(all.filter((r) => r.startsOn >= range.from && r.startsOn <= range.to)));
   });
 
   it("an explicit null endsOn selects job positions without an end", async () => {
-    expectSubset(await filtered({ endsOn: null }), ids(all.filter((r) => r.endsOn === null)));
+    expectSubset(await filtered({ endsOn: null }), idsOf(all.filter((r) => r.endsOn === null)));
   });
 
   it("endsOn with a date is an equality on the end date", async () => {
     const date = all.find((r) => r.endsOn)!.endsOn!;
-    expect(await filtered({ endsOn: date })).toEqual(ids(all.filter((r) => r.endsOn === date)));
+    expect(await filtered({ endsOn: date })).toEqual(idsOf(all.filter((r) => r.endsOn === date)));
   });
 
   it("endsOnBetween with an open end keeps job positions ending from then on", async () => {
-    expectSubset(await filtered({ endsOnBetween: { from: "2025-01-01" } }), ids(all.filter((r) => r.endsOn !== null && r.endsOn >= "2025-01-01")));
+    expectSubset(await filtered({ endsOnBetween: { from: "2025-01-01" } }), idsOf(all.filter((r) => r.endsOn !== null && r.endsOn >= "2025-01-01")));
   });
 
   it("updatedAttributes keeps job positions that changed one of the attributes", async () => {
     const wanted = ["DEPARTMENT", "OCCUPATION_CATEGORY"];
-    expectSubset(await filtered({ updatedAttributes: wanted }), ids(all.filter((r) => r.updatedAttributes.some((a) => wanted.includes(a)))));
+    expectSubset(await filtered({ updatedAttributes: wanted }), idsOf(all.filter((r) => r.updatedAttributes.some((a) => wanted.includes(a)))));
   });
 });
 

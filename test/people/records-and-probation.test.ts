@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../helpers/stack.js";
-import { byNumericId, counting, pageAll, query, send } from "./helpers.js";
+import { byNumericId, counting, expectProperSubset, filteredIds, idsOf, pageAll, query, send } from "./helpers.js";
 
 /** Employee personal records and probationary periods: root fields, edges, filters and sorts. */
 
@@ -14,15 +14,7 @@ afterAll(() => stack?.close());
 const RECORD = `id title legalGender birthDate phoneNumber email nationalitiesCountryCodes insuranceNumber { format value }
   bankAccount { format bankName accountIdentifier bankIdentifier } employee { id } createdAt lastUpdatedAt`;
 
-async function filteredRecords(filter: Record<string, unknown>): Promise<string[]> {
-  const { nodes } = await pageAll<{ id: string }>(stack, "employeePersonalRecords", "id", {
-    first: 100,
-    rest: "filter: $filter",
-    declarations: ", $filter: EmployeePersonalRecordFilter",
-    variables: { filter },
-  });
-  return nodes.map((n) => n.id).sort();
-}
+const filteredRecords = (filter: Record<string, unknown>) => filteredIds(stack, "employeePersonalRecords", "EmployeePersonalRecordFilter", filter);
 
 describe("employee personal records", () => {
   it("a record carries its REST fields with title and legal gender as enums", async () => {
@@ -95,31 +87,18 @@ interface Period {
   employment: { id: string };
 }
 
-async function filteredPeriods(filter: Record<string, unknown>): Promise<string[]> {
-  const { nodes } = await pageAll<{ id: string }>(stack, "probationaryPeriods", "id", {
-    first: 100,
-    rest: "filter: $filter",
-    declarations: ", $filter: ProbationaryPeriodFilter",
-    variables: { filter },
-  });
-  return nodes.map((n) => n.id).sort();
-}
+const filteredPeriods = (filter: Record<string, unknown>) => filteredIds(stack, "probationaryPeriods", "ProbationaryPeriodFilter", filter);
 
 describe("probationary periods", () => {
   let all: Period[];
   beforeAll(async () => {
     all = (await pageAll<Period>(stack, "probationaryPeriods", PERIOD, { first: 100 })).nodes;
   });
-  const ids = (rows: Period[]) => rows.map((r) => r.id).sort();
   const inRange = (d: string | null, from: string, to: string) => d !== null && d >= from && d <= to;
-  function expectSubset(result: string[], expected: string[]): void {
-    expect(expected.length).toBeGreaterThan(0);
-    expect(expected.length).toBeLessThan(all.length);
-    expect(result).toEqual(expected);
-  }
+  const expectSubset = (result: string[], expected: string[]) => expectProperSubset(result, expected, all.length);
 
   it("paging to the end lists every period once", () => {
-    expect(ids(all)).toEqual(stack.directory.company.probationaryPeriods.map((p) => p.id).sort());
+    expect(idsOf(all)).toEqual(stack.directory.company.probationaryPeriods.map((p) => p.id).sort());
   });
 
   it("an extended probationary period ends on its extended date", () => {
@@ -170,12 +149,12 @@ describe("probationary periods", () => {
   it("employeeIds filter selects the periods of those employees' employments", async () => {
     const company = stack.directory.company;
     const employments = new Set(company.employments.filter((e) => ["1", "14", "30"].includes(e.employeeId)).map((e) => e.id));
-    expectSubset(await filteredPeriods({ employeeIds: ["1", "14", "30"] }), ids(all.filter((p) => employments.has(p.employment.id))));
+    expectSubset(await filteredPeriods({ employeeIds: ["1", "14", "30"] }), idsOf(all.filter((p) => employments.has(p.employment.id))));
   });
 
   it("employmentIds filter selects the periods of those employments", async () => {
     const employmentIds = all.slice(0, 3).map((p) => p.employment.id);
-    expectSubset(await filteredPeriods({ employmentIds }), ids(all.filter((p) => employmentIds.includes(p.employment.id))));
+    expectSubset(await filteredPeriods({ employmentIds }), idsOf(all.filter((p) => employmentIds.includes(p.employment.id))));
   });
 
   it.each([
@@ -185,12 +164,12 @@ describe("probationary periods", () => {
     ["extendedEndsOnBetween", "extendedEndsOn"],
   ] as const)("%s is an inclusive range on %s", async (filter, field) => {
     const range = { from: "2018-01-01", to: "2022-12-31" };
-    expectSubset(await filteredPeriods({ [filter]: range }), ids(all.filter((p) => inRange(p[field], range.from, range.to))));
+    expectSubset(await filteredPeriods({ [filter]: range }), idsOf(all.filter((p) => inRange(p[field], range.from, range.to))));
   });
 
   it("isExtended true keeps extended periods, false the others", async () => {
-    expectSubset(await filteredPeriods({ isExtended: true }), ids(all.filter((p) => p.extendedEndsOn !== null)));
-    expectSubset(await filteredPeriods({ isExtended: false }), ids(all.filter((p) => p.extendedEndsOn === null)));
+    expectSubset(await filteredPeriods({ isExtended: true }), idsOf(all.filter((p) => p.extendedEndsOn !== null)));
+    expectSubset(await filteredPeriods({ isExtended: false }), idsOf(all.filter((p) => p.extendedEndsOn === null)));
   });
 
   async function sorted(sort: string[]): Promise<Period[]> {

@@ -4,8 +4,9 @@ import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { idList, requiredId, searchText } from "../filters.js";
 import { LegalEntity } from "../legal-entity/legal-entity.js";
 import { listConnection } from "../list.js";
-import { businessEstablishmentLoader, legalEntityLoader } from "../loaders.js";
-import type { RestBusinessEstablishment, RestLegalEntity } from "../rest.js";
+import { businessEstablishmentLoader, legalEntityLoader, occupationCategoryLoader } from "../loaders.js";
+import { OccupationCategory } from "../occupation-category/occupation-category.js";
+import type { RestBusinessEstablishment, RestLegalEntity, RestOccupationCategory } from "../rest.js";
 import { BusinessEstablishment, BusinessEstablishmentConnection, BusinessEstablishmentFilter } from "./business-establishment.js";
 
 @Resolver(() => BusinessEstablishment)
@@ -29,6 +30,15 @@ export class BusinessEstablishmentResolver {
       isArchived: filter?.isArchived ?? undefined,
     };
     return listConnection(ctx, info, "/business-establishments", query, { first, after }, businessEstablishmentLoader(ctx));
+  }
+
+  @FieldResolver(() => [OccupationCategory], {
+    description: "The occupation categories valid in this establishment, those valid in every establishment included; ordered by id.",
+  })
+  async occupationCategories(@Root() establishment: RestBusinessEstablishment, @Ctx() ctx: SubgraphContext): Promise<RestOccupationCategory[]> {
+    // reference data, read whole once per request: one call serves every establishment of the operation
+    const categories = await occupationCategoryLoader(ctx).all();
+    return categories.filter((c) => c.businessEstablishments === null || c.businessEstablishments.some((ref) => ref.id === establishment.id));
   }
 
   @FieldResolver(() => LegalEntity, { nullable: true, description: "The legal entity this establishment belongs to." })

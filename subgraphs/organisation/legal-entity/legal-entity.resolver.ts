@@ -1,12 +1,13 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { type SubgraphContext } from "../../shared/graphql/index.js";
+import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishmentConnection } from "../business-establishment/business-establishment.js";
+import { pagedChildren } from "../children.js";
+import { EmploymentTemplate } from "../employment-template/employment-template.js";
 import { countryCodeList, requiredId } from "../filters.js";
 import { listConnection } from "../list.js";
-import { businessEstablishmentLoader, establishmentsOfLegalEntityLoader, legalEntityLoader } from "../loaders.js";
-import type { RestLegalEntity } from "../rest.js";
-import { pagedChildren } from "../children.js";
+import { businessEstablishmentLoader, employmentTemplateLoader, establishmentsOfLegalEntityLoader, legalEntityLoader } from "../loaders.js";
+import type { RestEmploymentTemplate, RestLegalEntity } from "../rest.js";
 import { LegalEntity, LegalEntityConnection, LegalEntityFilter } from "./legal-entity.js";
 
 @Resolver(() => LegalEntity)
@@ -29,6 +30,13 @@ export class LegalEntityResolver {
       isArchived: filter?.isArchived ?? undefined,
     };
     return listConnection(ctx, info, "/legal-entities", query, { first, after }, legalEntityLoader(ctx));
+  }
+
+  @FieldResolver(() => [EmploymentTemplate], { description: "The employment templates this legal entity uses, ordered by id." })
+  async employmentTemplates(@Root() entity: RestLegalEntity, @Ctx() ctx: SubgraphContext): Promise<RestEmploymentTemplate[]> {
+    // the template list has no filter: it is read whole once per request and serves every legal entity
+    const templates = await employmentTemplateLoader(ctx).all();
+    return templates.filter((t) => (t.legalEntities ?? []).some((ref) => ref.id === entity.id));
   }
 
   @FieldResolver(() => BusinessEstablishmentConnection, { description: "The establishments of this legal entity, ordered by id." })

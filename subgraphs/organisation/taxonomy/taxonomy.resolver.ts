@@ -65,7 +65,7 @@ export class TaxonomyResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const fallback = SORT_OF_SORT_LABELS_BY[taxonomy.sortLabelsBy ?? ""];
+    const fallback = SORT_OF_SORT_LABELS_BY[taxonomy.sortLabelsBy];
     const order = sort && sort.length > 0 ? sort : fallback ? [fallback] : null;
     const loader = labelsOfTaxonomyLoader(ctx, labelQuery(search, isArchived, order));
     return pagedChildren(loader, taxonomy.id, { first, after }, info, taxonomyLabelLoader(ctx));

@@ -147,15 +147,3 @@ export function restSort(sort: readonly string[] | null | undefined, argument = 
   if (repeated !== undefined) throw badUserInput(`${argument} names the key "${repeated}" more than once`, argument);
   return { sort: sort.join(",") };
 }
-
-/**
- * The query of an edge that filters on its parent itself (`Department.employees` sends
- * `applicableJobPosition.department.id`): the same filter in the caller's input would be
- * overwritten, so it is refused.
- */
-export function refuseEdgeFilter(query: Record<string, string>, param: string, field: string, argument = "filter"): Record<string, string> {
-  if (query[param] !== undefined) {
-    throw badUserInput(`${argument}.${field} cannot be used on this field: it already filters on it`, `${argument}.${field}`);
-  }
-  return query;
-}

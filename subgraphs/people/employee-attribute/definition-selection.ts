@@ -1,4 +1,5 @@
 import type { GraphQLResolveInfo, SelectionNode } from "graphql";
+import { readsBeyondKey } from "../common/selection.js";
 
 /**
  * Whether the operation reads more of an attribute's `definition` than its id below the current
@@ -6,7 +7,7 @@ import type { GraphQLResolveInfo, SelectionNode } from "graphql";
  * embedded in attribute lists (INTERFACE.md), so only then is `include=embedded` asked for.
  */
 export function readsDefinitionDetails(info: GraphQLResolveInfo): boolean {
-  return info.fieldNodes.some((node) => definitionSelections(node.selectionSet?.selections ?? [], info).some((sel) => hasDetail(sel, info)));
+  return info.fieldNodes.some((node) => definitionSelections(node.selectionSet?.selections ?? [], info).some((sel) => readsBeyondKey(sel, info)));
 }
 
 function definitionSelections(selections: readonly SelectionNode[], info: GraphQLResolveInfo): SelectionNode[][] {
@@ -22,18 +23,4 @@ function definitionSelections(selections: readonly SelectionNode[], info: GraphQ
     }
   }
   return found;
-}
-
-function hasDetail(selections: readonly SelectionNode[], info: GraphQLResolveInfo): boolean {
-  return selections.some((sel) => {
-    if (sel.kind === "Field") return sel.name.value !== "id" && sel.name.value !== "__typename";
-    if (sel.kind === "InlineFragment") return hasDetail(sel.selectionSet.selections, info);
-    const fragment = info.fragments[sel.name.value];
-    return fragment ? hasDetail(fragment.selectionSet.selections, info) : false;
-  });
-}
-
-/** Whether the current field (a `definition`) selects more than its id. */
-export function selectsBeyondId(info: GraphQLResolveInfo): boolean {
-  return info.fieldNodes.some((node) => hasDetail(node.selectionSet?.selections ?? [], info));
 }

@@ -1,7 +1,8 @@
 import { GraphQLError, type GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import { restConnection, selects, translate, translations, Translation, type SubgraphContext } from "../../shared/graphql/index.js";
-import { restSort } from "../common/filter.js";
+import { listQuery } from "../common/list-args.js";
+import { referenceTo, selectsBeyondKey } from "../common/selection.js";
 import { entityRef } from "../common/values.js";
 import { Employee } from "../employee/employee.js";
 import { Employment } from "../employment/employment.js";
@@ -9,14 +10,13 @@ import { JobPosition } from "../job-position/job-position.js";
 import { attributeLoader, employeeLoader, employmentLoader, jobPositionLoader, type AttributeNode } from "../loaders.js";
 import type { RestEmployeeAttributeDefinition } from "../rest.js";
 import { Taxonomy } from "../taxonomy/taxonomy.js";
-import { readsDefinitionDetails, selectsBeyondId } from "./definition-selection.js";
+import { readsDefinitionDetails } from "./definition-selection.js";
 import {
   EmployeeAttribute,
   EmployeeAttributeConnection,
   EmployeeAttributeDefinition,
-  EmployeeAttributeFilter,
+  EmployeeAttributeListArgs,
   employeeAttributeQuery,
-  EmployeeAttributeSort,
 } from "./employee-attribute.js";
 
 type DefinitionNode = RestEmployeeAttributeDefinition | { id: string };
@@ -30,16 +30,13 @@ export class EmployeeAttributeResolver {
 
   @Query(() => EmployeeAttributeConnection, { description: "Employee attribute values, a page at a time." })
   employeeAttributes(
-    @Arg("filter", () => EmployeeAttributeFilter, { nullable: true }) filter: EmployeeAttributeFilter | null,
-    @Arg("sort", () => [EmployeeAttributeSort], { nullable: true }) sort: EmployeeAttributeSort[] | null,
-    @Arg("first", () => Int, { nullable: true, description: "0 to 100, default 25" }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => EmployeeAttributeListArgs) args: EmployeeAttributeListArgs,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
     // the page itself carries no definitions: `definition` loads them for the whole page at once
-    const query = { ...employeeAttributeQuery(filter), ...restSort(sort) };
-    return restConnection(ctx.upstream, "/employee-attributes", query, { first, after }, { totalCount: selects(info, "totalCount") });
+    const query = listQuery(args, employeeAttributeQuery);
+    return restConnection(ctx.upstream, "/employee-attributes", query, args, { totalCount: selects(info, "totalCount") });
   }
 
   /**
@@ -50,9 +47,9 @@ export class EmployeeAttributeResolver {
   @FieldResolver(() => EmployeeAttributeDefinition)
   async definition(@Root() attribute: AttributeNode, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<DefinitionNode> {
     if (attribute.definitionDetails) return attribute.definitionDetails;
-    if (!selectsBeyondId(info)) return { id: attribute.definition.id };
-    const details =
-      attribute.definitionDetails === undefined ? (await attributeLoader(ctx, true).load(attribute.id))?.definitionDetails : attribute.definitionDetails;
+    if (!selectsBeyondKey(info)) return { id: attribute.definition.id };
+    // undefined: the attribute was read without its definition; null: the embedding lacked it
+    const details = attribute.definitionDetails === undefined ? (await attributeLoader(ctx, true).load(attribute.id))?.definitionDetails : null;
     if (!details) {
       throw new GraphQLError(`The directory did not return the definition ${attribute.definition.id} of attribute ${attribute.id}`, {
         extensions: { code: "UPSTREAM_UNAVAILABLE" },
@@ -62,18 +59,18 @@ export class EmployeeAttributeResolver {
   }
 
   @FieldResolver(() => Employee)
-  employee(@Root() attribute: AttributeNode, @Ctx() ctx: SubgraphContext) {
-    return employeeLoader(ctx).load(attribute.employee.id);
+  employee(@Root() attribute: AttributeNode, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
+    return referenceTo(attribute.employee, info, (id) => employeeLoader(ctx).load(id));
   }
 
   @FieldResolver(() => Employment, { nullable: true, description: "The employment the value originates from, if any." })
-  employment(@Root() attribute: AttributeNode, @Ctx() ctx: SubgraphContext) {
-    return attribute.employment ? employmentLoader(ctx).load(attribute.employment.id) : null;
+  employment(@Root() attribute: AttributeNode, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
+    return referenceTo(attribute.employment, info, (id) => employmentLoader(ctx).load(id));
   }
 
   @FieldResolver(() => JobPosition, { nullable: true, description: "The job position the value originates from, if any." })
-  jobPosition(@Root() attribute: AttributeNode, @Ctx() ctx: SubgraphContext) {
-    return attribute.jobPosition ? jobPositionLoader(ctx).load(attribute.jobPosition.id) : null;
+  jobPosition(@Root() attribute: AttributeNode, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
+    return referenceTo(attribute.jobPosition, info, (id) => jobPositionLoader(ctx).load(id));
   }
 }
 

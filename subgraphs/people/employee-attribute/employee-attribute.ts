@@ -1,6 +1,7 @@
 import { Directive, Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { badUserInput, connectionType, DateScalar, DateTimeScalar, JSONScalar } from "../../shared/graphql/index.js";
 import { DateRange, RestFilter } from "../common/filter.js";
+import { listArgs, type ListArgs } from "../common/list-args.js";
 
 /**
  * The definition of an employee attribute. The interface has no read of definitions: they exist
@@ -117,6 +118,10 @@ export class EmployeeAttributeFilter {
   @Field(() => DateRange, { nullable: true })
   lastUpdatedAtBetween?: DateRange | null;
 }
+
+/** The arguments of the lists of attribute values: `employeeAttributes`. */
+export const EmployeeAttributeListArgs = listArgs(EmployeeAttributeFilter, EmployeeAttributeSort);
+export type EmployeeAttributeListArgs = ListArgs<EmployeeAttributeFilter, EmployeeAttributeSort>;
 
 /**
  * The REST filters of `/employee-attributes` (DECISIONS.md) for a filter input. Values are sent

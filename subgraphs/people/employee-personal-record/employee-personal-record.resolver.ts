@@ -1,6 +1,8 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import { FormattedValue, restConnection, selects, type SubgraphContext } from "../../shared/graphql/index.js";
+import { PageArgs } from "../common/list-args.js";
+import { referenceTo } from "../common/selection.js";
 import { Employee } from "../employee/employee.js";
 import { employeeLoader, personalRecordLoader } from "../loaders.js";
 import type { RestEmployeePersonalRecord } from "../rest.js";
@@ -24,19 +26,16 @@ export class EmployeePersonalRecordResolver {
   @Query(() => EmployeePersonalRecordConnection, { description: "Personal records, a page at a time (the list has no sort)." })
   employeePersonalRecords(
     @Arg("filter", () => EmployeePersonalRecordFilter, { nullable: true }) filter: EmployeePersonalRecordFilter | null,
-    @Arg("first", () => Int, { nullable: true, description: "0 to 100, default 25" }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => PageArgs) page: PageArgs,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return restConnection(ctx.upstream, "/employee-personal-records", personalRecordQuery(filter), { first, after }, {
-      totalCount: selects(info, "totalCount"),
-    });
+    return restConnection(ctx.upstream, "/employee-personal-records", personalRecordQuery(filter), page, { totalCount: selects(info, "totalCount") });
   }
 
   @FieldResolver(() => Employee)
-  employee(@Root() record: RestEmployeePersonalRecord, @Ctx() ctx: SubgraphContext) {
-    return employeeLoader(ctx).load(record.employee.id);
+  employee(@Root() record: RestEmployeePersonalRecord, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
+    return referenceTo(record.employee, info, (id) => employeeLoader(ctx).load(id));
   }
 
   // INTERFACE.md: `unknown` equals the technical null

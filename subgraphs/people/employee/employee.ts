@@ -1,6 +1,7 @@
 import { Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { connectionType, DateScalar, DateTimeScalar } from "../../shared/graphql/index.js";
 import { DateRange, RestFilter } from "../common/filter.js";
+import { listArgs, type ListArgs } from "../common/list-args.js";
 import { EmploymentStatus } from "../common/status.js";
 
 @ObjectType({ description: "A day of the year without the year." })
@@ -147,6 +148,10 @@ export class EmployeeFilter {
   @Field(() => [String], { nullable: true })
   occupationCategoryRemoteIds?: string[] | null;
 }
+
+/** The arguments of the lists of employees: `employees`, `Employee.directReports`, `Department.employees`, `BusinessEstablishment.employees`. */
+export const EmployeeListArgs = listArgs(EmployeeFilter, EmployeeSort);
+export type EmployeeListArgs = ListArgs<EmployeeFilter, EmployeeSort>;
 
 /** The REST filters of `/employees` (DECISIONS.md) for a filter input. */
 export function employeeQuery(filter: EmployeeFilter | null | undefined, argument = "filter"): Record<string, string> {

@@ -1,27 +1,20 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, Info, Int, Resolver, Root } from "type-graphql";
+import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { EmploymentConnection, EmploymentFilter, EmploymentSort } from "../employment/employment.js";
-import { employmentsOf } from "../employment/employment.resolver.js";
+import { listQuery } from "../common/list-args.js";
+import { childConnection, employmentsOfTemplate } from "../edges.js";
+import { EmploymentConnection, EmploymentListArgs, employmentQuery } from "../employment/employment.js";
 import { EmploymentTemplate } from "./employment-template.js";
 
 @Resolver(() => EmploymentTemplate)
 export class EmploymentTemplateResolver {
   @FieldResolver(() => EmploymentConnection, { description: "Employments made from this template." })
   employments(
-    @Root() template: EmploymentTemplate,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
-    @Arg("filter", () => EmploymentFilter, { nullable: true }) filter: EmploymentFilter | null,
-    @Arg("sort", () => [EmploymentSort], { nullable: true }) sort: EmploymentSort[] | null,
+    @Root() employmentTemplate: EmploymentTemplate,
+    @Args(() => EmploymentListArgs) args: EmploymentListArgs,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return employmentsOf(
-      ctx,
-      info,
-      { id: template.id, filter: "template.id", filterField: "templateIds", parentOf: (e) => e.template?.id },
-      { first, after, filter, sort },
-    );
+    return childConnection(ctx, info, employmentsOfTemplate, employmentTemplate.id, args, listQuery(args, employmentQuery));
   }
 }

@@ -1,6 +1,7 @@
 import { Directive, Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { connectionType, DateScalar, DateTimeScalar } from "../../shared/graphql/index.js";
 import { DateRange, RestFilter } from "../common/filter.js";
+import { listArgs, type ListArgs } from "../common/list-args.js";
 import { EmploymentStatus } from "../common/status.js";
 
 /**
@@ -70,6 +71,10 @@ export class EmploymentFilter {
   @Field(() => DateRange, { nullable: true })
   endDateBetween?: DateRange | null;
 }
+
+/** The arguments of the lists of employments: `employments`, `LegalEntity.employments`, `EmploymentTemplate.employments`. */
+export const EmploymentListArgs = listArgs(EmploymentFilter, EmploymentSort);
+export type EmploymentListArgs = ListArgs<EmploymentFilter, EmploymentSort>;
 
 /** The REST filters of `/employments` (INTERFACE.md, DECISIONS.md) for a filter input. */
 export function employmentQuery(filter: EmploymentFilter | null | undefined, argument = "filter"): Record<string, string> {

@@ -1,8 +1,9 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import { restConnection, selects, translate, translations, Translation, type SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
-import { restSort } from "../common/filter.js";
+import { listQuery } from "../common/list-args.js";
+import { referenceTo } from "../common/selection.js";
 import { entityRef, FileReference, fileReference } from "../common/values.js";
 import { Department } from "../department/department.js";
 import { Employee } from "../employee/employee.js";
@@ -10,14 +11,13 @@ import { Employment } from "../employment/employment.js";
 import { JobQualification } from "../job-qualification/job-qualification.js";
 import { employeeLoader, employmentLoader, jobPositionLoader } from "../loaders.js";
 import { OccupationCategory } from "../occupation-category/occupation-category.js";
-import type { RestEmployee, RestEmployment, RestJobPosition } from "../rest.js";
+import type { RestJobPosition } from "../rest.js";
 import {
   JobPosition,
   JobPositionAttribute,
   JobPositionConnection,
-  JobPositionFilter,
+  JobPositionListArgs,
   jobPositionQuery,
-  JobPositionSort,
   WorkingTimeArrangement,
 } from "./job-position.js";
 
@@ -29,31 +29,23 @@ export class JobPositionResolver {
   }
 
   @Query(() => JobPositionConnection, { description: "Job positions, a page at a time." })
-  jobPositions(
-    @Arg("filter", () => JobPositionFilter, { nullable: true }) filter: JobPositionFilter | null,
-    @Arg("sort", () => [JobPositionSort], { nullable: true }) sort: JobPositionSort[] | null,
-    @Arg("first", () => Int, { nullable: true, description: "0 to 100, default 25" }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
-    @Ctx() ctx: SubgraphContext,
-    @Info() info: GraphQLResolveInfo,
-  ) {
-    const query = { ...jobPositionQuery(filter), ...restSort(sort) };
-    return restConnection(ctx.upstream, "/job-positions", query, { first, after }, { totalCount: selects(info, "totalCount") });
+  jobPositions(@Args(() => JobPositionListArgs) args: JobPositionListArgs, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
+    return restConnection(ctx.upstream, "/job-positions", listQuery(args, jobPositionQuery), args, { totalCount: selects(info, "totalCount") });
   }
 
   @FieldResolver(() => Employment)
-  employment(@Root() position: RestJobPosition, @Ctx() ctx: SubgraphContext): Promise<RestEmployment | null> {
-    return employmentLoader(ctx).load(position.employment.id);
+  employment(@Root() position: RestJobPosition, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
+    return referenceTo(position.employment, info, (id) => employmentLoader(ctx).load(id));
   }
 
   @FieldResolver(() => Employee)
-  employee(@Root() position: RestJobPosition, @Ctx() ctx: SubgraphContext): Promise<RestEmployee | null> {
-    return employeeLoader(ctx).load(position.employee.id);
+  employee(@Root() position: RestJobPosition, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
+    return referenceTo(position.employee, info, (id) => employeeLoader(ctx).load(id));
   }
 
   @FieldResolver(() => Employee, { nullable: true })
-  manager(@Root() position: RestJobPosition, @Ctx() ctx: SubgraphContext): Promise<RestEmployee | null> | null {
-    return position.manager ? employeeLoader(ctx).load(position.manager.id) : null;
+  manager(@Root() position: RestJobPosition, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
+    return referenceTo(position.manager, info, (id) => employeeLoader(ctx).load(id));
   }
 
   @FieldResolver(() => String, { description: "The job title in `lang` when translated, else the invariant title." })

@@ -1,6 +1,7 @@
 import { Directive, Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { connectionType, DateScalar, DateTimeScalar } from "../../shared/graphql/index.js";
 import { DateRange, RestFilter } from "../common/filter.js";
+import { listArgs, type ListArgs } from "../common/list-args.js";
 import { EmploymentStatus } from "../common/status.js";
 
 /** The attributes whose change a job position reports against the employee's previous one. */
@@ -116,6 +117,10 @@ export class JobPositionFilter {
   @Field(() => [JobPositionAttribute], { nullable: true, description: "Job positions that changed one of these attributes." })
   updatedAttributes?: JobPositionAttribute[] | null;
 }
+
+/** The arguments of the lists of job positions: `jobPositions`. */
+export const JobPositionListArgs = listArgs(JobPositionFilter, JobPositionSort);
+export type JobPositionListArgs = ListArgs<JobPositionFilter, JobPositionSort>;
 
 /** The REST filters of `/job-positions` (INTERFACE.md) for a filter input. */
 export function jobPositionQuery(filter: JobPositionFilter | null | undefined, argument = "filter"): Record<string, string> {

@@ -1,8 +1,9 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, Info, Int, Resolver, Root } from "type-graphql";
+import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { EmploymentConnection, EmploymentFilter, EmploymentSort } from "../employment/employment.js";
-import { employmentsOf } from "../employment/employment.resolver.js";
+import { listQuery } from "../common/list-args.js";
+import { childConnection, employmentsOfLegalEntity } from "../edges.js";
+import { EmploymentConnection, EmploymentListArgs, employmentQuery } from "../employment/employment.js";
 import { LegalEntity } from "./legal-entity.js";
 
 @Resolver(() => LegalEntity)
@@ -10,18 +11,10 @@ export class LegalEntityResolver {
   @FieldResolver(() => EmploymentConnection, { description: "Employments with this legal entity." })
   employments(
     @Root() legalEntity: LegalEntity,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
-    @Arg("filter", () => EmploymentFilter, { nullable: true }) filter: EmploymentFilter | null,
-    @Arg("sort", () => [EmploymentSort], { nullable: true }) sort: EmploymentSort[] | null,
+    @Args(() => EmploymentListArgs) args: EmploymentListArgs,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return employmentsOf(
-      ctx,
-      info,
-      { id: legalEntity.id, filter: "legalEntity.id", filterField: "legalEntityIds", parentOf: (e) => e.legalEntity?.id },
-      { first, after, filter, sort },
-    );
+    return childConnection(ctx, info, employmentsOfLegalEntity, legalEntity.id, args, listQuery(args, employmentQuery));
   }
 }

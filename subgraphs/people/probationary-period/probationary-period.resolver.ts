@@ -1,16 +1,16 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import { restConnection, selects, type SubgraphContext } from "../../shared/graphql/index.js";
-import { restSort } from "../common/filter.js";
+import { listQuery } from "../common/list-args.js";
+import { referenceTo } from "../common/selection.js";
 import { Employment } from "../employment/employment.js";
 import { employmentLoader, probationaryPeriodLoader } from "../loaders.js";
 import type { RestProbationaryPeriod } from "../rest.js";
 import {
   ProbationaryPeriod,
   ProbationaryPeriodConnection,
-  ProbationaryPeriodFilter,
+  ProbationaryPeriodListArgs,
   probationaryPeriodQuery,
-  ProbationaryPeriodSort,
 } from "./probationary-period.js";
 
 @Resolver(() => ProbationaryPeriod)
@@ -22,19 +22,17 @@ export class ProbationaryPeriodResolver {
 
   @Query(() => ProbationaryPeriodConnection, { description: "Probationary periods, a page at a time." })
   probationaryPeriods(
-    @Arg("filter", () => ProbationaryPeriodFilter, { nullable: true }) filter: ProbationaryPeriodFilter | null,
-    @Arg("sort", () => [ProbationaryPeriodSort], { nullable: true }) sort: ProbationaryPeriodSort[] | null,
-    @Arg("first", () => Int, { nullable: true, description: "0 to 100, default 25" }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => ProbationaryPeriodListArgs) args: ProbationaryPeriodListArgs,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const query = { ...probationaryPeriodQuery(filter), ...restSort(sort) };
-    return restConnection(ctx.upstream, "/probationary-periods", query, { first, after }, { totalCount: selects(info, "totalCount") });
+    return restConnection(ctx.upstream, "/probationary-periods", listQuery(args, probationaryPeriodQuery), args, {
+      totalCount: selects(info, "totalCount"),
+    });
   }
 
   @FieldResolver(() => Employment)
-  employment(@Root() period: RestProbationaryPeriod, @Ctx() ctx: SubgraphContext) {
-    return employmentLoader(ctx).load(period.employment.id);
+  employment(@Root() period: RestProbationaryPeriod, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
+    return referenceTo(period.employment, info, (id) => employmentLoader(ctx).load(id));
   }
 }

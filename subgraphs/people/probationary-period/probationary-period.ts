@@ -1,6 +1,7 @@
 import { Directive, Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { connectionType, DateScalar, DateTimeScalar } from "../../shared/graphql/index.js";
 import { DateRange, RestFilter } from "../common/filter.js";
+import { listArgs, type ListArgs } from "../common/list-args.js";
 
 /** The probationary period of an employment (REST `probationary-period`). */
 @ObjectType({ description: "The probationary period of an employment." })
@@ -63,6 +64,10 @@ export class ProbationaryPeriodFilter {
   @Field(() => Boolean, { nullable: true, description: "true: extended periods only; false: not extended only; absent: both." })
   isExtended?: boolean | null;
 }
+
+/** The arguments of the lists of probationary periods: `probationaryPeriods`. */
+export const ProbationaryPeriodListArgs = listArgs(ProbationaryPeriodFilter, ProbationaryPeriodSort);
+export type ProbationaryPeriodListArgs = ListArgs<ProbationaryPeriodFilter, ProbationaryPeriodSort>;
 
 /** The REST filters of `/probationary-periods` (DECISIONS.md) for a filter input. */
 export function probationaryPeriodQuery(filter: ProbationaryPeriodFilter | null | undefined, argument = "filter"): Record<string, string> {
