@@ -1,5 +1,5 @@
-import type { Router } from "./http/router.js";
-import { HttpError } from "./http/router.js";
+import { problemBody } from "./http/errors.js";
+import { HttpError, type Router } from "./http/router.js";
 
 /**
  * Test and demo hooks of the in-process service (DECISIONS.md): request statistics and fault
@@ -46,6 +46,19 @@ const NO_FAULTS: FaultSettings = {
   hangRate: 0,
 };
 
+/** Longest added latency: beyond 2^31 ms a Node timer would fire at once. */
+const MAX_LATENCY_MS = 600_000;
+
+const SETTING_RULES: Record<keyof FaultSettings, { valid: (n: number) => boolean; message: string }> = {
+  latencyMs: { valid: (n) => n >= 0 && n <= MAX_LATENCY_MS, message: `must be a number of ms from 0 to ${MAX_LATENCY_MS}` },
+  jitterMs: { valid: (n) => n >= 0 && n <= MAX_LATENCY_MS, message: `must be a number of ms from 0 to ${MAX_LATENCY_MS}` },
+  errorRate: { valid: (n) => n >= 0 && n <= 1, message: "must be a number from 0 to 1" },
+  errorStatus: { valid: (n) => Number.isInteger(n) && n >= 400 && n <= 599, message: "must be an HTTP status from 400 to 599" },
+  // a share of a request per second would refuse every request
+  rateLimitPerSecond: { valid: (n) => Number.isInteger(n) && n >= 0, message: "must be a whole number >= 0 (0: no limit)" },
+  hangRate: { valid: (n) => n >= 0 && n <= 1, message: "must be a number from 0 to 1" },
+};
+
 export type FaultDecision =
   | { kind: "pass"; delayMs: number }
   | { kind: "error"; delayMs: number; status: number; retryAfter?: number }
@@ -62,27 +75,18 @@ export class Faults {
 
   set(input: unknown): FaultSettings {
     if (typeof input !== "object" || input === null || Array.isArray(input)) {
-      throw new HttpError(400, { status: 400, title: "Bad Request", detail: "fault settings must be a JSON object" });
+      throw new HttpError(400, problemBody(400, "Bad Request", "fault settings must be a JSON object"));
     }
     const next = { ...NO_FAULTS };
     const errors: Record<string, string[]> = {};
     for (const [key, value] of Object.entries(input)) {
-      if (!(key in NO_FAULTS)) {
-        errors[key] = ["unknown fault setting"];
-        continue;
-      }
-      const ratio = key === "errorRate" || key === "hangRate";
-      const ok =
-        typeof value === "number" &&
-        Number.isFinite(value) &&
-        value >= 0 &&
-        (!ratio || value <= 1) &&
-        (key !== "errorStatus" || (Number.isInteger(value) && value >= 400 && value <= 599));
-      if (!ok) errors[key] = [ratio ? "must be a number from 0 to 1" : key === "errorStatus" ? "must be an HTTP status 400..599" : "must be a number >= 0"];
-      else (next as Record<string, number>)[key] = value as number;
+      const rule = Object.prototype.hasOwnProperty.call(SETTING_RULES, key) ? SETTING_RULES[key as keyof FaultSettings] : undefined;
+      if (!rule) errors[key] = [`unknown fault setting; known: ${Object.keys(SETTING_RULES).join(", ")}`];
+      else if (typeof value !== "number" || !rule.valid(value)) errors[key] = [rule.message];
+      else next[key as keyof FaultSettings] = value;
     }
     if (Object.keys(errors).length > 0) {
-      throw new HttpError(400, { status: 400, title: "Bad Request", detail: "invalid fault settings", errors });
+      throw new HttpError(400, problemBody(400, "Bad Request", "invalid fault settings", errors));
     }
     this.settings = next;
     this.windowStart = 0;
@@ -92,6 +96,8 @@ export class Faults {
 
   clear(): void {
     this.settings = { ...NO_FAULTS };
+    this.windowStart = 0;
+    this.windowCount = 0;
   }
 
   /** What happens to the next request. */

@@ -1,18 +1,18 @@
 import { parsePort } from "../subgraphs/shared/env.js";
-import { startDirectory } from "./server.js";
 import { directoryBanner, directoryOptionsFromEnv } from "./options.js";
+import { startDirectory, type RunningDirectory } from "./server.js";
 
-/** The in-process directory service alone (`npm run directory`). */
-let options: ReturnType<typeof directoryOptionsFromEnv>;
-let port: number;
+/** The in-process directory service alone (`npm run directory`). Bad settings exit with status 2. */
+let directory: RunningDirectory;
 try {
-  options = directoryOptionsFromEnv(process.env);
-  port = parsePort("DIRECTORY_PORT", process.env.DIRECTORY_PORT, 4010);
+  const options = directoryOptionsFromEnv(process.env);
+  const port = parsePort("DIRECTORY_PORT", process.env.DIRECTORY_PORT, 4010);
+  directory = await startDirectory({ ...options, port, host: process.env.HOST || "127.0.0.1" });
 } catch (err) {
-  console.error(`directory: configuration error: ${(err as Error).message}`);
+  // a bad variable, or the port taken ("listen EADDRINUSE: address already in use 127.0.0.1:4010")
+  console.error(`directory: cannot start: ${(err as Error).message}`);
   process.exit(2);
 }
-const directory = await startDirectory({ ...options, port, host: process.env.HOST || "127.0.0.1" });
 console.log(directoryBanner(directory));
 const stop = async () => {
   await directory.close();

@@ -1,35 +1,50 @@
+import { parseIsoDate } from "./data/calendar.js";
+import { MAX_EMPLOYEES } from "./data/generate.js";
 import type { DirectoryOptions, RunningDirectory } from "./server.js";
 
-/** The directory service's settings from the environment: DIRECTORY_EMPLOYEES, DIRECTORY_SEED, DIRECTORY_TODAY. */
+/**
+ * The directory service's settings from the environment, checked at start-up with errors that
+ * name the variable: DIRECTORY_EMPLOYEES (size of the demo company), DIRECTORY_SEED (another
+ * company of the same shape), DIRECTORY_TODAY (the date statuses are computed against).
+ * DIRECTORY_PORT is read by the starters (`npm run directory`, `npm start`).
+ */
 export function directoryOptionsFromEnv(env: NodeJS.ProcessEnv): DirectoryOptions {
   const options: DirectoryOptions = {};
-  if (env.DIRECTORY_EMPLOYEES) {
-    const n = Number(env.DIRECTORY_EMPLOYEES);
-    if (!Number.isInteger(n) || n < 1 || n > 1_000_000) {
-      throw new Error(`DIRECTORY_EMPLOYEES must be a whole number from 1 to 1000000, got "${env.DIRECTORY_EMPLOYEES}"`);
+  const employees = env.DIRECTORY_EMPLOYEES;
+  if (employees) {
+    const n = /^\d{1,7}$/.test(employees) ? Number(employees) : NaN;
+    if (!(n >= 1 && n <= MAX_EMPLOYEES)) {
+      throw new Error(`DIRECTORY_EMPLOYEES must be a whole number from 1 to ${MAX_EMPLOYEES}, got "${employees}"`);
     }
     options.employees = n;
   }
-  if (env.DIRECTORY_SEED) {
-    const seed = Number(env.DIRECTORY_SEED);
-    if (!Number.isInteger(seed)) throw new Error(`DIRECTORY_SEED must be an integer, got "${env.DIRECTORY_SEED}"`);
-    options.seed = seed;
+  const seed = env.DIRECTORY_SEED;
+  if (seed) {
+    const n = /^-?\d{1,15}$/.test(seed) ? Number(seed) : NaN;
+    if (!Number.isSafeInteger(n)) throw new Error(`DIRECTORY_SEED must be a whole number of at most 15 digits, got "${seed}"`);
+    options.seed = n;
   }
-  if (env.DIRECTORY_TODAY) {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(env.DIRECTORY_TODAY) || Number.isNaN(Date.parse(env.DIRECTORY_TODAY))) {
-      throw new Error(`DIRECTORY_TODAY must be a date as YYYY-MM-DD, got "${env.DIRECTORY_TODAY}"`);
+  const today = env.DIRECTORY_TODAY;
+  if (today) {
+    try {
+      parseIsoDate(today);
+    } catch {
+      throw new Error(`DIRECTORY_TODAY must be a calendar date as YYYY-MM-DD, got "${today}"`);
     }
-    options.today = env.DIRECTORY_TODAY;
+    options.today = today;
   }
   return options;
 }
 
 export function directoryBanner(directory: RunningDirectory): string {
+  const url = directory.url;
   return [
-    `directory service: ${directory.url} (${directory.company.employees.length} employees, today ${directory.company.today})`,
-    `  current API:  ${directory.url}/service-api   (header Api-Version: 2024-11-01)`,
-    `  token:        POST ${directory.url}/connect/token   client demo-client / demo-secret (all scopes), demo-limited / demo-secret (establishment 1 only)`,
-    `  legacy API:   ${directory.url}/api/v3 ...   header Authorization: service application=demo-api-key`,
-    `  admin:        GET ${directory.url}/_admin/stats, PUT|DELETE ${directory.url}/_admin/faults`,
+    `directory service: ${url} (${directory.company.employees.length} employees, seed ${directory.company.seed}, today ${directory.company.today})`,
+    `  current API:  ${url}/service-api   header Api-Version: 2024-11-01`,
+    `  token:        POST ${url}/connect/token   grant_type=client_credentials`,
+    `                demo-client / demo-secret    every scope, every establishment`,
+    `                demo-limited / demo-secret   employees, job-positions, employments, departments (.readonly), establishment 1 only`,
+    `  legacy API:   ${url}/api/v3, /directory/api/4.0, /organization/structure/api   header Authorization: service application=demo-api-key`,
+    `  admin:        GET ${url}/_admin/stats, POST ${url}/_admin/stats/reset, GET|PUT|DELETE ${url}/_admin/faults (loopback only)`,
   ].join("\n");
 }

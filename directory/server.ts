@@ -1,9 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Faults, RequestStats, registerAdminRoutes } from "./admin.js";
+import type { DirectoryClient } from "./current/auth.js";
+import type { ListWork } from "./current/resource.js";
 import { registerCurrentApi } from "./current/index.js";
 import { generateCompany } from "./data/generate.js";
 import type { Company, GenerateOptions } from "./data/model.js";
+import { errorBodyFor } from "./http/errors.js";
 import { HttpError, Router, type DirectoryRequest, type DirectoryResponse } from "./http/router.js";
 import { registerLegacyApi } from "./legacy/index.js";
 
@@ -19,12 +22,14 @@ export interface DirectoryOptions extends GenerateOptions {
   host?: string;
   /** access-token lifetime in seconds; default 1800 */
   tokenLifetimeSeconds?: number;
+  /** OAuth clients beside the demo ones of DECISIONS.md, e.g. a restricted caller with scopes no demo client combines */
+  clients?: Record<string, DirectoryClient>;
 }
 
 /** Shared by the route modules of one running service. */
 export interface DirectoryContext {
   company: Company;
-  options: Required<Pick<DirectoryOptions, "tokenLifetimeSeconds">>;
+  options: Required<Pick<DirectoryOptions, "tokenLifetimeSeconds">> & Pick<DirectoryOptions, "clients">;
 }
 
 export interface RunningDirectory {
@@ -34,6 +39,8 @@ export interface RunningDirectory {
   company: Company;
   stats: RequestStats;
   faults: Faults;
+  /** what the current API's list pages have cost since start (in-process only: for scale tests) */
+  work: Readonly<ListWork>;
   close(): Promise<void>;
 }
 
@@ -43,7 +50,7 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
   const company = generateCompany(options);
   const ctx: DirectoryContext = {
     company,
-    options: { tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 1800 },
+    options: { tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 1800, clients: options.clients },
   };
   const stats = new RequestStats();
   const faults = new Faults();
@@ -51,7 +58,7 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
   const admin = new Router();
   registerAdminRoutes(admin, stats, faults);
   const api = new Router();
-  registerCurrentApi(api, ctx);
+  const work = registerCurrentApi(api, ctx);
   registerLegacyApi(api, ctx);
 
   const hanging = new Set<ServerResponse>();
@@ -59,7 +66,7 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
     handle(req, res).catch((err) => {
       // handlers answer their own errors; this is a bug in the service itself
       console.error("directory: unhandled error", err);
-      if (!res.headersSent) send(res, { status: 500, body: problemBody(500, "Internal Server Error") }, false);
+      if (!res.headersSent) send(res, { status: 500, body: errorBodyFor(req.url ?? "/", 500) }, false);
     });
   });
   server.keepAliveTimeout = 65_000;
@@ -72,15 +79,13 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
     const lookup = isHead ? "GET" : method;
 
     if (url.pathname.startsWith("/_admin/")) {
-      if (!isLoopback(req.socket.remoteAddress)) {
-        return send(res, { status: 404, body: problemBody(404, "Not Found") }, isHead);
-      }
-      return dispatch(admin, lookup, url, req, res, origin, isHead);
+      // as if they did not exist: the admin routes are a local test hook, never a remote one
+      if (!isLoopback(req.socket.remoteAddress)) return send(res, { status: 404, body: errorBodyFor(url.pathname, 404) }, isHead);
+      return dispatch(admin.match(lookup, url.pathname), lookup, url, req, res, origin, isHead);
     }
 
     const found = api.match(lookup, url.pathname);
-    if (found && found !== "method") stats.record(`${found.route.method} ${found.route.pattern}`);
-    else stats.record(`${method} (unmatched)`);
+    stats.record(found && "route" in found ? `${found.route.method} ${found.route.pattern}` : `${method} (unmatched)`);
 
     const fault = faults.decide();
     if (fault.kind === "hang") {
@@ -93,11 +98,11 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
       const headers: Record<string, string> = fault.retryAfter ? { "retry-after": String(fault.retryAfter) } : {};
       return send(res, { status: fault.status, headers, body: errorBodyFor(url.pathname, fault.status) }, isHead);
     }
-    return dispatch(api, lookup, url, req, res, origin, isHead);
+    return dispatch(found, lookup, url, req, res, origin, isHead);
   }
 
   async function dispatch(
-    router: Router,
+    found: ReturnType<Router["match"]>,
     method: string,
     url: URL,
     req: IncomingMessage,
@@ -105,9 +110,10 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
     origin: string,
     isHead: boolean,
   ): Promise<void> {
-    const found = router.match(method, url.pathname);
     if (found === null) return send(res, { status: 404, body: errorBodyFor(url.pathname, 404) }, isHead);
-    if (found === "method") return send(res, { status: 405, body: errorBodyFor(url.pathname, 405) }, isHead);
+    if ("allowed" in found) {
+      return send(res, { status: 405, headers: { allow: found.allowed.join(", ") }, body: errorBodyFor(url.pathname, 405) }, isHead);
+    }
     let response: DirectoryResponse;
     try {
       const body = await readBody(req, url.pathname);
@@ -146,6 +152,7 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
     company,
     stats,
     faults,
+    work,
     close: () => closeServer(server, hanging),
   };
 }
@@ -155,7 +162,8 @@ async function readBody(req: IncomingMessage, path: string): Promise<unknown> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, errorBodyFor(path, 413));
+    // the rest of the body is not read, so the connection cannot carry another request
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, errorBodyFor(path, 413), { connection: "close" });
     chunks.push(chunk as Buffer);
   }
   if (size === 0) return undefined;
@@ -165,10 +173,7 @@ async function readBody(req: IncomingMessage, path: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch {
-    const body = path.startsWith("/service-api") || path.startsWith("/connect")
-      ? problemBody(400, "Bad Request", "the request body is not valid JSON")
-      : { status: 400, message: "The request body is not valid JSON." };
-    throw new HttpError(400, body);
+    throw new HttpError(400, errorBodyFor(path, 400, "The request body is not valid JSON."));
   }
 }
 
@@ -189,40 +194,6 @@ function send(res: ServerResponse, response: DirectoryResponse, isHead: boolean)
 
 function isProblemBody(body: unknown): boolean {
   return typeof body === "object" && body !== null && "title" in body && "status" in body;
-}
-
-export function problemBody(status: number, title: string, detail?: string, errors?: Record<string, string[]>) {
-  return {
-    type: `https://httpstatuses.io/${status}`,
-    title,
-    status,
-    ...(detail !== undefined ? { detail } : {}),
-    ...(errors !== undefined ? { errors } : {}),
-  };
-}
-
-const TITLES: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  412: "Precondition Failed",
-  413: "Payload Too Large",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
-
-/** The error body in the style of the API the path belongs to. */
-export function errorBodyFor(path: string, status: number): unknown {
-  const title = TITLES[status] ?? "Error";
-  if (path.startsWith("/service-api") || path.startsWith("/connect") || path.startsWith("/_admin")) {
-    return problemBody(status, title);
-  }
-  return { status, message: title };
 }
 
 function isLoopback(address: string | undefined): boolean {

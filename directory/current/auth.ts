@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { Id } from "../data/model.js";
 import { HttpError, type DirectoryRequest, type Router } from "../http/router.js";
-import { problemBody } from "../server.js";
+import { problemBody } from "../http/errors.js";
 import type { Caller, CurrentContext } from "./resource.js";
 
 /**
@@ -37,15 +37,17 @@ export const ALL_SCOPES: readonly string[] = [
   "webhook-deliveries.readwrite",
 ];
 
-interface Client {
+/** An OAuth client the token endpoint knows. */
+export interface DirectoryClient {
   secret: string;
+  /** the scopes it may be granted, all of them when a token request names none */
   scopes: readonly string[];
-  /** null: every establishment */
+  /** the business establishments whose employees it sees; null: every establishment */
   visibleEstablishmentIds: readonly Id[] | null;
 }
 
 /** The demo clients of DECISIONS.md. */
-export const CLIENTS: Readonly<Record<string, Client>> = {
+export const DEMO_CLIENTS: Readonly<Record<string, DirectoryClient>> = {
   "demo-client": { secret: "demo-secret", scopes: ALL_SCOPES, visibleEstablishmentIds: null },
   "demo-limited": {
     secret: "demo-secret",
@@ -53,6 +55,29 @@ export const CLIENTS: Readonly<Record<string, Client>> = {
     visibleEstablishmentIds: ["1"],
   },
 };
+
+/**
+ * The demo clients plus `extra` ones (an extra client of the same id replaces a demo one): a
+ * tester can then combine scopes and establishments that no demo client has, through the same
+ * token endpoint and the same checks. Bad definitions throw at start-up, naming the client.
+ */
+export function clientRegistry(extra: Readonly<Record<string, DirectoryClient>> = {}): ReadonlyMap<string, DirectoryClient> {
+  const clients = new Map(Object.entries(DEMO_CLIENTS));
+  for (const [id, client] of Object.entries(extra)) {
+    const where = `directory client "${id}"`;
+    if (id === "" || /[\s:]/.test(id)) throw new RangeError(`${where}: the id must be non-empty, without spaces or colons`);
+    if (typeof client?.secret !== "string" || client.secret === "") throw new TypeError(`${where}: secret must be a non-empty string`);
+    if (!Array.isArray(client.scopes)) throw new TypeError(`${where}: scopes must be an array`);
+    const unknown = client.scopes.filter((s) => !ALL_SCOPES.includes(s));
+    if (unknown.length > 0) throw new RangeError(`${where}: unknown scopes ${unknown.join(" ")}`);
+    const visible = client.visibleEstablishmentIds;
+    if (visible !== null && (!Array.isArray(visible) || visible.some((v) => typeof v !== "string" || v === ""))) {
+      throw new TypeError(`${where}: visibleEstablishmentIds must be null or an array of establishment ids`);
+    }
+    clients.set(id, { secret: client.secret, scopes: [...client.scopes], visibleEstablishmentIds: visible === null ? null : [...visible] });
+  }
+  return clients;
+}
 
 interface IssuedToken {
   caller: Caller;
@@ -147,7 +172,7 @@ function checkApiVersion(req: DirectoryRequest): void {
 }
 
 /** `POST /connect/token`: the client-credentials grant (RFC 6749 §4.4), OAuth error bodies. */
-export function registerTokenEndpoint(router: Router, tokens: TokenStore): void {
+export function registerTokenEndpoint(router: Router, tokens: TokenStore, clients: ReadonlyMap<string, DirectoryClient>): void {
   router.post("/connect/token", (req) => {
     const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
     if (type !== "application/x-www-form-urlencoded") {
@@ -162,7 +187,7 @@ export function registerTokenEndpoint(router: Router, tokens: TokenStore): void 
     if (!clientId || clientSecret === undefined) {
       throw oauthError(401, "invalid_client", "client_id and client_secret are required", basic !== null);
     }
-    const client = Object.prototype.hasOwnProperty.call(CLIENTS, clientId) ? CLIENTS[clientId]! : undefined;
+    const client = clients.get(clientId);
     if (!client || !sameSecret(clientSecret, client.secret)) {
       throw oauthError(401, "invalid_client", "unknown client or wrong secret", basic !== null);
     }

@@ -1,4 +1,4 @@
-import { byId, compareStrings, groupSorted, pickApplicable } from "../data/records.js";
+import { byId, compareStrings, dayBefore, employeeStatusOf, groupSorted, pickApplicable, statusOf } from "../data/records.js";
 import type {
   BusinessEstablishment,
   Company,
@@ -130,8 +130,7 @@ export function computeDerived(company: Company, lookup: Lookup): Derived {
     const applicableEmployment = pickApplicable(employments, (e) => employment.get(e.id)!.status);
     const positions = applicableEmployment ? (lookup.jobPositionsByEmployment.get(applicableEmployment.id) ?? []) : [];
     const applicableJobPosition = pickApplicable(positions, (p) => jobPosition.get(p.id)!.status);
-    const statuses = new Set(employments.map((e) => employment.get(e.id)!.status));
-    const status: EmployeeStatus = statuses.has("active") ? "active" : statuses.has("upcoming") ? "upcoming" : "deactivated";
+    const status = employeeStatusOf(employments.map((e) => employment.get(e.id)!.status));
     employee.set(person.id, {
       status,
       applicableEmploymentId: applicableEmployment?.id ?? null,
@@ -141,19 +140,6 @@ export function computeDerived(company: Company, lookup: Lookup): Derived {
   }
 
   return { employee, employment, jobPosition };
-}
-
-/** `active` from the start to the end (inclusive, open when null), `upcoming` before, `deactivated` after. */
-export function statusOf(start: IsoDate, end: IsoDate | null, today: IsoDate): EmployeeStatus {
-  if (start > today) return "upcoming";
-  if (end !== null && end < today) return "deactivated";
-  return "active";
-}
-
-
-export function dayBefore(date: IsoDate): IsoDate {
-  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d - 1)).toISOString().slice(0, 10);
 }
 
 /** Ids in their natural order: decimal ids numerically, before any other id, which compare as strings. */
@@ -173,9 +159,6 @@ function isDecimal(id: string): boolean {
   }
   return true;
 }
-
-
-
 
 /**
  * The visibility rule of INTERFACE.md: a caller restricted to some establishments sees an

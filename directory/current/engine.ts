@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Id } from "../data/model.js";
 import { HttpError, Router, type DirectoryRequest, type DirectoryResponse, type Handler } from "../http/router.js";
-import { problemBody } from "../server.js";
+import { problemBody } from "../http/errors.js";
 import { authenticate, hasScope } from "./auth.js";
 import { compareIds } from "./derived.js";
 import { fold } from "./filters.js";
@@ -253,6 +253,7 @@ function listResource<R extends { id: Id }>(req: DirectoryRequest, def: Resource
 
   const view = makeView(req, caller, ctx, include);
   const page = selectPage(def, ctx, caller, filters, sort!, cursor ?? null, limit, include.has("totalCount"));
+  ctx.service.work.recordsExamined += page.examined;
   const pageHref = (c: Cursor) => {
     const query = new URLSearchParams(req.query);
     query.set("page", encodeCursor(c, sort!, ctx));
@@ -343,6 +344,7 @@ function sortedOrder<R extends { id: Id }>(def: ResourceDef<R>, ctx: CurrentCont
     bySpec.set(spec.text, sorted);
   } else {
     if (bySpec.size >= MAX_SORTED_ORDERS) bySpec.delete(bySpec.keys().next().value!);
+    ctx.service.work.cachesBuilt++;
     const records = def.records(ctx);
     // decimal ids compare as numbers: the same order as compareIds, without parsing per comparison
     const entries = records.map((r) => ({ r, k: normalizedKeys(spec, r, ctx), n: DECIMAL_ID.test(r.id) ? Number(r.id) : NaN }));
@@ -383,6 +385,8 @@ interface Page<R> {
   total: number | null;
   prev: Cursor | null;
   next: Cursor | null;
+  /** records tested against the visibility rule and the filters: the cost of the page */
+  examined: number;
 }
 
 /**
@@ -410,8 +414,11 @@ function selectPage<R extends { id: Id }>(
   const all = def.records(ctx);
   const sorted = sortedOrder(def, ctx, spec);
   const visible = def.visible;
-  const test = (r: R): boolean =>
-    (visible === undefined || visible(r, caller, ctx)) && filters.every((f) => f.def.matches(r, f.value, ctx));
+  let examined = 0;
+  const test = (r: R): boolean => {
+    examined++;
+    return (visible === undefined || visible(r, caller, ctx)) && filters.every((f) => f.def.matches(r, f.value, ctx));
+  };
 
   let candidates: readonly R[] | null = null;
   for (const f of filters) {
@@ -452,7 +459,8 @@ function selectPage<R extends { id: Id }>(
       if (hasNext) next = { direction: "next", keys: rawKeys(spec, sorted.order[last]!, ctx), id: sorted.order[last]!.id };
     }
   }
-  return { items, total: withTotal ? walk.count() : null, prev, next };
+  const total = withTotal ? walk.count() : null;
+  return { items, total, prev, next, examined };
 }
 
 const FEW_CANDIDATES = 4096;

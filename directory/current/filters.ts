@@ -1,5 +1,9 @@
 import type { Id, IsoDate, IsoDateTime } from "../data/model.js";
+import { fold, splitWords } from "../data/text.js";
+import { perContext } from "./cache.js";
 import { BadParameter, type CurrentContext, type FilterDef } from "./resource.js";
+
+export { fold, splitWords };
 
 /**
  * Builders of list filters (INTERFACE.md: list-valued filters are comma-separated, at most 100
@@ -42,7 +46,7 @@ export function idList<R>(
   get: (r: R, ctx: CurrentContext) => Id | readonly Id[] | null | undefined,
   opts: { index?: (ctx: CurrentContext) => ReadonlyMap<Id, readonly R[]>; lookup?: (id: Id, ctx: CurrentContext) => R | undefined } = {},
 ): FilterDef<R> {
-  const index = opts.index ? perContext(opts.index) : valueIndex(get, (v: Id) => v);
+  const index: (ctx: CurrentContext, all: readonly R[]) => ReadonlyMap<Id, readonly R[]> = opts.index ?? valueIndex(get, (v: Id) => v);
   const lookup = opts.lookup;
   return {
     parse: (raw, param) => new Set(parseList(raw, param)),
@@ -202,7 +206,7 @@ export const MAX_SEARCH_LENGTH = 255;
  * ("eloise" finds "Éloïse").
  */
 export function nameSearch<R>(names: (r: R, ctx: CurrentContext) => readonly string[]): FilterDef<R> {
-  const index = perContextLazy((ctx: CurrentContext, all: readonly R[]) => {
+  const index = perContext((ctx: CurrentContext, all: readonly R[]) => {
     const wordsOf = new Map<R, string[]>();
     const entries: Array<{ word: string; record: R }> = [];
     for (const r of all) {
@@ -239,34 +243,6 @@ export function nameSearch<R>(names: (r: R, ctx: CurrentContext) => readonly str
   };
 }
 
-/** Lower-cased, accents removed, split on the delimiters of the search rule. */
-export function splitWords(text: string): string[] {
-  return fold(text)
-    .split(/[\s\-_,.]+/)
-    .filter((w) => w.length > 0);
-}
-
-export function fold(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[đðłøæœßıþ]/g, (c) => LETTERS_WITHOUT_DECOMPOSITION[c]!);
-}
-
-/** Letters that NFD leaves whole: "dang" must find "Đặng", and it must sort among the d's. */
-const LETTERS_WITHOUT_DECOMPOSITION: Record<string, string> = {
-  đ: "d",
-  ð: "d",
-  ł: "l",
-  ø: "o",
-  æ: "ae",
-  œ: "oe",
-  ß: "ss",
-  ı: "i",
-  þ: "th",
-};
-
 function parseRange(raw: string, param: string): Range {
   const parts = raw.split("--");
   if (parts.length !== 2) throw new BadParameter(param, `"${truncate(raw)}" is not a date range (<from>--<to>, ".." for an open bound)`);
@@ -301,7 +277,7 @@ function union<R>(index: ReadonlyMap<string, readonly R[]>, keys: Iterable<strin
 
 /** value -> records holding it (null values under NULL_KEY), once per context. */
 function valueIndex<R, V>(get: Getter<R, V>, key: (v: V) => string) {
-  return perContextLazy((ctx: CurrentContext, all: readonly R[]) => {
+  return perContext((ctx: CurrentContext, all: readonly R[]) => {
     const map = new Map<string, R[]>();
     const add = (k: string, r: R) => {
       const bucket = map.get(k);
@@ -317,25 +293,6 @@ function valueIndex<R, V>(get: Getter<R, V>, key: (v: V) => string) {
     }
     return map as ReadonlyMap<string, readonly R[]>;
   });
-}
-
-function perContext<T>(build: (ctx: CurrentContext) => T): (ctx: CurrentContext, all?: unknown) => T {
-  const cache = new WeakMap<CurrentContext, T>();
-  return (ctx) => {
-    let value = cache.get(ctx);
-    if (value === undefined) cache.set(ctx, (value = build(ctx)));
-    return value;
-  };
-}
-
-function perContextLazy<R, T>(build: (ctx: CurrentContext, all: readonly R[]) => T) {
-  const cache = new WeakMap<CurrentContext, T>();
-  const get = (ctx: CurrentContext, all: readonly R[]): T => {
-    let value = cache.get(ctx);
-    if (value === undefined) cache.set(ctx, (value = build(ctx, all)));
-    return value;
-  };
-  return Object.assign(get, { peek: (ctx: CurrentContext) => cache.get(ctx) });
 }
 
 function lowerBound(sorted: readonly string[], probe: string): number {

@@ -2,23 +2,24 @@ import { randomBytes } from "node:crypto";
 import type { Company } from "../data/model.js";
 import type { Router } from "../http/router.js";
 import type { DirectoryContext } from "../server.js";
-import { registerTokenEndpoint, TokenStore } from "./auth.js";
+import { clientRegistry, registerTokenEndpoint, TokenStore } from "./auth.js";
 import { buildLookup, companyGeneration, computeDerived } from "./derived.js";
 import { employees } from "./employees.js";
 import { employments } from "./employments.js";
 import { ConditionalRouter, registerResource, type ContextSource } from "./engine.js";
 import { jobPositions } from "./job-positions.js";
-import type { CurrentContext, CurrentService, ResourceDef } from "./resource.js";
+import type { CurrentContext, CurrentService, ListWork, ResourceDef } from "./resource.js";
 import { registerWebhookDeliveries, resources } from "./resources/index.js";
 
 /** The current API under `/service-api` and the token endpoint `POST /connect/token`. */
-export function registerCurrentApi(router: Router, directory: DirectoryContext): void {
+export function registerCurrentApi(router: Router, directory: DirectoryContext): ListWork {
   const service: CurrentService = {
     tokens: new TokenStore(directory.options.tokenLifetimeSeconds),
     resources: new Map(),
     signingKey: randomBytes(32),
+    work: { recordsExamined: 0, cachesBuilt: 0 },
   };
-  registerTokenEndpoint(router, service.tokens);
+  registerTokenEndpoint(router, service.tokens, clientRegistry(directory.options.clients));
 
   // A new context (and with it fresh caches) whenever the company was written to.
   let generation = companyGeneration(directory.company);
@@ -35,10 +36,12 @@ export function registerCurrentApi(router: Router, directory: DirectoryContext):
   const api = new ConditionalRouter(router);
   const defs: ResourceDef<any>[] = [employees, employments, jobPositions, ...resources];
   for (const def of defs) registerResource(api, def, current);
-  registerWebhookDeliveries(api, ctx);
+  registerWebhookDeliveries(api, current);
+  return service.work;
 }
 
 export function buildContext(company: Company, service: CurrentService): CurrentContext {
+  service.work.cachesBuilt++;
   const lookup = buildLookup(company);
   return { company, lookup, derived: computeDerived(company, lookup), service };
 }

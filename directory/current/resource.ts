@@ -50,6 +50,22 @@ export interface CurrentService {
   resources: Map<string, ResourceDef<any>>;
   /** signs page cursors (a tampered cursor is a 400, not a silent jump) and portrait file tokens */
   signingKey: Buffer;
+  /** what list pages have cost since start, in records examined (see `RunningDirectory.work`) */
+  work: ListWork;
+}
+
+/**
+ * What list pages cost, counted rather than timed so that a test can compare a large company
+ * with a small one whatever the speed and load of the machine.
+ */
+export interface ListWork {
+  /** records that list pages tested against their visibility rule and filters */
+  recordsExamined: number;
+  /**
+   * contexts, sorted orders and indexes built: each once per company generation, by the first
+   * page that needs it; another page of the same kind builds none
+   */
+  cachesBuilt: number;
 }
 
 export type IncludeOption = "embedded" | "links" | "totalCount";

@@ -251,6 +251,7 @@ class CompanyGenerator {
     const webhookEndpoints = this.settings.webhookEndpoints;
     return {
       today: this.settings.today,
+      seed: this.settings.seed,
       legalEntities: this.legalEntities,
       businessEstablishments: this.establishments,
       departments: this.departments.map((d) => d.record),

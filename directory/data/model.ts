@@ -234,6 +234,12 @@ export interface WebhookDelivery {
  */
 export interface Company {
   today: IsoDate;
+  /**
+   * The seed the company was drawn from. The legacy API draws what only it knows (work cycles,
+   * extended data, time entries, axis sections...) when first asked, from the same seed, so that
+   * `DIRECTORY_SEED` changes the whole demo and not only the current API's part of it.
+   */
+  seed: number;
   legalEntities: LegalEntity[];
   businessEstablishments: BusinessEstablishment[];
   departments: Department[];

@@ -1,4 +1,4 @@
-import type { EmployeeStatus, Id } from "./model.js";
+import type { EmployeeStatus, Id, IsoDate } from "./model.js";
 
 /** Helpers over the company's records shared by the current and the legacy API. */
 
@@ -36,4 +36,27 @@ export function pickApplicable<T>(items: readonly T[], status: (item: T) => Empl
     if (s === "upcoming") upcoming = items[i]!;
   }
   return upcoming ?? items[items.length - 1] ?? null;
+}
+
+/** `active` from the start to the end (inclusive, open when null), `upcoming` before, `deactivated` after. */
+export function statusOf(start: IsoDate, end: IsoDate | null, today: IsoDate): EmployeeStatus {
+  if (start > today) return "upcoming";
+  if (end !== null && end < today) return "deactivated";
+  return "active";
+}
+
+/** An employee's status from those of their employments: active with one today, else upcoming with one to come. */
+export function employeeStatusOf(employmentStatuses: Iterable<EmployeeStatus>): EmployeeStatus {
+  let upcoming = false;
+  for (const s of employmentStatuses) {
+    if (s === "active") return "active";
+    if (s === "upcoming") upcoming = true;
+  }
+  return upcoming ? "upcoming" : "deactivated";
+}
+
+/** A job position ends the day before the next one of its employment starts. */
+export function dayBefore(date: IsoDate): IsoDate {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d - 1)).toISOString().slice(0, 10);
 }

@@ -73,20 +73,25 @@ export class Router {
     return this.add("DELETE", pattern, handler);
   }
 
-  /** The matching route, or `"method"` when the path exists under another method, or null. */
-  match(method: string, path: string): RouteMatch | "method" | null {
+  /**
+   * The matching route; `{allowed}` when the path exists only under other methods (a 405 with
+   * an `Allow` header); null when no route has the path (a 404).
+   */
+  match(method: string, path: string): RouteMatch | { allowed: string[] } | null {
     const parts = path.split("/");
-    let pathMatched = false;
+    const allowed = new Set<string>();
     for (const route of this.routes) {
       const params = matchSegments(route.segments, parts);
       if (!params) continue;
       if (route.method !== method) {
-        pathMatched = true;
+        allowed.add(route.method);
         continue;
       }
       return { route: { method: route.method, pattern: route.pattern }, params, handler: route.handler };
     }
-    return pathMatched ? "method" : null;
+    if (allowed.size === 0) return null;
+    if (allowed.has("GET")) allowed.add("HEAD");
+    return { allowed: [...allowed].sort() };
   }
 }
 

@@ -1,14 +1,15 @@
-import { Random } from "../data/random.js";
+import type { Random } from "../data/random.js";
 import type { Router } from "../http/router.js";
 import type { CompanyView } from "./company.js";
 import { dateOfDay } from "./company.js";
 import {
+  existing,
   notFound,
   objectBody,
   ok,
   parseIdList,
-  pathId,
   rejectUnknownParams,
+  resourceRoute,
   singleParam,
   withApiKey,
 } from "./http.js";
@@ -120,7 +121,7 @@ export class AxisSectionStore {
   readonly staffable: readonly StaffableProject[];
 
   constructor(view: CompanyView) {
-    const rng = new Random(0x5ec7);
+    const rng = view.random(0x5ec7);
     const employees = view.company.employees;
     const ownerId = () => (employees.length > 0 ? Number(rng.pick(employees).id) : null);
     const pastEnd = () => `${dateOfDay(view.todayDay - rng.int(10, 200))}T00:00:00`;
@@ -432,18 +433,14 @@ export function registerAxisSectionRoutes(router: Router, state: () => { view: C
   );
   router.get(
     "/api/v3/axisSections/{id}",
-    withApiKey((req) => {
-      const id = pathId(req);
+    resourceRoute([], (id) => {
       const { sections } = state();
-      const section = sections.get(id);
-      if (!section) throw notFound(`Axis section ${id} does not exist.`);
-      return ok({ data: sections.represent(section) });
+      return ok({ data: sections.represent(existing(sections.get(id), "Axis section", id)) });
     }),
   );
   router.put(
     "/api/v3/axisSections/{id}",
-    withApiKey((req) => {
-      const id = pathId(req);
+    resourceRoute([], (id, req) => {
       const { sections, view } = state();
       const updated = sections.replace(id, objectBody(req), view);
       return ok({ data: sections.represent(updated) });

@@ -1,6 +1,6 @@
-import { dayBefore, statusOf } from "../current/derived.js";
 import { parseIsoDate } from "../data/calendar.js";
-import { byId, compareStrings, groupSorted, pickApplicable } from "../data/records.js";
+import { byId, compareStrings, dayBefore, employeeStatusOf, groupSorted, pickApplicable, statusOf } from "../data/records.js";
+import { Random } from "../data/random.js";
 import type {
   BusinessEstablishment,
   Company,
@@ -67,6 +67,16 @@ export class CompanyView {
     this.administrator = company.employees[0] ?? null;
   }
 
+  /**
+   * The generator of one stream of what only the legacy API knows (`stream` names it: users,
+   * work contracts, time entries...), drawn from the company's seed. The default seed 1 keys each
+   * stream by its name alone, as before seeds reached the legacy API, so the default demo keeps
+   * its data.
+   */
+  random(stream: number): Random {
+    return new Random(Math.imul(this.company.seed - 1, 0x9e3779b1) ^ stream);
+  }
+
   employee(id: number): Employee | undefined {
     return this.employees.get(String(id));
   }
@@ -76,8 +86,7 @@ export class CompanyView {
   }
 
   employeeStatus(employeeId: Id): EmployeeStatus {
-    const statuses = new Set((this.employmentsByEmployee.get(employeeId) ?? []).map((e) => this.employmentStatus(e)));
-    return statuses.has("active") ? "active" : statuses.has("upcoming") ? "upcoming" : "deactivated";
+    return employeeStatusOf((this.employmentsByEmployee.get(employeeId) ?? []).map((e) => this.employmentStatus(e)));
   }
 
   /** The job positions of an employment with their derived end (the day before the next one starts). */
@@ -160,15 +169,7 @@ export class CompanyView {
   }
 }
 
-
+/** The `YYYY-MM-DD` of a day number (days since 1970-01-01). */
 export function dateOfDay(day: number): IsoDate {
   return new Date(day * 86_400_000).toISOString().slice(0, 10);
 }
-
-/** An id of the current API as the legacy API's integer. */
-export function intId(id: Id): number {
-  return Number(id);
-}
-
-
-

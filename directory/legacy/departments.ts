@@ -1,7 +1,16 @@
 import type { Department, Id } from "../data/model.js";
 import type { Router } from "../http/router.js";
 import type { CompanyView } from "./company.js";
-import { badRequest, notFound, ok, parseIdList, pathId, rejectUnknownParams, singleParam, withApiKey } from "./http.js";
+import {
+  badRequest,
+  existing,
+  ok,
+  parseIdList,
+  rejectUnknownParams,
+  resourceRoute,
+  singleParam,
+  withApiKey,
+} from "./http.js";
 import { userRef } from "./refs.js";
 import type { UserStore } from "./users.js";
 
@@ -97,12 +106,9 @@ export function registerDepartmentRoutes(
   );
   router.get(
     "/api/v3/departments/{id}",
-    withApiKey((req) => {
-      rejectUnknownParams(req.query, []);
-      const id = pathId(req);
+    resourceRoute([], (id, req) => {
       const { view, departments, users } = state();
-      const d = view.departments.get(String(id));
-      if (!d) throw notFound(`Department ${id} does not exist.`);
+      const d = existing(view.departments.get(String(id)), "Department", id);
       return ok({ data: representDepartment(d, view, departments, users, req.origin) });
     }),
   );

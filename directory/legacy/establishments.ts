@@ -1,4 +1,5 @@
 import type { BusinessEstablishment } from "../data/model.js";
+import { splitWords } from "../data/text.js";
 import type { Router } from "../http/router.js";
 import type { CompanyView } from "./company.js";
 import { badRequest, localDateTime, ok, parseBoundedInt, parseIdList, rejectUnknownParams, singleParam, wantsCount, withApiKey } from "./http.js";
@@ -33,15 +34,8 @@ function decodeCursor(raw: string): number {
 }
 
 /** Name search of DECISIONS.md: every word of the query is a prefix of a word of the name. */
-function searchWords(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(/[\s\-_,.]+/)
-    .filter((w) => w.length > 0);
-}
-
 function matchesSearch(name: string, words: readonly string[]): boolean {
-  const nameWords = searchWords(name);
+  const nameWords = splitWords(name);
   return words.every((w) => nameWords.some((n) => n.startsWith(w)));
 }
 
@@ -92,7 +86,7 @@ export function registerEstablishmentRoutes(router: Router, state: () => { view:
       const param = (name: string) => singleParam(q, name);
       const ids = param("id") === undefined ? null : new Set(parseIdList(param("id")!, "id"));
       const legalUnits = param("legalUnitId") === undefined ? null : new Set(parseIdList(param("legalUnitId")!, "legalUnitId"));
-      const words = param("search") === undefined ? null : searchWords(param("search")!);
+      const words = param("search") === undefined ? null : splitWords(param("search")!);
       const archived = parseArchived(param("isArchived"));
       const limit = param("limit") === undefined ? DEFAULT_LIMIT : parseBoundedInt(param("limit")!, "limit", 0, MAX_LIMIT);
       const rawPage = param("page");

@@ -42,6 +42,23 @@ export function withApiKey(handler: Handler): Handler {
   };
 }
 
+/**
+ * The handler of a route to one resource (`.../{id}`): the API key, only the `allowed` query
+ * parameters, an integer id >= 1; `handle` gets the id.
+ */
+export function resourceRoute(allowed: readonly string[], handle: (id: number, req: DirectoryRequest) => DirectoryResponse): Handler {
+  return withApiKey((req) => {
+    rejectUnknownParams(req.query, allowed);
+    return handle(pathId(req), req);
+  });
+}
+
+/** The resource, or a 404 `<What> <id> does not exist.` */
+export function existing<T>(item: T | undefined, what: string, id: number): T {
+  if (item === undefined) throw notFound(`${what} ${id} does not exist.`);
+  return item;
+}
+
 /** Rejects query parameters the endpoint does not know, so that a typo is not silently ignored. */
 export function rejectUnknownParams(query: URLSearchParams, allowed: readonly string[]): void {
   for (const name of new Set(query.keys())) {

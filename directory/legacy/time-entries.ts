@@ -1,18 +1,18 @@
-import { Random } from "../data/random.js";
+import type { Random } from "../data/random.js";
 import type { Router } from "../http/router.js";
 import type { AxisSectionStore } from "./axis-sections.js";
 import type { CompanyView } from "./company.js";
 import { dateOfDay } from "./company.js";
 import {
   badRequest,
+  existing,
   legacyError,
-  notFound,
   objectBody,
   ok,
   parseBoundedInt,
   parseIdList,
-  pathId,
   rejectUnknownParams,
+  resourceRoute,
   singleParam,
   withApiKey,
 } from "./http.js";
@@ -160,7 +160,7 @@ export class TimeStore {
   }
 
   regulation(ownerId: number): Regulation {
-    const rng = new Random(0x7e9a).fork(ownerId);
+    const rng = this.view.random(0x7e9a).fork(ownerId);
     const unitRoll = rng.next();
     const unit: Unit = unitRoll < 0.5 ? 2 : unitRoll < 0.8 ? 1 : 0;
     const typed = unit !== 0 && rng.chance(0.25);
@@ -173,7 +173,7 @@ export class TimeStore {
   timesheet(ownerId: number, day: number): Timesheet {
     const monday = mondayOf(day);
     const regulation = this.regulation(ownerId);
-    const rng = new Random(0x5a3e).fork(ownerId).fork(monday);
+    const rng = this.view.random(0x5a3e).fork(ownerId).fork(monday);
     const other: Mode = regulation.usualMode === "activity" ? "attendance" : "activity";
     const mode = rng.chance(0.85) ? regulation.usualMode : other;
     const age = (this.currentMonday - monday) / 7;
@@ -222,8 +222,7 @@ export class TimeStore {
    * order 2, 3 (while parsing), 1, 4, 6, 5, 7 (a 400 with `rule`). Nothing changes unless all pass.
    */
   update(id: number, body: Record<string, unknown>): TimeEntry {
-    const entry = this.find(id);
-    if (!entry) throw notFound(`Time entry ${id} does not exist.`);
+    const entry = existing(this.find(id), "Time entry", id);
     try {
       const next = this.validate(entry, body);
       const owner = this.owner(entry.ownerId);
@@ -362,7 +361,7 @@ export class TimeStore {
     const id = String(ownerId);
     if (!this.view.employees.has(id) || this.view.employeeStatus(id) !== "active") return [];
     const regulation = this.regulation(ownerId);
-    const rng = new Random(0xe471).fork(ownerId);
+    const rng = this.view.random(0xe471).fork(ownerId);
     // people are staffed on running projects; a task closed since shows up now and then
     const staffed = pickDistinct(
       this.sections.staffable.filter((p) => p.active),
@@ -515,19 +514,14 @@ export function registerTimeEntryRoutes(router: Router, state: () => { view: Com
   // a single read, as the other legacy resources have: the facade reads an entry before merging a partial update into its PUT
   router.get(
     "/api/v3/timeentries/{id}",
-    withApiKey((req) => {
-      rejectUnknownParams(req.query, []);
-      const id = pathId(req);
+    resourceRoute([], (id, req) => {
       const { time } = state();
-      const entry = time.find(id);
-      if (!entry) throw notFound(`Time entry ${id} does not exist.`);
-      return ok({ data: time.represent(entry, req.origin) });
+      return ok({ data: time.represent(existing(time.find(id), "Time entry", id), req.origin) });
     }),
   );
   router.put(
     "/api/v3/timeentries/{id}",
-    withApiKey((req) => {
-      const id = pathId(req);
+    resourceRoute([], (id, req) => {
       const { time } = state();
       const updated = time.update(id, objectBody(req));
       return ok({ data: time.represent(updated, req.origin) });

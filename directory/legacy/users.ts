@@ -2,7 +2,7 @@ import { markCompanyChanged } from "../current/derived.js";
 import { parseIsoDate } from "../data/calendar.js";
 import { ibanValid } from "../data/identifiers.js";
 import type { Employee, Id } from "../data/model.js";
-import { Random } from "../data/random.js";
+import type { Random } from "../data/random.js";
 import type { Router } from "../http/router.js";
 import type { AxisSectionStore } from "./axis-sections.js";
 import { invariantName } from "./axis-sections.js";
@@ -11,14 +11,14 @@ import { dateOfDay } from "./company.js";
 import { alpha2Of, isAlpha2 } from "./countries.js";
 import {
   badRequest,
+  existing,
   localDateTime,
-  notFound,
   nowOn,
   objectBody,
   ok,
   parseIdList,
-  pathId,
   rejectUnknownParams,
+  resourceRoute,
   singleParam,
   withApiKey,
 } from "./http.js";
@@ -485,7 +485,7 @@ export class UserStore {
   private generate(employee: Employee): UserData {
     const view = this.view;
     const id = Number(employee.id);
-    const rng = new Random(0x05e7).fork(id);
+    const rng = view.random(0x05e7).fork(id);
     const employment = view.applicableEmployment(employee.id);
     const position = view.applicableJobPosition(employee.id);
     const establishment = position ? view.establishments.get(position.businessEstablishmentId) : undefined;
@@ -593,11 +593,6 @@ export function parseFields(raw: string | undefined): string[] {
 }
 
 export function registerUserRoutes(router: Router, state: () => { view: CompanyView; users: UserStore }): void {
-  const find = (view: CompanyView, id: number) => {
-    const employee = view.employee(id);
-    if (!employee) throw notFound(`User ${id} does not exist.`);
-    return employee;
-  };
   router.get(
     "/api/v3/users",
     withApiKey((req) => {
@@ -616,22 +611,18 @@ export function registerUserRoutes(router: Router, state: () => { view: CompanyV
   );
   router.get(
     "/api/v3/users/{id}",
-    withApiKey((req) => {
-      rejectUnknownParams(req.query, ["fields"]);
-      const id = pathId(req);
+    resourceRoute(["fields"], (id, req) => {
       const fields = parseFields(singleParam(req.query, "fields"));
       const { view, users } = state();
-      return ok({ data: users.represent(find(view, id), fields, req.origin) });
+      return ok({ data: users.represent(existing(view.employee(id), "User", id), fields, req.origin) });
     }),
   );
   router.put(
     "/api/v3/users/{id}",
-    withApiKey((req) => {
-      rejectUnknownParams(req.query, ["fields"]);
-      const id = pathId(req);
+    resourceRoute(["fields"], (id, req) => {
       const fields = parseFields(singleParam(req.query, "fields"));
       const { view, users } = state();
-      const employee = find(view, id);
+      const employee = existing(view.employee(id), "User", id);
       users.update(employee, objectBody(req));
       return ok({ data: users.represent(employee, fields, req.origin) });
     }),

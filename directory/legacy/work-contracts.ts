@@ -1,17 +1,16 @@
 import { parseIsoDate } from "../data/calendar.js";
 import type { Employment } from "../data/model.js";
-import { Random } from "../data/random.js";
 import type { Router } from "../http/router.js";
 import type { CompanyView } from "./company.js";
 import {
+  existing,
   localDateTime,
-  notFound,
   ok,
   parseBoolean,
   parseBoundedInt,
   parseIdList,
-  pathId,
   rejectUnknownParams,
+  resourceRoute,
   singleParam,
   wantsCount,
   withApiKey,
@@ -41,7 +40,7 @@ const MAX_LIST = 100;
 const PARAMS = ["page", "limit", "fields.root", "ownerId", "isApplicable", "isArchived", "typeId", "establishmentId"];
 
 export function representWorkContract(e: Employment, view: CompanyView): Record<string, unknown> {
-  const rng = new Random(0xc0de).fork(Number(e.id));
+  const rng = view.random(0xc0de).fork(Number(e.id));
   const positions = view.jobPositionsByEmployment.get(e.id) ?? [];
   const first = positions[0];
   const current = view.applicablePositionOf(e);
@@ -84,13 +83,9 @@ function isArchived(e: Employment, view: CompanyView): boolean {
 export function registerWorkContractRoutes(router: Router, state: () => { view: CompanyView }): void {
   router.get(
     "/directory/api/4.0/work-contracts/{id}",
-    withApiKey((req) => {
-      rejectUnknownParams(req.query, []);
-      const id = pathId(req);
+    resourceRoute([], (id) => {
       const { view } = state();
-      const employment = view.employments.get(String(id));
-      if (!employment) throw notFound(`Work contract ${id} does not exist.`);
-      return ok(representWorkContract(employment, view));
+      return ok(representWorkContract(existing(view.employments.get(String(id)), "Work contract", id), view));
     }),
   );
   router.get(

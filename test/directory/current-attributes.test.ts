@@ -1,14 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TokenStore } from "../../directory/current/auth.js";
-import { buildContext } from "../../directory/current/index.js";
-import type { Caller, ResourceDef } from "../../directory/current/resource.js";
-import { employeeAttributes } from "../../directory/current/resources/employee-attributes.js";
-import { employeePersonalRecords } from "../../directory/current/resources/employee-personal-records.js";
-import { probationaryPeriods } from "../../directory/current/resources/probationary-periods.js";
 import type { EmployeeAttribute } from "../../directory/data/model.js";
 import { startDirectory, type RunningDirectory } from "../../directory/server.js";
-import { Expect, fetchToken, get, getAll, ids } from "./current-helpers.js";
+import { Expect, fetchToken, get, getAll, ids, postToken } from "./current-helpers.js";
 
 /**
  * Employee attributes, personal records and probationary periods over HTTP. Expected answers are
@@ -18,13 +11,27 @@ import { Expect, fetchToken, get, getAll, ids } from "./current-helpers.js";
 
 let directory: RunningDirectory;
 let token: string;
+/** a client restricted to establishment 1, with the scopes of these three lists */
+let restrictedToken: string;
 let url: string;
 let expected: Expect;
 
 beforeAll(async () => {
-  directory = await startDirectory({ employees: 300, today: "2026-06-15" });
+  directory = await startDirectory({
+    employees: 300,
+    today: "2026-06-15",
+    clients: {
+      "restricted-hr": {
+        secret: "hr-secret",
+        scopes: ["employee-attributes.readonly", "employee-personal-records.readonly", "probationary-periods.readonly"],
+        visibleEstablishmentIds: ["1"],
+      },
+    },
+  });
   url = directory.url;
   token = await fetchToken(url);
+  const granted = await postToken(url, { grant_type: "client_credentials", client_id: "restricted-hr", client_secret: "hr-secret" });
+  restrictedToken = granted.body.access_token;
   expected = new Expect(directory.company);
 });
 
@@ -443,40 +450,48 @@ describe("scopes and visibility", () => {
 
   /*
    * No demo client combines these scopes with a restricted set of establishments (DECISIONS.md),
-   * so the rule is checked on the resource definitions with such a caller and the running
-   * service's own company.
+   * so the service is started with one more client that does, and asked over HTTP like any other.
    */
-  const restricted: Caller = {
-    clientId: "restricted",
-    scopes: new Set(["employee-attributes.readonly", "employee-personal-records.readonly", "probationary-periods.readonly"]),
-    visibleEstablishmentIds: new Set(["1"]),
-  };
-  const visibleIds = <R extends { id: string }>(def: ResourceDef<R>, employeeOf: (r: R) => string) => {
-    const ctx = buildContext(company(), { tokens: new TokenStore(60), resources: new Map(), signingKey: randomBytes(32) });
-    const records = def.records(ctx);
-    const got = records.filter((r) => def.visible!(r, restricted, ctx)).map((r) => r.id);
-    const want = records.filter((r) => expected.visibleToLimited(employeeOf(r))).map((r) => r.id);
-    return { got, want, total: records.length };
-  };
+  interface Case {
+    collection: string;
+    records: () => ReadonlyArray<{ id: string }>;
+    employeeOf: (record: any) => string;
+  }
+  const cases: Case[] = [
+    { collection: "employee-attributes", records: () => company().employeeAttributes, employeeOf: (a) => a.employeeId },
+    { collection: "employee-personal-records", records: () => company().personalRecords, employeeOf: (r) => r.employeeId },
+    {
+      collection: "probationary-periods",
+      records: () => company().probationaryPeriods,
+      employeeOf: (p) => expected.byId.employment.get(p.employmentId)!.employeeId,
+    },
+  ];
 
-  it("shows a restricted caller only the attributes of employees of its establishments", () => {
-    const { got, want, total } = visibleIds(employeeAttributes, (a) => a.employeeId);
-    expect(got).toEqual(want);
-    expect(got.length).toBeGreaterThan(0);
-    expect(got.length).toBeLessThan(total);
-  });
+  for (const { collection, records, employeeOf } of cases) {
+    const visible = () => records().filter((r) => expected.visibleToLimited(employeeOf(r)));
+    const hidden = () => records().filter((r) => !expected.visibleToLimited(employeeOf(r)));
 
-  it("shows a restricted caller only the personal records of employees of its establishments", () => {
-    const { got, want, total } = visibleIds(employeePersonalRecords, (r) => r.employeeId);
-    expect(got).toEqual(want);
-    expect(got.length).toBeGreaterThan(0);
-    expect(got.length).toBeLessThan(total);
-  });
+    it(`a restricted caller lists only the ${collection} of employees of its establishments, and counts only them`, async () => {
+      const want = ids([...visible()]);
+      expect(want.length).toBeGreaterThan(0);
+      expect(hidden().length).toBeGreaterThan(0);
+      const { items } = await getAll(url, restrictedToken, `/service-api/${collection}?limit=100`);
+      expect(ids(items)).toEqual(want);
+      const counted = await get(url, restrictedToken, `/service-api/${collection}?limit=0&include=totalCount`);
+      expect(counted.body.totalCount).toBe(want.length);
+    });
 
-  it("shows a restricted caller only the probationary periods of employees of its establishments", () => {
-    const { got, want, total } = visibleIds(probationaryPeriods, (p) => expected.byId.employment.get(p.employmentId)!.employeeId);
-    expect(got).toEqual(want);
-    expect(got.length).toBeGreaterThan(0);
-    expect(got.length).toBeLessThan(total);
+    it(`a restricted caller reads one of the ${collection} of an employee it may see, and gets a 404 for another's`, async () => {
+      expect((await get(url, restrictedToken, `/service-api/${collection}/${visible()[0]!.id}`)).status).toBe(200);
+      expect((await get(url, restrictedToken, `/service-api/${collection}/${hidden()[0]!.id}`)).status).toBe(404);
+      expect((await get(url, token, `/service-api/${collection}/${hidden()[0]!.id}`)).status).toBe(200);
+    });
+  }
+
+  it("a restricted caller's filter on an employee it may not see finds nothing", async () => {
+    const hidden = company().employees.find((e) => !expected.visibleToLimited(e.id) && company().personalRecords.some((r) => r.employeeId === e.id))!;
+    const res = await get(url, restrictedToken, `/service-api/employee-personal-records?employee.id=${hidden.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.items).toEqual([]);
   });
 });

@@ -103,8 +103,39 @@ describe("token endpoint", () => {
     expect(((await res.json()) as any).error).toBe("invalid_request");
   });
 
-  it("GET on the token endpoint is a 405", async () => {
-    expect((await fetch(`${directory.url}/connect/token`)).status).toBe(405);
+  it("GET on the token endpoint is a 405 that allows POST", async () => {
+    const res = await fetch(`${directory.url}/connect/token`);
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+  });
+});
+
+describe("clients given at start-up", () => {
+  it("get tokens with their own scopes, beside the demo clients", async () => {
+    const extra = await startDirectory({
+      employees: 5,
+      today: "2026-06-15",
+      clients: { auditor: { secret: "s3cret", scopes: ["legal-entities.readonly"], visibleEstablishmentIds: null } },
+    });
+    try {
+      const granted = await postToken(extra.url, { grant_type: "client_credentials", client_id: "auditor", client_secret: "s3cret" });
+      expect(granted.body.scope).toBe("legal-entities.readonly");
+      expect((await get(extra.url, granted.body.access_token, "/service-api/legal-entities")).status).toBe(200);
+      expect((await get(extra.url, granted.body.access_token, "/service-api/employees")).status).toBe(403);
+      expect((await postToken(extra.url, credentials)).status).toBe(200);
+    } finally {
+      await extra.close();
+    }
+  });
+
+  it.each([
+    ["an unknown scope", { secret: "s", scopes: ["employees.read"], visibleEstablishmentIds: null }, "unknown scopes employees.read"],
+    ["an empty secret", { secret: "", scopes: [], visibleEstablishmentIds: null }, "secret"],
+    ["establishments that are not a list", { secret: "s", scopes: [], visibleEstablishmentIds: "1" }, "visibleEstablishmentIds"],
+  ])("with %s are refused at start-up, naming the client", async (_name, client, message) => {
+    await expect(startDirectory({ employees: 1, today: "2026-06-15", clients: { broken: client as never } })).rejects.toThrow(
+      new RegExp(`directory client "broken": .*${message}`),
+    );
   });
 });
 

@@ -264,4 +264,22 @@ describe("after a legacy write", () => {
     expect(ids((await list("?sort=-familyName&limit=1")).body.items)).toEqual(["5"]);
     expect((await get(directory.url, token, "/service-api/employees/5")).body.familyName).toBe("Zzyzx");
   });
+
+  it("a changed email and employee number are served at once, under a new ETag", async () => {
+    const before = await get(directory.url, token, "/service-api/employees/6");
+    expect(before.body.email).not.toBeNull();
+    // warm the email index first: it must not go stale
+    expect(ids((await list(`?email=${encodeURIComponent(before.body.email)}`)).body.items)).toEqual(["6"]);
+    const res = await fetch(`${directory.url}/api/v3/users/6`, {
+      method: "PUT",
+      headers: { authorization: "service application=demo-api-key", "content-type": "application/json" },
+      body: JSON.stringify({ mail: "renamed.six@example.com", employeeNumber: "X-0006" }),
+    });
+    expect(res.status).toBe(200);
+    expect((await list(`?email=${encodeURIComponent(before.body.email)}`)).body.items).toEqual([]);
+    expect(ids((await list("?email=renamed.six@example.com")).body.items)).toEqual(["6"]);
+    const after = await get(directory.url, token, "/service-api/employees/6", { "if-none-match": before.headers.get("etag")! });
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ email: "renamed.six@example.com", employeeNumber: "X-0006" });
+  });
 });

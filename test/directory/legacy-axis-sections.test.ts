@@ -102,6 +102,12 @@ describe("GET /api/v3/axisSections/{id}", () => {
   test("an id that is not an integer >= 1 is a 400", async () => {
     expect((await api.get(`${BASE}/0`)).status).toBe(400);
   });
+
+  test("a query parameter is a 400 naming it", async () => {
+    const res = await api.get(`${BASE}/1?axisId=1`);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain("'axisId'");
+  });
 });
 
 describe("PUT /api/v3/axisSections/{id}", () => {
@@ -227,5 +233,13 @@ describe("PUT /api/v3/axisSections/{id}", () => {
   test("a body that is not an object is a 400", async () => {
     const res = await api.put(`${BASE}/${ofAxis(3)[0].id}`, "Design");
     expect(res.status).toBe(400);
+  });
+
+  test("a query parameter is a 400, and nothing changes", async () => {
+    const task = take(3);
+    const res = await api.put(`${BASE}/${task.id}?axisId=3`, { ...bodyOf(task), code: `${task.code}-Q` });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain("'axisId'");
+    expect((await one(task.id)).code).toBe(task.code);
   });
 });

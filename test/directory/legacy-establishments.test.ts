@@ -100,6 +100,14 @@ describe("GET /organization/structure/api/establishments", () => {
     expect((await api.get(`${BASE}?search=zzzz`)).body.items).toEqual([]);
   });
 
+  test("search ignores case and accents, as the current API's does", async () => {
+    const b = company.businessEstablishments.find((x) => !x.isArchived && /é/.test(x.name))!;
+    const word = b.name.split(/[\s\-_,.()]+/).find((w) => w.includes("é"))!;
+    const plain = word.normalize("NFD").replace(/\p{M}/gu, "").toUpperCase();
+    const res = await api.get(`${BASE}?search=${encodeURIComponent(plain)}`);
+    expect(ids(res.body.items)).toContain(Number(b.id));
+  });
+
   test("fields.root=count adds count and the prev and next cursors", async () => {
     const res = await api.get(`${BASE}?limit=3&fields.root=count`);
     expect(res.body).toMatchObject({ prev: null, next: expect.any(String), count: unarchived().length });

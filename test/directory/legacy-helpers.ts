@@ -1,4 +1,4 @@
-import { startDirectory, type RunningDirectory } from "../../directory/server.js";
+import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../../directory/server.js";
 
 /** What the legacy tests share: one directory per test file, and requests with the demo API key. */
 
@@ -17,8 +17,8 @@ export interface LegacyClient {
   close(): Promise<void>;
 }
 
-export async function startLegacy(): Promise<LegacyClient> {
-  const directory = await startDirectory({ employees: 300, today: TODAY });
+export async function startLegacy(options: DirectoryOptions = {}): Promise<LegacyClient> {
+  const directory = await startDirectory({ employees: 300, today: TODAY, ...options });
   const call = async (method: string, path: string, body: unknown, headers: Record<string, string>) => {
     const res = await fetch(directory.url + path, {
       method,

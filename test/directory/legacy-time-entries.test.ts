@@ -224,6 +224,41 @@ describe("GET /api/v3/timeentries", () => {
   });
 });
 
+describe("GET /api/v3/timeentries/{id}", () => {
+  test("answers one entry in data, as the list writes it", async () => {
+    const e = entries.find((x) => x.axisSections !== null && x.comment !== null)!;
+    const res = await api.get(`${LIST}/${e.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: e });
+  });
+
+  test("shows a change made by a PUT at once", async () => {
+    const e = take("open, in attendance mode", (x) => openAttendance(x) && x.timeTypeId === null);
+    expect((await api.put(`${LIST}/${e.id}`, { ...bodyOf(e), comment: { content: "Read back" } })).status).toBe(200);
+    expect((await api.get(`${LIST}/${e.id}`)).body.data.comment).toEqual({ id: e.id, content: "Read back" });
+  });
+
+  test.each([
+    ["a rank beyond the owner's entries", () => entries[0]!.ownerId * 10_000 + 9_999],
+    ["an owner who is no employee", () => 999_999 * 10_000 + 1],
+    ["an id below the first owner's", () => 5],
+  ])("an unknown entry (%s) is a 404 naming it", async (_name, id) => {
+    const res = await api.get(`${LIST}/${id()}`);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ status: 404, message: `Time entry ${id()} does not exist.` });
+  });
+
+  test.each([
+    ["an id that is not an integer", "abc"],
+    ["an id of 0", "0"],
+    ["a query parameter", `${10_001}?fields=id`],
+  ])("%s is a 400", async (_name, rest) => {
+    const res = await api.get(`${LIST}/${rest}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ status: 400, message: expect.any(String) });
+  });
+});
+
 describe("PUT /api/v3/timeentries/{id}", () => {
   test("a valid change is applied and the entry answered", async () => {
     const e = take("open, in activity mode", openActivity);
@@ -409,6 +444,14 @@ describe("PUT /api/v3/timeentries/{id}", () => {
 
   test("an id that is not an integer is a 400", async () => {
     expect((await api.put(`${LIST}/abc`, {})).status).toBe(400);
+  });
+
+  test("a query parameter is a 400, and nothing changes", async () => {
+    const e = entries.find(openAttendance)!;
+    const res = await api.put(`${LIST}/${e.id}?unit=1`, { ...bodyOf(e), duration: "01:00:00" });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain("'unit'");
+    expect(await readBack(e)).toEqual(e);
   });
 
   test("a body that is not an object is a 400", async () => {

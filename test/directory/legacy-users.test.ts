@@ -65,6 +65,7 @@ describe("API key", () => {
       "/directory/api/4.0/work-contracts",
       "/organization/structure/api/establishments",
       "/api/v3/timeentries?ownerId=1",
+      "/api/v3/timeentries/10001",
       "/api/v3/axisSections",
       "/api/v3/axisSections/1",
     ];

@@ -2,10 +2,11 @@ import type { BusinessEstablishment } from "../../data/model.js";
 import { booleanFilter, idList, nameSearch } from "../filters.js";
 import { ref, scopedListLink } from "../refs.js";
 import type { ResourceDef, View } from "../resource.js";
-import { groupBy, perContext, self, withLinks } from "./common.js";
+import { perContext } from "../cache.js";
+import { groupBy, self, withLinks } from "./common.js";
 import { legalEntities, serializeLegalEntity } from "./legal-entities.js";
 
-const byLegalEntity = perContext((c) => groupBy(c.businessEstablishments, (r) => r.legalEntityId));
+const byLegalEntity = perContext((ctx) => groupBy(ctx.company.businessEstablishments, (r) => r.legalEntityId));
 
 export function serializeBusinessEstablishment(r: BusinessEstablishment, view: View): Record<string, unknown> {
   return withLinks(

@@ -1,32 +1,12 @@
-import type { Company, Id } from "../../data/model.js";
+import type { Id } from "../../data/model.js";
 import { fold } from "../filters.js";
 import { ref } from "../refs.js";
-import { BadParameter, type CurrentContext, type FilterDef, type View } from "../resource.js";
+import { BadParameter, type FilterDef, type View } from "../resource.js";
 
 /**
- * Pieces shared by the resource modules: per-context indexes, representation helpers and the
- * filters that the builders of filters.ts do not cover.
+ * Pieces shared by the resource modules: grouping for per-context indexes, representation
+ * helpers and the filters that the builders of filters.ts do not cover.
  */
-
-/**
- * A value computed once per context and reused by every request. A context lives as long as one
- * generation of the company (index.ts builds a new one after a write), so indexes never go stale.
- */
-export function perContext<T>(build: (company: Company, ctx: CurrentContext) => T): (ctx: CurrentContext) => T {
-  const cache = new WeakMap<CurrentContext, T>();
-  return (ctx) => {
-    let value = cache.get(ctx);
-    if (value === undefined) {
-      value = build(ctx.company, ctx);
-      cache.set(ctx, value);
-    }
-    return value;
-  };
-}
-
-export function mapById<R extends { id: Id }>(records: readonly R[]): Map<Id, R> {
-  return new Map(records.map((r) => [r.id, r]));
-}
 
 export function groupBy<R>(records: readonly R[], key: (r: R) => Id | readonly Id[] | null | undefined): Map<Id, R[]> {
   const groups = new Map<Id, R[]>();

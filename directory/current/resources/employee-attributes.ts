@@ -5,7 +5,9 @@ import { idList, parseIsoDate, timestampRange } from "../filters.js";
 import { serializeJobPosition } from "../job-positions.js";
 import { ref } from "../refs.js";
 import type { CurrentContext, FilterDef, ResourceDef, View } from "../resource.js";
-import { groupBy, jsonEquals, mapById, perContext, self, withLinks } from "./common.js";
+import { byId } from "../../data/records.js";
+import { perContext } from "../cache.js";
+import { groupBy, jsonEquals, self, withLinks } from "./common.js";
 import { serializeTaxonomyLabel } from "./taxonomy-labels.js";
 
 /**
@@ -19,11 +21,11 @@ import { serializeTaxonomyLabel } from "./taxonomy-labels.js";
  * (`M` = `"M"`), and compared structurally.
  */
 
-const byId = perContext((c) => mapById(c.employeeAttributes));
-const byDefinition = perContext((c) => groupBy(c.employeeAttributes, (r) => r.definitionId));
-const byEmployee = perContext((c) => groupBy(c.employeeAttributes, (r) => r.employeeId));
-const definitionsById = perContext((c) => mapById(c.attributeDefinitions));
-const labelsById = perContext((c) => mapById(c.taxonomyLabels));
+const attributesById = perContext((ctx) => byId(ctx.company.employeeAttributes));
+const byDefinition = perContext((ctx) => groupBy(ctx.company.employeeAttributes, (r) => r.definitionId));
+const byEmployee = perContext((ctx) => groupBy(ctx.company.employeeAttributes, (r) => r.employeeId));
+const definitionsById = perContext((ctx) => byId(ctx.company.attributeDefinitions));
+const labelsById = perContext((ctx) => byId(ctx.company.taxonomyLabels));
 
 export function serializeAttributeDefinition(d: EmployeeAttributeDefinition, view: View): Record<string, unknown> {
   return {
@@ -133,7 +135,7 @@ export const employeeAttributes: ResourceDef<EmployeeAttribute> = {
   type: "employee-attribute",
   scope: "employee-attributes",
   records: (ctx) => ctx.company.employeeAttributes,
-  byId: (id, ctx) => byId(ctx).get(id),
+  byId: (id, ctx) => attributesById(ctx).get(id),
   visible: (r, caller, ctx) => employeeVisible(r.employeeId, caller, ctx),
   serialize: serializeEmployeeAttribute,
   embeddables: {

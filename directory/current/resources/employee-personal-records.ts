@@ -5,10 +5,12 @@ import { enumList, idList } from "../filters.js";
 import { ref } from "../refs.js";
 import type { ResourceDef, View } from "../resource.js";
 import { COUNTRY_CODES } from "./country-codes.js";
-import { groupBy, mapById, perContext, self, withLinks } from "./common.js";
+import { byId } from "../../data/records.js";
+import { perContext } from "../cache.js";
+import { groupBy, self, withLinks } from "./common.js";
 
-const byId = perContext((c) => mapById(c.personalRecords));
-const byEmployee = perContext((c) => groupBy(c.personalRecords, (r) => r.employeeId));
+const recordsById = perContext((ctx) => byId(ctx.company.personalRecords));
+const byEmployee = perContext((ctx) => groupBy(ctx.company.personalRecords, (r) => r.employeeId));
 
 export const LEGAL_GENDERS = ["unknown", "male", "female", "diverse"] as const;
 
@@ -38,7 +40,7 @@ export const employeePersonalRecords: ResourceDef<EmployeePersonalRecord> = {
   type: "employee-personal-record",
   scope: "employee-personal-records",
   records: (ctx) => ctx.company.personalRecords,
-  byId: (id, ctx) => byId(ctx).get(id),
+  byId: (id, ctx) => recordsById(ctx).get(id),
   visible: (r, caller, ctx) => employeeVisible(r.employeeId, caller, ctx),
   serialize: serializePersonalRecord,
   embeddables: {

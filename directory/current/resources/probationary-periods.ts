@@ -3,11 +3,13 @@ import { booleanFilter, dateRange, idList } from "../filters.js";
 import { ref } from "../refs.js";
 import type { CurrentContext, ResourceDef, View } from "../resource.js";
 import { employeeVisible } from "../derived.js";
-import { groupBy, mapById, perContext, self, withLinks } from "./common.js";
+import { byId } from "../../data/records.js";
+import { perContext } from "../cache.js";
+import { groupBy, self, withLinks } from "./common.js";
 
-const byId = perContext((c) => mapById(c.probationaryPeriods));
-const byEmployment = perContext((c) => groupBy(c.probationaryPeriods, (r) => r.employmentId));
-const byEmployee = perContext((c, ctx) => groupBy(c.probationaryPeriods, (r) => ctx.lookup.employments.get(r.employmentId)?.employeeId));
+const periodsById = perContext((ctx) => byId(ctx.company.probationaryPeriods));
+const byEmployment = perContext((ctx) => groupBy(ctx.company.probationaryPeriods, (r) => r.employmentId));
+const byEmployee = perContext((ctx) => groupBy(ctx.company.probationaryPeriods, (r) => ctx.lookup.employments.get(r.employmentId)?.employeeId));
 
 function employmentOf(r: ProbationaryPeriod, ctx: CurrentContext): Employment | undefined {
   return ctx.lookup.employments.get(r.employmentId);
@@ -45,7 +47,7 @@ export const probationaryPeriods: ResourceDef<ProbationaryPeriod> = {
   type: "probationary-period",
   scope: "probationary-periods",
   records: (ctx) => ctx.company.probationaryPeriods,
-  byId: (id, ctx) => byId(ctx).get(id),
+  byId: (id, ctx) => periodsById(ctx).get(id),
   visible: (r, caller, ctx) => {
     const employment = employmentOf(r, ctx);
     return employment !== undefined && employeeVisible(employment.employeeId, caller, ctx);

@@ -2,9 +2,11 @@ import type { Taxonomy } from "../../data/model.js";
 import { nameSearch } from "../filters.js";
 import { scopedListLink } from "../refs.js";
 import type { ResourceDef, View } from "../resource.js";
-import { mapById, perContext, self, withLinks } from "./common.js";
+import { byId } from "../../data/records.js";
+import { perContext } from "../cache.js";
+import { self, withLinks } from "./common.js";
 
-const byId = perContext((c) => mapById(c.taxonomies));
+const taxonomiesById = perContext((ctx) => byId(ctx.company.taxonomies));
 
 export function serializeTaxonomy(r: Taxonomy, view: View): Record<string, unknown> {
   return withLinks(
@@ -28,7 +30,7 @@ export const taxonomies: ResourceDef<Taxonomy> = {
   type: "taxonomy",
   scope: "taxonomies",
   records: (ctx) => ctx.company.taxonomies,
-  byId: (id, ctx) => byId(ctx).get(id),
+  byId: (id, ctx) => taxonomiesById(ctx).get(id),
   serialize: serializeTaxonomy,
   filters: {
     search: nameSearch((r) => [r.name]),

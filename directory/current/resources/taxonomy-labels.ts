@@ -2,10 +2,12 @@ import type { TaxonomyLabel } from "../../data/model.js";
 import { booleanFilter, idList, nameSearch } from "../filters.js";
 import { ref } from "../refs.js";
 import type { ResourceDef, View } from "../resource.js";
-import { groupBy, mapById, perContext, self, withLinks } from "./common.js";
+import { byId } from "../../data/records.js";
+import { perContext } from "../cache.js";
+import { groupBy, self, withLinks } from "./common.js";
 
-const byId = perContext((c) => mapById(c.taxonomyLabels));
-const byTaxonomy = perContext((c) => groupBy(c.taxonomyLabels, (r) => r.taxonomyId));
+const labelsById = perContext((ctx) => byId(ctx.company.taxonomyLabels));
+const byTaxonomy = perContext((ctx) => groupBy(ctx.company.taxonomyLabels, (r) => r.taxonomyId));
 
 export function serializeTaxonomyLabel(r: TaxonomyLabel, view: View): Record<string, unknown> {
   return withLinks(
@@ -32,7 +34,7 @@ export const taxonomyLabels: ResourceDef<TaxonomyLabel> = {
   // INTERFACE.md: the `taxonomies` scope covers taxonomies and taxonomy labels.
   scope: "taxonomies",
   records: (ctx) => ctx.company.taxonomyLabels,
-  byId: (id, ctx) => byId(ctx).get(id),
+  byId: (id, ctx) => labelsById(ctx).get(id),
   serialize: serializeTaxonomyLabel,
   filters: {
     "taxonomy.id": idList((r) => r.taxonomyId, { index: byTaxonomy }),

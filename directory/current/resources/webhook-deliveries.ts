@@ -1,9 +1,9 @@
 import type { Company, WebhookDelivery, WebhookEndpoint } from "../../data/model.js";
 import { HttpError, type DirectoryRequest, type DirectoryResponse, type Router } from "../../http/router.js";
-import { problemBody } from "../../server.js";
+import { problemBody } from "../../http/errors.js";
 import { authenticate } from "../auth.js";
 import { collectionHref, link, ref, resourceUrl } from "../refs.js";
-import { badRequest, parseInclude } from "../engine.js";
+import { badRequest, parseInclude, type ContextSource } from "../engine.js";
 import { BadParameter, type CurrentContext, type IncludeOption, type View } from "../resource.js";
 
 /**
@@ -23,8 +23,8 @@ export const DELIVERY_TIMEOUT_MS = 5_000;
 /** 1, 2, 4, 8 minutes after the 1st, 2nd, 3rd, 4th unsuccessful attempt */
 const FIRST_RETRY_DELAY_MS = 60_000;
 
-export function registerWebhookDeliveries(router: Router, ctx: CurrentContext): void {
-  router.post("/service-api/webhook-deliveries", (req) => triggerTestDelivery(req, ctx));
+export function registerWebhookDeliveries(router: Router, current: ContextSource): void {
+  router.post("/service-api/webhook-deliveries", (req) => triggerTestDelivery(req, current()));
 }
 
 async function triggerTestDelivery(req: DirectoryRequest, ctx: CurrentContext): Promise<DirectoryResponse> {
