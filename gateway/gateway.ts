@@ -4,9 +4,9 @@ import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/dis
 import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin/landingPage/default";
 import { GraphQLError, Kind, type DocumentNode, type OperationDefinitionNode } from "graphql";
 import { readFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { sendJson, serveGraphQL } from "../subgraphs/shared/graphql/http.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { listen, sendJson, serveGraphQL, type HttpListener } from "../subgraphs/shared/graphql/http.js";
+import { SUBGRAPH_SECRET_HEADER } from "../subgraphs/shared/graphql/server.js";
 import { Logger } from "../subgraphs/shared/log.js";
 import { operationLog } from "../subgraphs/shared/graphql/operation-log.js";
 import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.js";
@@ -16,8 +16,6 @@ import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.
  * the live subgraphs), serves Apollo Sandbox at `/` outside production, forwards the caller's
  * credentials and the shared subgraph secret, and answers `/health` and `/ready`.
  */
-
-export const SUBGRAPH_SECRET_HEADER = "x-subgraph-secret";
 
 interface GatewayContext {
   authorization?: string;
@@ -65,8 +63,10 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
         ? new IntrospectAndCompose({
             subgraphs: SUBGRAPH_NAMES.map((name) => ({ name, url: config.subgraphUrls[name] })),
           })
-        : await readFile(config.supergraphPath, "utf8"),
+        : await readSupergraph(config.supergraphPath),
     buildService: ({ name }) => new SubgraphDataSource(urlOf(name), config.subgraphSecret),
+    // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
+    // line per operation
     logger: {
       debug: (m) => logger.debug(String(m)),
       info: (m) => logger.debug(String(m)),
@@ -78,6 +78,9 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
     introspection: !config.production,
+    // the process that runs the gateway owns shutdown (close the HTTP server, then stop): Apollo's
+    // own SIGTERM handler would stop it under in-flight requests and re-raise the signal
+    stopOnTerminationSignals: false,
     plugins: [
       config.production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
       ...(config.auth === "forward" ? [requireCredentials()] : []),
@@ -85,13 +88,6 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     ],
   });
   await apollo.start();
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err) => {
-      logger.error("request failed", { error: String(err) });
-      if (!res.headersSent) sendJson(res, 500, { errors: [{ message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
-    });
-  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://gateway.local").pathname;
@@ -106,23 +102,30 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0 }));
   }
 
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.port, config.host, () => resolve((server.address() as AddressInfo).port));
-  });
-  const host = ["0.0.0.0", "::"].includes(config.host) ? "127.0.0.1" : config.host;
+  let http: HttpListener;
+  try {
+    http = await listen(handle, { port: config.port, host: config.host, logger });
+  } catch (err) {
+    await apollo.stop();
+    throw err;
+  }
 
   return {
-    url: `http://${host}:${port}/`,
-    port,
+    url: `${http.origin}/`,
+    port: http.port,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      await http.close();
       await apollo.stop();
     },
   };
+}
+
+async function readSupergraph(path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (err) {
+    throw new Error(`cannot read the supergraph ${path} (GATEWAY_SUPERGRAPH): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
 }
 
 /** `/ready`: every subgraph answers its `/health`. */

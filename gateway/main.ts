@@ -1,8 +1,12 @@
 import { Logger } from "../subgraphs/shared/log.js";
 import { loadGatewayConfig, type GatewayConfig } from "./config.js";
-import { startGateway } from "./gateway.js";
+import { startGateway, type RunningGateway } from "./gateway.js";
 
-/** The gateway as its own process (`npm run gateway`), configured from the environment. */
+/**
+ * The gateway as its own process (`npm run gateway`), configured from the environment.
+ * Exit status 2: a configuration error; 1: it could not start (supergraph file unreadable,
+ * subgraphs unreachable in introspect mode, port taken).
+ */
 let config: GatewayConfig;
 try {
   config = loadGatewayConfig(process.env);
@@ -11,7 +15,13 @@ try {
   process.exit(2);
 }
 const logger = new Logger("gateway", config.logLevel);
-const running = await startGateway(config, logger);
+let running: RunningGateway;
+try {
+  running = await startGateway(config, logger);
+} catch (err) {
+  console.error(`gateway: cannot start: ${(err as Error).message}`);
+  process.exit(1);
+}
 logger.info("listening", { url: running.url, compose: config.compose, subgraphs: config.subgraphUrls });
 const stop = async () => {
   logger.info("shutting down");

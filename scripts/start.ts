@@ -1,64 +1,41 @@
-import "reflect-metadata";
-import { loadGatewayConfig } from "../gateway/config.js";
-import { startGateway } from "../gateway/gateway.js";
-import { directoryBanner, directoryOptionsFromEnv } from "../directory/options.js";
-import { startDirectory, type RunningDirectory } from "../directory/server.js";
-import { parsePort } from "../subgraphs/shared/env.js";
-import type { RunningSubgraph } from "../subgraphs/shared/graphql/server.js";
-import { startSubgraphModule } from "../subgraphs/shared/graphql/subgraph.js";
+import { directoryBanner } from "../directory/options.js";
 import { Logger } from "../subgraphs/shared/log.js";
-import { loadUpstreamConfig, Upstream } from "../subgraphs/shared/upstream/index.js";
-import { subgraphModules } from "./subgraphs.js";
+import { EmbeddedConfigError, loadEmbeddedConfig, startEmbedded, type Embedded, type EmbeddedConfig } from "./embedded.js";
 
 /**
- * `npm start`: the embedded default in one process — the in-process directory service (unless
- * DIRECTORY_BASE_URL points at a real upstream), the three subgraphs and the gateway.
- * Each also runs alone: `npm run directory`, `npm run subgraph:<name>`, `npm run gateway`.
+ * `npm start`: the embedded default in one process (scripts/embedded.ts), its URLs printed.
+ * Each component also runs alone: `npm run directory`, `npm run subgraph:<name>`, `npm run gateway`.
+ * Exit status 2: a configuration error (nothing was started); 1: a component could not start.
  */
 
-const env = process.env;
-const logger = new Logger("start");
-let directory: RunningDirectory | null = null;
-let upstream: Upstream;
+let config: EmbeddedConfig;
 try {
-  if (!env.DIRECTORY_BASE_URL) {
-    directory = await startDirectory({
-      ...directoryOptionsFromEnv(env),
-      port: parsePort("DIRECTORY_PORT", env.DIRECTORY_PORT, 4010),
-    });
-    console.log(directoryBanner(directory));
-  }
-  upstream = new Upstream(loadUpstreamConfig(env));
+  config = await loadEmbeddedConfig(process.env);
 } catch (err) {
-  console.error(`configuration error: ${(err as Error).message}`);
-  await directory?.close();
+  if (!(err instanceof EmbeddedConfigError)) throw err;
+  console.error(`start: configuration error: ${err.message}`);
   process.exit(2);
 }
 
-const subgraphs: RunningSubgraph[] = [];
-for (const module of await subgraphModules()) {
-  const running = await startSubgraphModule(module, {
-    upstream,
-    port: parsePort(module.portVariable, env[module.portVariable], module.defaultPort),
-    host: env.HOST,
-    secret: env.SUBGRAPH_SECRET || null,
-    logger: new Logger(module.name),
-  });
-  subgraphs.push(running);
-  console.log(`subgraph ${module.name}: ${running.url}`);
+let embedded: Embedded;
+try {
+  embedded = await startEmbedded(config);
+} catch (err) {
+  console.error(`start: cannot start: ${(err as Error).message}`);
+  process.exit(1);
 }
 
-const gatewayConfig = loadGatewayConfig(env);
-const gateway = await startGateway(gatewayConfig);
-console.log(`gateway: ${gateway.url}  (Apollo Sandbox${gatewayConfig.production ? " disabled in production" : ` at ${gateway.url}`})`);
+const { directory, subgraphs, gateway, upstream } = embedded;
+if (directory) console.log(directoryBanner(directory));
+for (const subgraph of subgraphs) console.log(`subgraph ${subgraph.name}: ${subgraph.url}`);
+console.log(`gateway: ${gateway.url}  (${config.gateway.production ? "Apollo Sandbox disabled in production" : `Apollo Sandbox at ${gateway.url}`})`);
+
+const logger = new Logger("start", config.gateway.logLevel);
 logger.info("ready", { gateway: gateway.url, upstream: upstream.config.baseUrl, auth: upstream.config.auth });
 
 const stop = async () => {
   logger.info("shutting down");
-  await gateway.close();
-  await Promise.all(subgraphs.map((s) => s.close()));
-  await upstream.close();
-  await directory?.close();
+  await embedded.close();
   process.exit(0);
 };
 process.once("SIGINT", stop);

@@ -53,6 +53,8 @@ describe("forward mode", () => {
   it("refuses an operation without a bearer token with UNAUTHENTICATED, before any upstream call", async () => {
     stack.resetStats();
     const response = await stack.query("{ employees(first: 1) { totalCount } }");
+    // refused by the gateway itself (a subgraph's refusal would come back as a 200 with a null field)
+    expect(response.status).toBe(401);
     expect(response.data ?? null).toBeNull();
     expect(response.errors?.map((e) => e.extensions?.code)).toEqual(["UNAUTHENTICATED"]);
     expect(stack.stats().total).toBe(0);
@@ -60,6 +62,7 @@ describe("forward mode", () => {
 
   it("refuses a credential that is not a bearer token", async () => {
     const response = await stack.query("{ employees(first: 1) { totalCount } }", {}, { authorization: "Basic ZGVtbzpkZW1v" });
+    expect(response.status).toBe(401);
     expect(response.errors?.map((e) => e.extensions?.code)).toEqual(["UNAUTHENTICATED"]);
   });
 

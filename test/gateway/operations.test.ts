@@ -238,6 +238,24 @@ describe("Timesheet", () => {
   });
 });
 
+describe("a team's timesheets", () => {
+  const TEAM_WEEK = `query TeamWeek($first: Int!, $from: Date!, $to: Date!) {
+    employees(first: $first) { nodes { id timeEntries(from: $from, to: $to) { id durationMinutes axisSections { id code } } } }
+  }`;
+
+  it("of 100 employees for a week cost as many upstream calls as those of 10", async () => {
+    const { from, to } = demo.timesheet;
+    await run(TEAM_WEEK, { first: 1, from, to }); // warm: the token is fetched once per process
+    const ten = await run(TEAM_WEEK, { first: 10, from, to });
+    const hundred = await run(TEAM_WEEK, { first: 100, from, to });
+    expectNoErrors(hundred.response);
+    const entries = hundred.response.data.employees.nodes.flatMap((e: any) => e.timeEntries);
+    expect(hundred.response.data.employees.nodes).toHaveLength(100);
+    expect(entries.length).toBeGreaterThan(100);
+    expect(hundred.byRoute).toEqual(ten.byRoute);
+  });
+});
+
 describe("UpdateTimeEntry", () => {
   const update = () => operationNamed(operations, "UpdateTimeEntry");
 

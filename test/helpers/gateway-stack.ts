@@ -23,8 +23,6 @@ export interface GatewayStackOptions extends StackOptions {
 }
 
 export async function startGatewayStack(options: GatewayStackOptions = {}): Promise<GatewayStack> {
-  // the subgraphs' loggers follow LOG_LEVEL: keep a test run's output to warnings and errors
-  process.env.LOG_LEVEL ??= "warn";
   const stack = await startStack({ ...options, subgraphs: ["people", "organisation", "legacy-time"] });
   try {
     const gatewayEnv: Record<string, string> = {

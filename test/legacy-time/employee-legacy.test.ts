@@ -198,6 +198,17 @@ describe("Employee.timeEntries", () => {
     }
   });
 
+  it("counts the last day whole: a one-day range holds that day's afternoon entries", async () => {
+    const week = await employee(2, "timeEntries(from: $from, to: $to) { id startsAt }", OPEN_WEEK, RANGE_VARS);
+    const afternoon = week.data._entities[0].timeEntries.find((e: any) => e.startsAt.slice(11) >= "12:00:00");
+    expect(afternoon).toBeDefined();
+    const day = afternoon.startsAt.slice(0, 10);
+    const res = await employee(2, "timeEntries(from: $from, to: $to) { id startsAt }", { from: day, to: day }, RANGE_VARS);
+    const ids = res.data._entities[0].timeEntries.map((e: any) => e.id);
+    expect(ids).toContain(afternoon.id);
+    expect(res.data._entities[0].timeEntries.every((e: any) => e.startsAt.startsWith(day))).toBe(true);
+  });
+
   it("is empty for an employee without entries", async () => {
     const res = await employee("999999", "timeEntries(from: $from, to: $to) { id }", OPEN_WEEK, RANGE_VARS);
     expect(res.errors).toBeUndefined();

@@ -71,6 +71,39 @@ describe("updateLegacyUser", () => {
     expect(stack.stats().byRoute).toEqual({ "PUT /api/v3/users/{id}": 1 });
   });
 
+  it("writes the references given by id: legal entity, primary role, leave profile and axis-2 section, and clears the section with null", async () => {
+    const users = (await legacyGet(stack, `/api/v3/users?id=${Array.from({ length: 40 }, (_, i) => i + 1).join(",")}&fields=legalEntityId`)).data.items as any[];
+    const before = await user("10", "legalEntityId,rolePrincipalId,applicationData,userAxisValues_2");
+    const legalEntityId = users.map((u) => u.legalEntityId).find((id) => id !== null && id !== before.legalEntityId);
+    const rolePrincipalId = before.rolePrincipalId === 3 ? 4 : 3;
+    const leaveProfileId = before.applicationData.profile_leave.id === 7 ? 1 : 7;
+    const sections = (await legacyGet(stack, "/api/v3/axisSections?axisId=2")).data.items as any[];
+    const section = sections.find((s) => s.id !== before.userAxisValues_2?.id)!;
+    const selection = `__typename ... on Employee { legacyProfile { legalEntity { id } rolePrincipal { id } leaveProfile { id } axisValue2 { id axisId } } }`;
+
+    const set = await stack.gql(url, `mutation($input: LegacyUserInput!) { updateLegacyUser(id: "10", input: $input) { ${selection} } }`, {
+      input: { legalEntityId, rolePrincipalId, leaveProfileId, axisValue2Id: String(section.id) },
+    });
+    expect(set.errors).toBeUndefined();
+    expect(set.data.updateLegacyUser.legacyProfile).toEqual({
+      legalEntity: { id: legalEntityId },
+      rolePrincipal: { id: rolePrincipalId },
+      leaveProfile: { id: leaveProfileId },
+      axisValue2: { id: String(section.id), axisId: 2 },
+    });
+    expect(await user("10", "legalEntityId,rolePrincipalId,userAxisValues_2")).toMatchObject({ legalEntityId, rolePrincipalId, userAxisValues_2: { id: section.id } });
+
+    const cleared = await stack.gql(url, `mutation { updateLegacyUser(id: "10", input: { axisValue2Id: null }) { ${selection} } }`);
+    expect(cleared.data.updateLegacyUser.legacyProfile.axisValue2).toBeNull();
+  });
+
+  it("refuses an id that cannot be an employee's before any upstream call", async () => {
+    stack.resetStats();
+    const res = await update("8", { managerId: "not-an-id" });
+    expect(res.data.updateLegacyUser).toEqual({ __typename: "InvalidInputError", message: expect.stringContaining("managerId"), fields: ["managerId"] });
+    expect(stack.stats().total).toBe(0);
+  });
+
   it("replaces the work cycles with the periods given", async () => {
     const res = await update("7", {
       workCycles: [

@@ -1,0 +1,90 @@
+import "reflect-metadata";
+import { directoryOptionsFromEnv } from "../directory/options.js";
+import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../directory/server.js";
+import { loadGatewayConfig, type GatewayConfig, type SubgraphName } from "../gateway/config.js";
+import { startGateway, type RunningGateway } from "../gateway/gateway.js";
+import { parsePort } from "../subgraphs/shared/env.js";
+import type { RunningSubgraph } from "../subgraphs/shared/graphql/server.js";
+import { startSubgraphModule, type SubgraphModule } from "../subgraphs/shared/graphql/subgraph.js";
+import { Logger } from "../subgraphs/shared/log.js";
+import { loadUpstreamConfig, Upstream, type UpstreamConfig } from "../subgraphs/shared/upstream/index.js";
+import { subgraphModules } from "./subgraphs.js";
+
+/**
+ * The embedded default of `npm start`, in one process: the in-process directory service (unless
+ * DIRECTORY_BASE_URL names a real upstream), the three subgraphs and the gateway. The whole
+ * configuration is read and checked before anything starts, so that a wrong variable stops with
+ * one message rather than after half the components are up. Port variables may be 0 (a free
+ * port): each component is wired to the addresses the others actually got.
+ */
+
+export interface EmbeddedConfig {
+  /** the in-process directory; null when DIRECTORY_BASE_URL points at a real upstream */
+  directory: DirectoryOptions | null;
+  upstream: UpstreamConfig;
+  subgraphs: Array<{ module: SubgraphModule; port: number }>;
+  /** SUBGRAPH_SECRET */
+  secret: string | null;
+  /** the gateway's own settings; its subgraph URLs are replaced by the running subgraphs' */
+  gateway: GatewayConfig;
+}
+
+export interface Embedded {
+  directory: RunningDirectory | null;
+  upstream: Upstream;
+  subgraphs: RunningSubgraph[];
+  gateway: RunningGateway;
+  /** stops the gateway first, then the subgraphs, the upstream client and the directory */
+  close(): Promise<void>;
+}
+
+export class EmbeddedConfigError extends Error {}
+
+/** Loopback: in the embedded default only the gateway faces callers (HOST), the rest is internal. */
+const INTERNAL_HOST = "127.0.0.1";
+
+export async function loadEmbeddedConfig(env: NodeJS.ProcessEnv): Promise<EmbeddedConfig> {
+  const modules = await subgraphModules();
+  try {
+    const embedded = (env.DIRECTORY_BASE_URL ?? "").trim() === "";
+    return {
+      directory: embedded ? { ...directoryOptionsFromEnv(env), port: parsePort("DIRECTORY_PORT", env.DIRECTORY_PORT, 4010) } : null,
+      // the in-process directory's address is known once it listens: checked here without it
+      upstream: loadUpstreamConfig(embedded ? { ...env, DIRECTORY_PORT: undefined } : env),
+      subgraphs: modules.map((module) => ({ module, port: parsePort(module.portVariable, env[module.portVariable], module.defaultPort) })),
+      secret: env.SUBGRAPH_SECRET || null,
+      gateway: loadGatewayConfig(env),
+    };
+  } catch (err) {
+    throw new EmbeddedConfigError((err as Error).message);
+  }
+}
+
+export async function startEmbedded(config: EmbeddedConfig): Promise<Embedded> {
+  const level = config.gateway.logLevel;
+  const running: Array<{ close(): Promise<void> }> = [];
+  const close = async () => {
+    for (const component of running.splice(0).reverse()) await component.close();
+  };
+  try {
+    const directory = config.directory ? await startDirectory({ ...config.directory, host: INTERNAL_HOST }) : null;
+    if (directory) running.push(directory);
+    const upstream = new Upstream(
+      directory ? { ...config.upstream, baseUrl: directory.url, tokenUrl: `${directory.url}/connect/token` } : config.upstream,
+    );
+    running.push(upstream);
+    const subgraphs: RunningSubgraph[] = [];
+    for (const { module, port } of config.subgraphs) {
+      const subgraph = await startSubgraphModule(module, { upstream, port, host: INTERNAL_HOST, secret: config.secret, logger: new Logger(module.name, level) });
+      running.push(subgraph);
+      subgraphs.push(subgraph);
+    }
+    const subgraphUrls = Object.fromEntries(subgraphs.map((s) => [s.name, s.url])) as Record<SubgraphName, string>;
+    const gateway = await startGateway({ ...config.gateway, subgraphUrls }, new Logger("gateway", level));
+    running.push(gateway);
+    return { directory, upstream, subgraphs, gateway, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
