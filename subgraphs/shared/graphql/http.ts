@@ -23,7 +23,14 @@ export async function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
   options: { port: number; host: string; logger: Logger },
 ): Promise<HttpListener> {
+  let closing = false;
+  const inFlight = new Set<ServerResponse>();
   const server = createServer((req, res) => {
+    // while closing, a keep-alive connection becomes idle once its last response is out: cut it
+    // then, instead of waiting for the client's keep-alive timeout
+    if (closing) res.once("finish", () => setImmediate(() => server.closeIdleConnections()));
+    inFlight.add(res);
+    res.once("close", () => inFlight.delete(res));
     handler(req, res).catch((err: unknown) => {
       options.logger.error("request failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
       if (!res.headersSent) sendJson(res, 500, { errors: [{ message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
@@ -40,8 +47,11 @@ export async function listen(
     origin: `http://${host}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
+        closing = true;
         server.close(() => resolve());
         server.closeIdleConnections();
+        // responses in flight finish first (server.close waits for them), then their connections go
+        for (const res of inFlight) res.once("finish", () => setImmediate(() => server.closeIdleConnections()));
       }),
   };
 }

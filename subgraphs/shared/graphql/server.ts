@@ -76,7 +76,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     });
   }
 
-  const http = await listen(handle, { port: options.port, host: options.host ?? "127.0.0.1", logger });
+  const http = await listen(handle, { port: options.port, host: options.host || "127.0.0.1", logger });
   return {
     name: options.name,
     url: `${http.origin}/graphql`,
