@@ -57,6 +57,9 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     if (!(SUBGRAPH_NAMES as readonly string[]).includes(name)) throw new Error(`unknown subgraph "${name}" in the supergraph`);
     return config.subgraphUrls[name as SubgraphName];
   };
+  // Left on, @apollo/gateway sends anonymous usage metrics to Apollo and probes cloud metadata
+  // addresses at start-up. A facade over a company's directory does not call out unless told to.
+  process.env.APOLLO_TELEMETRY_DISABLED ??= "true";
   const gateway = new ApolloGateway({
     supergraphSdl:
       config.compose === "introspect"

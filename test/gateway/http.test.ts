@@ -12,6 +12,8 @@ import { postGraphQL } from "../helpers/stack.js";
  */
 
 const SECRET = "gateway-test-secret";
+/** as the environment left it, before any gateway started in this process */
+const telemetrySetting = process.env.APOLLO_TELEMETRY_DISABLED;
 let stack: GatewayStack;
 let demo: Demo;
 const extras: RunningGateway[] = [];
@@ -48,6 +50,14 @@ const PROFILE = `query($id: ID!) {
     applicableEmployment { workContract { id } }
   }
 }`;
+
+describe("calling out", () => {
+  it("the gateway turns @apollo/gateway's anonymous telemetry off unless the environment asks for it", () => {
+    // with it on, the gateway would report to Apollo and probe cloud metadata addresses
+    expect(telemetrySetting).toBeUndefined();
+    expect(process.env.APOLLO_TELEMETRY_DISABLED).toBe("true");
+  });
+});
 
 describe("SUBGRAPH_SECRET", () => {
   it.each(["people", "organisation", "legacy-time"] as const)("the %s subgraph refuses a direct request without the secret with 403", async (name) => {
