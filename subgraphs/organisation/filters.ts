@@ -1,18 +1,14 @@
-import { badUserInput } from "../shared/graphql/index.js";
+import { badUserInput, checkFilterList, checkSearchText } from "../shared/graphql/index.js";
 
 /**
  * Checks of filter arguments, made before any upstream call so that a bad filter is a
  * BAD_USER_INPUT naming the argument rather than a round trip answered 400.
  */
 
-/** INTERFACE.md: list-valued filters carry at most 100 entries. */
-export const MAX_FILTER_VALUES = 100;
-
 /** A list of ids: at most 100, none empty, none containing the list separator. */
 export function idList(values: readonly string[] | null | undefined, field: string): string[] | undefined {
   if (values === null || values === undefined) return undefined;
-  if (values.length === 0) throw badUserInput(`${field} must not be an empty list (omit it to not filter)`, field);
-  if (values.length > MAX_FILTER_VALUES) throw badUserInput(`${field} takes at most ${MAX_FILTER_VALUES} entries, got ${values.length}`, field);
+  checkFilterList(values, field);
   for (const value of values) {
     if (value.trim() === "") throw badUserInput(`${field} must not contain an empty id`, field);
     // the upstream joins list filters with commas, so a comma would split one id into two
@@ -33,8 +29,7 @@ export function countryCodeList(values: readonly string[] | null | undefined, fi
 /** Non-negative integers (job-qualification ranks). */
 export function rankList(values: readonly number[] | null | undefined, field: string): number[] | undefined {
   if (values === null || values === undefined) return undefined;
-  if (values.length === 0) throw badUserInput(`${field} must not be an empty list (omit it to not filter)`, field);
-  if (values.length > MAX_FILTER_VALUES) throw badUserInput(`${field} takes at most ${MAX_FILTER_VALUES} entries, got ${values.length}`, field);
+  checkFilterList(values, field);
   for (const value of values) {
     if (!Number.isInteger(value) || value < 0) throw badUserInput(`${field} entries must be integers >= 0, got ${value}`, field);
   }
@@ -44,8 +39,7 @@ export function rankList(values: readonly number[] | null | undefined, field: st
 /** Name search: words separated by space, `-`, `_`, `,` or `.`; at least one word is needed. */
 export function searchText(value: string | null | undefined, field: string): string | undefined {
   if (value === null || value === undefined) return undefined;
-  if (value.split(/[\s\-_,.]+/).every((word) => word === "")) throw badUserInput(`${field} must contain at least one word`, field);
-  if (value.length > 255) throw badUserInput(`${field} must be at most 255 characters`, field);
+  checkSearchText(value, field);
   return value.trim();
 }
 

@@ -1,5 +1,6 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
 import {
+  checkFilterList,
   Translation,
   arrayConnection,
   badUserInput,
@@ -39,8 +40,6 @@ class AxisSectionsArgs {
   after?: string | null;
 }
 
-const MAX_FILTER_VALUES = 100;
-
 /** REST field names (as the legacy API's messages use them) -> input field names. */
 const INPUT_NAME: Readonly<Record<string, string>> = {
   code: "code",
@@ -76,8 +75,8 @@ export class AxisSectionResolver {
   @Query(() => AxisSectionConnection, { description: "Axis sections by id and axis, ordered by id." })
   async axisSections(@Args(() => AxisSectionsArgs) args: AxisSectionsArgs, @Ctx() ctx: SubgraphContext): Promise<ConnectionResult<RestAxisSection>> {
     const { ids, axisIds } = args.filter ?? {};
-    if (ids && ids.length > MAX_FILTER_VALUES) throw badUserInput(`filter.ids accepts at most ${MAX_FILTER_VALUES} values`, "filter.ids");
-    if (axisIds && axisIds.length > MAX_FILTER_VALUES) throw badUserInput(`filter.axisIds accepts at most ${MAX_FILTER_VALUES} values`, "filter.axisIds");
+    if (ids) checkFilterList(ids, "filter.ids", { allowEmpty: true });
+    if (axisIds) checkFilterList(axisIds, "filter.axisIds", { allowEmpty: true });
     if (axisIds?.some((axisId) => axisId < 1)) throw badUserInput("filter.axisIds: axis ids are integers >= 1", "filter.axisIds");
     // an empty list, or ids that cannot be legacy ids, match nothing
     const listed = ids?.filter(isLegacyId);

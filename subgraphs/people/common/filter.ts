@@ -1,13 +1,10 @@
 import { Field, InputType } from "type-graphql";
-import { badUserInput, DateScalar } from "../../shared/graphql/index.js";
+import { badUserInput, checkFilterList, checkSearchText, DateScalar } from "../../shared/graphql/index.js";
 
 /**
  * Filter inputs of the people subgraph → REST query parameters, validated before any upstream
  * call so that a bad filter is the caller's BAD_USER_INPUT and never an upstream 400.
  */
-
-/** INTERFACE.md: list-valued filters carry at most 100 entries. */
-export const MAX_FILTER_ENTRIES = 100;
 
 @InputType({ description: "A range of dates, both bounds inclusive; a missing bound is open." })
 export class DateRange {
@@ -34,10 +31,7 @@ export class RestFilter {
   }
 
   private checkList(field: string, values: readonly unknown[]): void {
-    if (values.length === 0) throw badUserInput(`${this.name(field)} must not be an empty list`, this.name(field));
-    if (values.length > MAX_FILTER_ENTRIES) {
-      throw badUserInput(`${this.name(field)} takes at most ${MAX_FILTER_ENTRIES} entries, got ${values.length}`, this.name(field));
-    }
+    checkFilterList(values, this.name(field));
   }
 
   /**
@@ -86,11 +80,7 @@ export class RestFilter {
   /** A search text: at most `maxLength` characters and at least one word. */
   search(param: string, field: string, value: string | null | undefined, maxLength = 255): this {
     if (value === undefined || value === null) return this;
-    if (value.length > maxLength) throw badUserInput(`${this.name(field)} must be at most ${maxLength} characters`, this.name(field));
-    // DECISIONS.md: words are delimited by space, -, _, comma and dot
-    if (value.split(/[\s\-_,.]+/).every((word) => word === "")) {
-      throw badUserInput(`${this.name(field)} must contain at least one word`, this.name(field));
-    }
+    checkSearchText(value, this.name(field), maxLength);
     this.query[param] = value;
     return this;
   }

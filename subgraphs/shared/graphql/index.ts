@@ -1,4 +1,5 @@
 export * from "./connection.js";
+export * from "./arguments.js";
 export * from "./common-types.js";
 export * from "./federation.js";
 export * from "./http.js";
