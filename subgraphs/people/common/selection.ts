@@ -1,9 +1,10 @@
 import type { GraphQLResolveInfo, SelectionNode } from "graphql";
+import { someField } from "../../shared/graphql/index.js";
 
 /**
  * Whether the operation reads anything of the current field's object besides its key (`id`,
- * `__typename`), through fragments too. `@skip`/`@include` are not evaluated: a skipped field
- * counts as read, which only costs the read it would have saved.
+ * `__typename`), through fragments too (a field under `@skip` counts as read, which only costs the
+ * read it would have saved).
  */
 export function selectsBeyondKey(info: GraphQLResolveInfo): boolean {
   return info.fieldNodes.some((node) => readsBeyondKey(node.selectionSet?.selections ?? [], info));
@@ -11,12 +12,7 @@ export function selectsBeyondKey(info: GraphQLResolveInfo): boolean {
 
 /** The same for a selection set in hand (e.g. the selections of a field below the current one). */
 export function readsBeyondKey(selections: readonly SelectionNode[], info: GraphQLResolveInfo): boolean {
-  return selections.some((sel) => {
-    if (sel.kind === "Field") return sel.name.value !== "id" && sel.name.value !== "__typename";
-    if (sel.kind === "InlineFragment") return readsBeyondKey(sel.selectionSet.selections, info);
-    const fragment = info.fragments[sel.name.value];
-    return fragment ? readsBeyondKey(fragment.selectionSet.selections, info) : false;
-  });
+  return someField(selections, info, (field) => field.name.value !== "id" && field.name.value !== "__typename");
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { GraphQLResolveInfo, SelectionNode } from "graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { someField } from "../../shared/graphql/index.js";
 import { readsBeyondKey } from "../common/selection.js";
 
 /**
@@ -7,20 +8,11 @@ import { readsBeyondKey } from "../common/selection.js";
  * embedded in attribute lists (INTERFACE.md), so only then is `include=embedded` asked for.
  */
 export function readsDefinitionDetails(info: GraphQLResolveInfo): boolean {
-  return info.fieldNodes.some((node) => definitionSelections(node.selectionSet?.selections ?? [], info).some((sel) => readsBeyondKey(sel, info)));
-}
-
-function definitionSelections(selections: readonly SelectionNode[], info: GraphQLResolveInfo): SelectionNode[][] {
-  const found: SelectionNode[][] = [];
-  for (const sel of selections) {
-    if (sel.kind === "Field") {
-      if (sel.name.value === "definition") found.push([...(sel.selectionSet?.selections ?? [])]);
-    } else if (sel.kind === "InlineFragment") {
-      found.push(...definitionSelections(sel.selectionSet.selections, info));
-    } else {
-      const fragment = info.fragments[sel.name.value];
-      if (fragment) found.push(...definitionSelections(fragment.selectionSet.selections, info));
-    }
-  }
-  return found;
+  return info.fieldNodes.some((node) =>
+    someField(
+      node.selectionSet?.selections ?? [],
+      info,
+      (field) => field.name.value === "definition" && readsBeyondKey(field.selectionSet?.selections ?? [], info),
+    ),
+  );
 }

@@ -1,5 +1,5 @@
 import DataLoader from "dataloader";
-import { GraphQLError, type GraphQLResolveInfo, type SelectionNode } from "graphql";
+import { GraphQLError, type FieldNode, type GraphQLResolveInfo, type SelectionNode } from "graphql";
 import { Directive, Field, Int, ObjectType, type ClassType } from "type-graphql";
 import { groupedLoader, type ParentKeys } from "../upstream/loaders.js";
 import { isListable } from "../upstream/util.js";
@@ -140,22 +140,20 @@ export function nextPageCursor(envelope: Envelope<unknown>): string | null {
 
 /** Whether the operation selects `field` directly under the current field (e.g. `totalCount`). */
 export function selects(info: GraphQLResolveInfo, field: string): boolean {
-  for (const node of info.fieldNodes) {
-    if (selectionHas(node.selectionSet?.selections ?? [], field, info)) return true;
-  }
-  return false;
+  return info.fieldNodes.some((node) => someField(node.selectionSet?.selections ?? [], info, (f) => f.name.value === field));
 }
 
-function selectionHas(selections: readonly SelectionNode[], field: string, info: GraphQLResolveInfo): boolean {
-  for (const sel of selections) {
-    if (sel.kind === "Field" && sel.name.value === field) return true;
-    if (sel.kind === "InlineFragment" && selectionHas(sel.selectionSet.selections, field, info)) return true;
-    if (sel.kind === "FragmentSpread") {
-      const fragment = info.fragments[sel.name.value];
-      if (fragment && selectionHas(fragment.selectionSet.selections, field, info)) return true;
-    }
-  }
-  return false;
+/**
+ * Whether any field of a selection set passes `test`, looking through inline fragments and
+ * fragment spreads. `@skip`/`@include` are not evaluated: a skipped field counts as selected.
+ */
+export function someField(selections: readonly SelectionNode[], info: GraphQLResolveInfo, test: (field: FieldNode) => boolean): boolean {
+  return selections.some((sel) => {
+    if (sel.kind === "Field") return test(sel);
+    if (sel.kind === "InlineFragment") return someField(sel.selectionSet.selections, info, test);
+    const fragment = info.fragments[sel.name.value];
+    return fragment ? someField(fragment.selectionSet.selections, info, test) : false;
+  });
 }
 
 export interface RestConnectionOptions<T, N> {
