@@ -4,16 +4,14 @@
  * embedded attribute definitions (see employee-attribute/).
  */
 
+import type { Ref } from "../shared/upstream/index.js";
+
 export type IsoDate = string;
 export type IsoDateTime = string;
 export type T9n = Record<string, Record<string, string>>;
 
-/** `{id, type, url}` */
-export interface RestRef {
-  id: string;
-  type: string;
-  url: string;
-}
+/** A reference object of the current API, `{id, type, url}`. */
+export type RestRef = Ref;
 
 export type RestStatus = "active" | "upcoming" | "deactivated";
 
