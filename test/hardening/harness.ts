@@ -1,0 +1,161 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startGatewayStack, type GatewayStack, type GatewayStackOptions } from "../helpers/gateway-stack.js";
+
+/**
+ * The hostile corpus: requests a careless or hostile client sends, each with what it must get
+ * back (status, error code), how many upstream calls it may cause (0 unless it is a legitimate,
+ * merely expensive operation), and the rule that the process stays responsive while it runs
+ * (`/health` answers within a second, polled in the background).
+ *
+ * One test file per category calls `corpus(category, cases)`; each file starts its own stack.
+ * A summary per category is written to `test/hardening/.report/<category>.json` (ignored by git):
+ * cases, refused before the upstream, upstream calls caused, worst latency, worst `/health`.
+ */
+
+export interface SentRequest {
+  status: number;
+  headers: Headers;
+  /** the parsed JSON body, or the raw text when it is not JSON */
+  body: any;
+}
+
+export interface HostileCase {
+  name: string;
+  /** sends the request; `stack.gateway.url` and `stack.subgraphs.*.url` are the targets */
+  send: (stack: GatewayStack) => Promise<SentRequest>;
+  /** HTTP status expected */
+  status: number;
+  /** `errors[0].extensions.code` expected (any of them when a list); omit for a success */
+  code?: string | string[];
+  /** upstream calls allowed (default 0: refused before any upstream call) */
+  maxUpstreamCalls?: number;
+  /** further checks on the answer */
+  check?: (answer: SentRequest, stack: GatewayStack) => void | Promise<void>;
+}
+
+export interface CorpusOptions extends GatewayStackOptions {
+  /** ms within which `/health` must answer while a case runs (default 1000) */
+  healthBudgetMs?: number;
+}
+
+/** POST a JSON body to `url` */
+export async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<SentRequest> {
+  return send(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+}
+
+/** any request, answer parsed as JSON when it is JSON */
+export async function send(url: string, init: RequestInit): Promise<SentRequest> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, headers: res.headers, body };
+}
+
+/** POST an operation to the gateway */
+export function gateway(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>) {
+  return (stack: GatewayStack) => post(stack.gateway.url, { query, variables }, headers);
+}
+
+/** a body from `n` repetitions of `part(i)` joined by spaces */
+export function repeat(n: number, part: (i: number) => string): string {
+  return Array.from({ length: n }, (_, i) => part(i)).join(" ");
+}
+
+const reportDir = join(dirname(fileURLToPath(import.meta.url)), ".report");
+
+export function corpus(category: string, cases: HostileCase[], options: CorpusOptions = {}): void {
+  let stack: GatewayStack;
+  const rows: Array<{ name: string; status: number; upstreamCalls: number; ms: number; healthMs: number }> = [];
+  beforeAll(async () => {
+    stack = await startGatewayStack(options);
+  });
+  afterAll(async () => {
+    await stack?.close();
+    const summary = {
+      category,
+      cases: rows.length,
+      refusedBeforeUpstream: rows.filter((r) => r.upstreamCalls === 0 && r.status !== 200).length,
+      upstreamCalls: rows.reduce((n, r) => n + r.upstreamCalls, 0),
+      worstMs: Math.max(0, ...rows.map((r) => r.ms)),
+      worstHealthMs: Math.max(0, ...rows.map((r) => r.healthMs)),
+      rows,
+    };
+    mkdirSync(reportDir, { recursive: true });
+    writeFileSync(join(reportDir, `${category}.json`), JSON.stringify(summary, null, 2));
+  });
+
+  for (const c of cases) {
+    it(`${category}: ${c.name}`, async () => {
+      stack.resetStats();
+      const health = pollHealth(new URL("/health", stack.gateway.url).href);
+      const started = performance.now();
+      let answer: SentRequest;
+      let healthMs: number;
+      try {
+        answer = await c.send(stack);
+      } finally {
+        healthMs = await health.stop();
+      }
+      const ms = performance.now() - started;
+      const upstreamCalls = stack.stats().total;
+      rows.push({ name: c.name, status: answer.status, upstreamCalls, ms: Math.round(ms), healthMs: Math.round(healthMs) });
+
+      expect(answer.status, JSON.stringify(answer.body).slice(0, 500)).toBe(c.status);
+      if (c.code !== undefined) {
+        const codes = Array.isArray(c.code) ? c.code : [c.code];
+        const got = answer.body?.errors?.[0]?.extensions?.code;
+        expect(codes, JSON.stringify(answer.body).slice(0, 500)).toContain(got);
+      }
+      expect(upstreamCalls, "upstream calls").toBeLessThanOrEqual(c.maxUpstreamCalls ?? 0);
+      expect(healthMs, "/health latency while the case ran").toBeLessThan(options.healthBudgetMs ?? 1000);
+      // nothing internal leaves the process
+      const text = typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body);
+      expect(text).not.toMatch(/\bat [\w.<>]+ \(|node_modules|\/work\/|file:\/\//);
+      for (const sub of Object.values(stack.subgraphs)) expect(text).not.toContain(new URL(sub!.url).host);
+      expect(text).not.toContain(new URL(stack.directory.url).host);
+      await c.check?.(answer, stack);
+    });
+  }
+}
+
+/**
+ * Polls `/health` every 50 ms until stopped; `stop()` answers the longest wait seen, including
+ * a request still pending at the stop.
+ */
+export function pollHealth(url: string): { stop(): Promise<number> } {
+  let running = true;
+  let worst = 0;
+  let pending: Promise<void> = Promise.resolve();
+  let pendingSince = 0;
+  const loop = (async () => {
+    while (running) {
+      pendingSince = performance.now();
+      pending = fetch(url, { signal: AbortSignal.timeout(30_000) })
+        .then((r) => r.arrayBuffer())
+        .then(
+          () => undefined,
+          () => undefined,
+        );
+      await pending;
+      worst = Math.max(worst, performance.now() - pendingSince);
+      pendingSince = 0;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      if (pendingSince) worst = Math.max(worst, performance.now() - pendingSince);
+      await loop;
+      return worst;
+    },
+  };
+}
