@@ -5,7 +5,8 @@ import { OPEN_WEEK, employees, entitiesQuery, legacyGet, range } from "./helpers
 /**
  * Forward mode (DIRECTORY_AUTH=forward): the legacy API only knows the subgraph's API key, so
  * legacy data about an employee is served only when the caller can read that employee through
- * the current API with its own token. demo-limited sees the employees of establishment 1.
+ * the current API with its own token. demo-limited sees the employees of establishment 1. The same
+ * rule guards the legacy writes when DIRECTORY_FORWARD_LEGACY_WRITES is `readers`.
  */
 
 let stack: Stack;
@@ -25,7 +26,8 @@ async function visibleTo(token: string, ids: readonly (string | number)[] = rang
 }
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["legacy-time"], env: { DIRECTORY_AUTH: "forward" } });
+  // legacy writes as allowed by DIRECTORY_FORWARD_LEGACY_WRITES=readers (the default refuses them all: legacy-writes.test.ts)
+  stack = await startStack({ subgraphs: ["legacy-time"], env: { DIRECTORY_AUTH: "forward", DIRECTORY_FORWARD_LEGACY_WRITES: "readers" } });
   url = stack.subgraphs["legacy-time"]!.url;
   limitedToken = await stack.token("demo-limited");
   limited = { authorization: `Bearer ${limitedToken}` };

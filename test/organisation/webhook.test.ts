@@ -17,7 +17,8 @@ let receiver: Server;
 const received: Received[] = [];
 
 const MUTATION = `mutation($id: ID!) { triggerWebhookTestDelivery(webhookEndpointId: $id) {
-  id status attemptsCount nextAttemptAt event { id type url } webhookEndpoint { id } } }`;
+  __typename ... on WebhookDelivery { id status attemptsCount nextAttemptAt event { id type url } webhookEndpoint { id } }
+  ... on MutationError { message fields } } }`;
 
 beforeAll(async () => {
   // `/hook` accepts every event; `/broken` answers 500
@@ -91,17 +92,18 @@ describe("triggerWebhookTestDelivery", () => {
 
   it("an unknown endpoint is NOT_FOUND", async () => {
     const response = await send(stack, MUTATION, { id: "404" });
-    expect(response.data).toBeNull();
+    expect(response.data).toEqual({ triggerWebhookTestDelivery: null });
     expect(response.errors?.[0]?.extensions).toMatchObject({
       code: "NOT_FOUND",
       upstream: { method: "POST", path: "/service-api/webhook-deliveries", status: 404 },
     });
   });
 
-  it("an inactive endpoint is a BAD_USER_INPUT naming the field", async () => {
+  it("an inactive endpoint is an InvalidInputError naming the argument, as data", async () => {
     const response = await send(stack, MUTATION, { id: "3" });
-    expect(response.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
-    expect(Object.keys(response.errors?.[0]?.extensions?.fields ?? {})).toEqual(["webhookEndpoint.id"]);
+    expect(response.errors).toBeUndefined();
+    expect(response.data.triggerWebhookTestDelivery).toMatchObject({ __typename: "InvalidInputError", fields: ["webhookEndpointId"] });
+    expect(response.data.triggerWebhookTestDelivery.message).toMatch(/inactive/);
   });
 
   it("an empty endpoint id is a BAD_USER_INPUT made before any delivery", async () => {

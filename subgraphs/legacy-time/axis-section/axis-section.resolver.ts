@@ -3,7 +3,9 @@ import {
   checkFilterList,
   Translation,
   arrayConnection,
+  audited,
   badUserInput,
+  givenFields,
   connectionType,
   translate,
   translations,
@@ -13,7 +15,7 @@ import {
 import { UpstreamError, legacyItems } from "../../shared/upstream/index.js";
 import { InvalidInputError, fieldsNamedIn, invalidInput, isRefusal, notFound, refusalMessage } from "../common/errors.js";
 import { isLegacyId, ref } from "../common/ids.js";
-import { assertCaller } from "../common/visibility.js";
+import { assertCaller, assertLegacyWriteAllowed } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { AXIS_SECTIONS_PATH, axisSectionLoader } from "../loaders.js";
 import type { RestAxisSection, RestAxisSectionFlat } from "../rest.js";
@@ -129,20 +131,29 @@ export class AxisSectionResolver {
     @Args(() => UpdateAxisSectionArgs) { id, input }: UpdateAxisSectionArgs,
     @Ctx() ctx: SubgraphContext,
   ): Promise<RestAxisSection | InvalidInputError> {
-    const invalid = checkInput(input);
-    if (invalid) return invalid;
-    await assertCaller(ctx);
-    const current = isLegacyId(id) ? await axisSectionLoader(ctx).load(id) : null;
-    if (!current) throw notFound("Axis section", id);
-    try {
-      const body = await ctx.upstream.legacy.put<{ data: RestAxisSection }>(`${AXIS_SECTIONS_PATH}/${id}`, merge(current, input));
-      return body.data;
-    } catch (err) {
-      if (err instanceof UpstreamError && err.status === 404) throw notFound("Axis section", id);
-      if (!isRefusal(err)) throw err;
-      const message = refusalMessage(err);
-      return invalidInput(message, fieldsNamedIn(message, INPUT_NAME));
-    }
+    return audited(ctx, { operation: "updateAxisSection", type: "AxisSection", id, fields: givenFields(input) }, async () => {
+      assertLegacyWriteAllowed(ctx);
+      const invalid = checkInput(input);
+      if (invalid) return invalid;
+      await assertCaller(ctx);
+      const loader = axisSectionLoader(ctx);
+      const current = isLegacyId(id) ? await loader.load(id) : null;
+      if (!current) throw notFound("Axis section", id);
+      try {
+        const body = await ctx.upstream.legacy.put<{ data: RestAxisSection }>(`${AXIS_SECTIONS_PATH}/${id}`, merge(current, input));
+        // a later write of the same operation merges into the section as written
+        loader.clear(id).prime(id, body.data);
+        return body.data;
+      } catch (err) {
+        if (err instanceof UpstreamError && err.status === 404) throw notFound("Axis section", id);
+        if (!isRefusal(err)) {
+          loader.clear(id);
+          throw err;
+        }
+        const message = refusalMessage(err);
+        return invalidInput(message, fieldsNamedIn(message, INPUT_NAME));
+      }
+    });
   }
 }
 

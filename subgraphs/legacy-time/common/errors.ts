@@ -1,5 +1,6 @@
 import { GraphQLError } from "graphql";
 import { Field, Int, ObjectType } from "type-graphql";
+import { MutationError } from "../../shared/graphql/index.js";
 import { UpstreamError } from "../../shared/upstream/index.js";
 
 /**
@@ -8,33 +9,19 @@ import { UpstreamError } from "../../shared/upstream/index.js";
  * target is a NOT_FOUND GraphQL error and any other upstream failure keeps its GRAPH.md code.
  */
 
-@ObjectType({ description: "The input was refused: a value is malformed, unknown or inconsistent. Nothing was written." })
-export class InvalidInputError {
-  @Field(() => String)
-  message!: string;
+export { InvalidInputError, invalidInput } from "../../shared/graphql/index.js";
 
-  @Field(() => [String], { description: "The input fields at fault (names of the mutation's input), when they are known." })
-  fields!: string[];
-}
-
-@ObjectType({ description: "A time-entry validation rule (1 to 7 of the legacy interface) refused the change. Nothing was written." })
-export class TimeEntryValidationError {
+@ObjectType({
+  implements: MutationError,
+  description: "A time-entry validation rule (1 to 7 of the legacy interface) refused the change. Nothing was written.",
+})
+export class TimeEntryValidationError extends MutationError {
   @Field(() => Int, {
     description:
       "1 locked timesheet (submitted or approved), 2 startsAt with a UTC offset, 3 duration over 24h, 4 entry spanning two days, " +
       "5 axis sections not matching the timesheet's mode, 6 inactive axis section, 7 axis sections not forming a parent-child chain.",
   })
   rule!: number;
-
-  @Field(() => String)
-  message!: string;
-
-  @Field(() => [String], { description: "The input fields at fault." })
-  fields!: string[];
-}
-
-export function invalidInput(message: string, fields: string[]): InvalidInputError {
-  return Object.assign(new InvalidInputError(), { message, fields });
 }
 
 export function notFound(what: string, id: string): GraphQLError {

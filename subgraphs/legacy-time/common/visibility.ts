@@ -56,3 +56,21 @@ export async function assertCaller(ctx: SubgraphContext): Promise<void> {
   if (!ctx.upstream.forwarded) return;
   await ctx.loaders.get("callerCheck", () => ctx.upstream.current.page("/employees", { limit: 1 }).then(() => undefined));
 }
+
+/**
+ * Forward mode, before any legacy write: the legacy API checks only the facade's key, so the
+ * caller's right to write cannot be asked of it. `DIRECTORY_FORWARD_LEGACY_WRITES` decides:
+ * `none` (the default) refuses every legacy write at once, without any upstream call; `readers`
+ * lets the write go on, and the write then checks, as reads do, that the caller's own token can
+ * read the employee it concerns (a caller the current API accepts, for data of no employee). Service mode: every write goes through, as before.
+ */
+export function assertLegacyWriteAllowed(ctx: SubgraphContext): void {
+  if (!ctx.upstream.forwarded) return;
+  if (ctx.upstream.forwardLegacyWrites === "readers") return;
+  throw new GraphQLError(
+    "Legacy writes are turned off in forward mode: the legacy API knows only the facade's own key, so it cannot check the " +
+      "caller's right to write. The operator can allow them to every caller who can read the employee concerned with " +
+      "DIRECTORY_FORWARD_LEGACY_WRITES=readers.",
+    { extensions: { code: "FORBIDDEN" } },
+  );
+}

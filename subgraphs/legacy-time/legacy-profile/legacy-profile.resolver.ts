@@ -1,11 +1,11 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Resolver, Root, createUnionType } from "type-graphql";
-import { LocalDateTimeScalar, type SubgraphContext } from "../../shared/graphql/index.js";
+import { LocalDateTimeScalar, audited, givenFields, type SubgraphContext } from "../../shared/graphql/index.js";
 import { UpstreamError } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
 import { InvalidInputError, fieldsNamedIn, invalidInput, isRefusal, notFound, refusalMessage } from "../common/errors.js";
 import { isLegacyId, ref } from "../common/ids.js";
 import { LegacyReference, legacyReference } from "../common/values.js";
-import { assertVisible } from "../common/visibility.js";
+import { assertLegacyWriteAllowed, assertVisible } from "../common/visibility.js";
 import { Department } from "../department/department.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { USERS_PATH, axisSectionLoader, legacyUserLoader } from "../loaders.js";
@@ -213,24 +213,31 @@ export class LegacyProfileResolver {
     @Args(() => UpdateLegacyUserArgs) { id, input }: UpdateLegacyUserArgs,
     @Ctx() ctx: SubgraphContext,
   ): Promise<EmployeeRef | InvalidInputError> {
-    const body = requestBody(input);
-    if (body instanceof InvalidInputError) return body;
-    if (!isLegacyId(id)) throw notFound("Employee", id);
-    await assertVisible(ctx, id);
-    let updated: RestLegacyUser;
-    try {
-      updated = (await ctx.upstream.legacy.put<{ data: RestLegacyUser }>(`${USERS_PATH}/${id}`, body, { fields: USER_FIELDS })).data;
-    } catch (err) {
-      if (err instanceof UpstreamError && err.status === 404) throw notFound("Employee", id);
-      if (!isRefusal(err)) throw err;
-      const message = refusalMessage(err);
-      const fields = fieldsNamedIn(message, INPUT_NAME);
-      if (/\be_[A-Za-z0-9_]+/.test(message)) fields.push("extendedData");
-      return invalidInput(message, fields);
-    }
-    // the answer is the user as written: `legacyProfile` of the result is served from it
-    legacyUserLoader(ctx).clear(id).prime(id, updated);
-    return { id };
+    return audited(ctx, { operation: "updateLegacyUser", type: "LegacyUser", id, fields: givenFields(input) }, async () => {
+      assertLegacyWriteAllowed(ctx);
+      const body = requestBody(input);
+      if (body instanceof InvalidInputError) return body;
+      if (!isLegacyId(id)) throw notFound("Employee", id);
+      await assertVisible(ctx, id);
+      const loader = legacyUserLoader(ctx);
+      let updated: RestLegacyUser;
+      try {
+        updated = (await ctx.upstream.legacy.put<{ data: RestLegacyUser }>(`${USERS_PATH}/${id}`, body, { fields: USER_FIELDS })).data;
+      } catch (err) {
+        if (err instanceof UpstreamError && err.status === 404) throw notFound("Employee", id);
+        if (!isRefusal(err)) {
+          loader.clear(id);
+          throw err;
+        }
+        const message = refusalMessage(err);
+        const fields = fieldsNamedIn(message, INPUT_NAME);
+        if (/\be_[A-Za-z0-9_]+/.test(message)) fields.push("extendedData");
+        return invalidInput(message, fields);
+      }
+      // the answer is the user as written: `legacyProfile` of the result is served from it
+      loader.clear(id).prime(id, updated);
+      return { id };
+    });
   }
 }
 

@@ -1,5 +1,5 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
-import type { SubgraphContext } from "../../shared/graphql/index.js";
+import { audited, givenFields, type SubgraphContext } from "../../shared/graphql/index.js";
 import { UpstreamError } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
 import {
@@ -12,7 +12,7 @@ import {
   refusalMessage,
 } from "../common/errors.js";
 import { isLegacyId, ref } from "../common/ids.js";
-import { guarded } from "../common/visibility.js";
+import { assertLegacyWriteAllowed, guarded } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { TIME_ENTRIES_PATH, axisSectionLoader, timeEntryLoader } from "../loaders.js";
 import type { RestAxisSection, RestTimeEntry } from "../rest.js";
@@ -100,22 +100,32 @@ export class TimeEntryResolver {
     @Args(() => UpdateTimeEntryArgs) { id, input }: UpdateTimeEntryArgs,
     @Ctx() ctx: SubgraphContext,
   ): Promise<RestTimeEntry | TimeEntryValidationError | InvalidInputError> {
-    const invalid = checkInput(input);
-    if (invalid) return invalid;
-    const current = await readTimeEntry(ctx, id);
-    if (!current) throw notFound("Time entry", id);
-    try {
-      const body = await ctx.upstream.legacy.put<{ data: RestTimeEntry }>(`${TIME_ENTRIES_PATH}/${id}`, merge(current, input));
-      return body.data;
-    } catch (err) {
-      if (err instanceof UpstreamError && err.status === 404) throw notFound("Time entry", id);
-      if (!isRefusal(err)) throw err;
-      const message = refusalMessage(err);
-      if (err.rule !== undefined) {
-        return Object.assign(new TimeEntryValidationError(), { rule: err.rule, message, fields: RULE_FIELDS[err.rule] ?? [] });
+    return audited(ctx, { operation: "updateTimeEntry", type: "TimeEntry", id, fields: givenFields(input) }, async () => {
+      assertLegacyWriteAllowed(ctx);
+      const invalid = checkInput(input);
+      if (invalid) return invalid;
+      const current = await readTimeEntry(ctx, id);
+      if (!current) throw notFound("Time entry", id);
+      const loader = timeEntryLoader(ctx);
+      try {
+        const body = await ctx.upstream.legacy.put<{ data: RestTimeEntry }>(`${TIME_ENTRIES_PATH}/${id}`, merge(current, input));
+        // a later write of the same operation merges into the entry as written, not as first read
+        loader.clear(id).prime(id, body.data);
+        return body.data;
+      } catch (err) {
+        if (err instanceof UpstreamError && err.status === 404) throw notFound("Time entry", id);
+        if (!isRefusal(err)) {
+          // the entry may have changed: a later write of the operation reads it again
+          loader.clear(id);
+          throw err;
+        }
+        const message = refusalMessage(err);
+        if (err.rule !== undefined) {
+          return Object.assign(new TimeEntryValidationError(), { rule: err.rule, message, fields: RULE_FIELDS[err.rule] ?? [] });
+        }
+        return invalidInput(message, fieldsNamedIn(message, INPUT_NAME));
       }
-      return invalidInput(message, fieldsNamedIn(message, INPUT_NAME));
-    }
+    });
   }
 }
 

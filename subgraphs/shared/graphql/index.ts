@@ -8,3 +8,4 @@ export * from "./scalars.js";
 export * from "./server.js";
 export * from "./subgraph.js";
 export * from "./translation.js";
+export * from "./writes.js";

@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { Logger } from "../log.js";
 import { listen, sendJson, serveGraphQL } from "./http.js";
 import { operationLog } from "./operation-log.js";
+import { writeLimit } from "./writes.js";
 import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
 
 /** The GraphQL context of one request: its upstream session and its loaders, never shared. */
@@ -14,6 +15,8 @@ export interface SubgraphContext {
   upstream: UpstreamSession;
   /** the session's own loader registry (`upstream.loaders`): one per request */
   loaders: LoaderScope;
+  /** the server's logger (the audit lines of writes) */
+  logger?: Logger;
 }
 
 /** The header the gateway sends with `SUBGRAPH_SECRET`. */
@@ -51,7 +54,11 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     // Apollo's would stop it and re-raise the signal before they finish
     stopOnTerminationSignals: false,
     // traces are for Apollo Studio usage reporting, which this project does not use
-    plugins: [ApolloServerPluginInlineTraceDisabled(), operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 }))],
+    plugins: [
+      ApolloServerPluginInlineTraceDisabled(),
+      operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 })),
+      writeLimit<SubgraphContext>(options.upstream.config.maxWritesPerOperation),
+    ],
     formatError: formatUpstreamError(logger),
   });
   await apollo.start();
@@ -72,7 +79,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
     await serveGraphQL(apollo, req, res, async () => {
       const upstream = options.upstream.session({ authorization });
-      return { upstream, loaders: upstream.loaders };
+      return { upstream, loaders: upstream.loaders, logger };
     });
   }
 

@@ -32,6 +32,11 @@ const PAGE_LIMIT = 100;
 const MAX_CACHED_BODY = 1 << 20;
 const MAX_CONNECT_TIMEOUT_MS = 5000;
 const RETRIABLE_STATUSES = new Set([502, 503, 504]);
+/**
+ * Answers of a proxy in front of the upstream that gave up waiting for it (502, 504): the write
+ * may have been applied behind it. A 503 is the upstream refusing the request before doing it.
+ */
+const WRITE_UNKNOWN_STATUSES = new Set([502, 504]);
 /** failures where the request cannot have reached the upstream: safe to repeat even for a write */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
 /** failures after which a read may be repeated */
@@ -151,8 +156,10 @@ export class Upstream {
     return {
       current,
       legacy,
+      caller: createHash("sha256").update(`directory-graph caller ${identity}`).digest("hex").slice(0, 16),
       calls: state.calls,
       forwarded,
+      forwardLegacyWrites: this.config.forwardLegacyWrites,
       loaders: new LoaderRegistry(),
       concurrency: this.config.concurrency,
     };
@@ -291,7 +298,15 @@ export class Upstream {
           retriesLeft--;
           continue;
         }
-        throw new UpstreamError({ method: spec.method, path: spec.path, status: null, reason: failure.reason, summary: failure.summary });
+        throw new UpstreamError({
+          method: spec.method,
+          path: spec.path,
+          status: null,
+          reason: failure.reason,
+          summary: failure.summary,
+          // a write that may have reached the upstream and got no answer: applied or not, nobody knows
+          ...(!idempotent && !failure.notSent ? { code: "WRITE_OUTCOME_UNKNOWN" as const } : {}),
+        });
       }
 
       const status = response.statusCode;
@@ -331,7 +346,7 @@ export class Upstream {
         retriesLeft--;
         continue;
       }
-      throw this.httpError(spec, response, retryAfter);
+      throw this.httpError(spec, response, retryAfter, !idempotent && WRITE_UNKNOWN_STATUSES.has(status));
     }
   }
 
@@ -391,7 +406,7 @@ export class Upstream {
     return base * (0.5 + Math.random());
   }
 
-  private httpError(spec: RequestSpec, response: Response<string>, retryAfter?: number): UpstreamError {
+  private httpError(spec: RequestSpec, response: Response<string>, retryAfter?: number, outcomeUnknown = false): UpstreamError {
     let parts: ReturnType<typeof safeErrorParts> = {};
     const type = header(response, "content-type") ?? "";
     if (/json/i.test(type)) {
@@ -401,7 +416,7 @@ export class Upstream {
         // an unparsable error body adds nothing the status does not say
       }
     }
-    let code: UpstreamErrorCode | undefined;
+    let code: UpstreamErrorCode | undefined = outcomeUnknown ? "WRITE_OUTCOME_UNKNOWN" : undefined;
     if (spec.api === "token") {
       // the facade's own credentials or scopes were refused: the caller cannot be served. Only
       // the OAuth error code is kept, the description may repeat what was sent.

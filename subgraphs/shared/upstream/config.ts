@@ -20,6 +20,14 @@ export interface UpstreamConfig {
   apiKey: string | null;
   /** DIRECTORY_AUTH, default service */
   auth: "service" | "forward";
+  /**
+   * DIRECTORY_FORWARD_LEGACY_WRITES, default none: who may use the legacy writes in forward mode
+   * (`none`: nobody; `readers`: any caller whose token can read the employee the write concerns).
+   * Service mode ignores it.
+   */
+  forwardLegacyWrites: "none" | "readers";
+  /** MAX_WRITES_PER_OPERATION, default 10: mutation fields (aliases counted) one operation may hold */
+  maxWritesPerOperation: number;
   /** DIRECTORY_TIMEOUT_MS, default 10000 */
   timeoutMs: number;
   /** DIRECTORY_RETRIES, default 2 */
@@ -107,6 +115,15 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
   }
   const auth = rawAuth;
 
+  const rawLegacyWrites = get("DIRECTORY_FORWARD_LEGACY_WRITES") ?? "none";
+  if (rawLegacyWrites !== "none" && rawLegacyWrites !== "readers") {
+    throw new ConfigError(
+      `DIRECTORY_FORWARD_LEGACY_WRITES must be "none" or "readers", got "${truncate(rawLegacyWrites)}"`,
+      "DIRECTORY_FORWARD_LEGACY_WRITES",
+    );
+  }
+  const forwardLegacyWrites = rawLegacyWrites;
+
   const clientId = get("DIRECTORY_CLIENT_ID") ?? (embedded ? DEMO.clientId : null);
   const clientSecret = get("DIRECTORY_CLIENT_SECRET") ?? (embedded ? DEMO.clientSecret : null);
   if (auth === "service") {
@@ -141,6 +158,8 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     scopes,
     apiKey,
     auth,
+    forwardLegacyWrites,
+    maxWritesPerOperation: integer(env, "MAX_WRITES_PER_OPERATION", 10, 1, 1000),
     timeoutMs: integer(env, "DIRECTORY_TIMEOUT_MS", 10_000, 1, 600_000),
     retries: integer(env, "DIRECTORY_RETRIES", 2, 0, 10),
     maxRetryAfterSeconds: integer(env, "DIRECTORY_MAX_RETRY_AFTER_S", 10, 0, 3600),

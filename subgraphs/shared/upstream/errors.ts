@@ -13,7 +13,9 @@ export type UpstreamErrorCode =
   | "BAD_USER_INPUT"
   | "CONFLICT"
   | "RATE_LIMITED"
-  | "UPSTREAM_UNAVAILABLE";
+  | "UPSTREAM_UNAVAILABLE"
+  /** a write was sent and no answer tells whether it was applied: read again before retrying */
+  | "WRITE_OUTCOME_UNKNOWN";
 
 export type UpstreamErrorReason = "http" | "timeout" | "network" | "unauthenticated";
 
@@ -56,7 +58,8 @@ export class UpstreamError extends Error {
           : init.reason === "network"
             ? `connection failed${init.summary ? ` (${init.summary})` : ""}`
             : "no caller credentials to forward";
-    super(`${init.method} ${path} failed: ${tail}`);
+    const unknown = init.code === "WRITE_OUTCOME_UNKNOWN" ? "; the write may or may not have been applied: read the item again before retrying" : "";
+    super(`${init.method} ${path} failed: ${tail}${unknown}`);
     this.name = "UpstreamError";
     this.method = init.method;
     this.path = path;

@@ -66,10 +66,18 @@ export interface LegacyApi {
 export interface UpstreamSession {
   current: CurrentApi;
   legacy: LegacyApi;
+  /**
+   * A stable pseudonym of the caller for logs: 16 hex digits of a hash of the session's identity
+   * (the forwarded credentials in forward mode, the facade's client in service mode), never the
+   * credentials themselves.
+   */
+  caller: string;
   /** calls made by this session so far */
   calls: CallCounter;
   /** true in forward mode: the caller's own token is used for the current API */
   forwarded: boolean;
+  /** DIRECTORY_FORWARD_LEGACY_WRITES: who may use the legacy writes in forward mode */
+  forwardLegacyWrites: "none" | "readers";
   /** this request's loaders (`LoaderRegistry` of loaders.ts); they live and die with the session */
   loaders: LoaderScope;
   /** at most this many upstream requests of the session are in flight at once (config.concurrency) */

@@ -1,0 +1,146 @@
+import type { ApolloServerPlugin, BaseContext } from "@apollo/server";
+import { GraphQLError, Kind, type FragmentDefinitionNode, type SelectionSetNode } from "graphql";
+import { Directive, Field, InterfaceType, ObjectType } from "type-graphql";
+import type { Logger } from "../log.js";
+import { UpstreamError, type UpstreamSession } from "../upstream/index.js";
+
+/**
+ * What every write of the facade shares, whichever subgraph serves it:
+ * - `MutationError`, the interface of every error member of a mutation's result union, so that a
+ *   client reads any refusal with one fragment (`... on MutationError { message fields }`);
+ * - the limit on write fields per operation (`MAX_WRITES_PER_OPERATION`), checked before any
+ *   resolver runs;
+ * - the audit line each write logs.
+ */
+
+@InterfaceType("MutationError", {
+  description:
+    "A refusal returned as data by a mutation: nothing was written. Every error member of a mutation's result union implements " +
+    "it, so one fragment (`... on MutationError { message fields }`) reads them all.",
+})
+export abstract class MutationError {
+  @Field(() => String, { description: "What is wrong, in English, written for a person; safe to show." })
+  message!: string;
+
+  @Field(() => [String], {
+    description:
+      "The input fields at fault, as paths below the mutation's `input` argument (`duration`, `names`) or the argument's own " +
+      "name when the mutation has no input object (`webhookEndpointId`); empty when no single field is at fault.",
+  })
+  fields!: string[];
+}
+
+@ObjectType({
+  implements: MutationError,
+  description: "The input was refused: a value is malformed, unknown or inconsistent. Nothing was written.",
+})
+@Directive("@shareable")
+export class InvalidInputError extends MutationError {}
+
+export function invalidInput(message: string, fields: string[]): InvalidInputError {
+  return Object.assign(new InvalidInputError(), { message, fields });
+}
+
+/** The code of an operation refused for its size; `extensions.limit` and `extensions.value` say by how much. */
+export const OPERATION_LIMIT_EXCEEDED = "OPERATION_LIMIT_EXCEEDED";
+
+/**
+ * Counts the root fields of a mutation, aliases and fragments included (`__typename` is free),
+ * and refuses the whole operation before any resolver runs when there are more than `max`:
+ * each write costs upstream calls that cannot be taken back, and a hundred aliased copies of one
+ * would make a hundred.
+ */
+export function writeLimit<C extends BaseContext>(max: number): ApolloServerPlugin<C> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, document }) {
+          if (operation?.operation !== "mutation") return;
+          const fragments = new Map<string, FragmentDefinitionNode>();
+          for (const definition of document.definitions) {
+            if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+          }
+          const writes = countRootFields(operation.selectionSet, fragments, new Set());
+          if (writes > max) {
+            throw new GraphQLError(`The operation holds ${writes} writes; at most ${max} are allowed in one operation.`, {
+              extensions: { code: OPERATION_LIMIT_EXCEEDED, limit: max, value: writes, http: { status: 400 } },
+            });
+          }
+        },
+      };
+    },
+  };
+}
+
+function countRootFields(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, seen: Set<string>): number {
+  let count = 0;
+  for (const selection of set.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (selection.name.value !== "__typename") count++;
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      count += countRootFields(selection.selectionSet, fragments, seen);
+    } else {
+      const name = selection.name.value;
+      const fragment = fragments.get(name);
+      // validation has refused cycles already; `seen` only guards this walk
+      if (!fragment || seen.has(name)) continue;
+      seen.add(name);
+      count += countRootFields(fragment.selectionSet, fragments, seen);
+      seen.delete(name);
+    }
+  }
+  return count;
+}
+
+/** What a write is about, for its audit line. */
+export interface WriteTarget {
+  /** the mutation's field name */
+  operation: string;
+  /** the graph type of the target (`TimeEntry`, `AxisSection`, `LegacyUser`, `WebhookEndpoint`) */
+  type: string;
+  id: string;
+  /** names of the input fields the caller gave (never their values) */
+  fields: string[];
+}
+
+interface WriteContext {
+  upstream: UpstreamSession;
+  logger?: Logger;
+}
+
+/**
+ * Runs a write and logs one audit line at `info` about it: `{audit: "write", operation,
+ * target: {type, id}, fields, outcome, code?, caller}`. `outcome` is `applied`, `refused` (a
+ * MutationError returned as data), `error` (a GraphQL error: `code` says which) or `unknown`
+ * (WRITE_OUTCOME_UNKNOWN). `caller` is the session's pseudonym; no value of the input, no token
+ * and no upstream body is logged.
+ */
+export async function audited<T>(ctx: WriteContext, target: WriteTarget, write: () => Promise<T>): Promise<T> {
+  const line = (outcome: string, code?: string) =>
+    ctx.logger?.info("write", {
+      audit: "write",
+      operation: target.operation,
+      target: { type: target.type, id: target.id.slice(0, 40) },
+      fields: [...target.fields].sort(),
+      outcome,
+      ...(code !== undefined ? { code } : {}),
+      caller: ctx.upstream.caller,
+    });
+  let result: T;
+  try {
+    result = await write();
+  } catch (err) {
+    const code = err instanceof UpstreamError ? err.code : err instanceof GraphQLError ? String(err.extensions?.code ?? "INTERNAL_SERVER_ERROR") : "INTERNAL_SERVER_ERROR";
+    line(code === "WRITE_OUTCOME_UNKNOWN" ? "unknown" : "error", code);
+    throw err;
+  }
+  line(result instanceof MutationError ? "refused" : "applied", result instanceof MutationError ? result.constructor.name : undefined);
+  return result;
+}
+
+/** The names of the fields an input object gives (undefined ones left out). */
+export function givenFields(input: object): string[] {
+  return Object.entries(input)
+    .filter(([, value]) => value !== undefined)
+    .map(([name]) => name);
+}
