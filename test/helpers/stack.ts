@@ -2,6 +2,7 @@ import { startDirectory, type DirectoryOptions, type RunningDirectory } from "..
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
 import { startSubgraphModule, type SubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/index.js";
+import type { Logger } from "../../subgraphs/shared/log.js";
 
 /**
  * Starts what a test needs on loopback with ephemeral ports: the in-process directory service,
@@ -47,6 +48,8 @@ export interface StackOptions {
   /** environment overrides for the upstream configuration (e.g. DIRECTORY_AUTH=forward) */
   env?: Record<string, string>;
   secret?: string;
+  /** the subgraphs' logger (tests read the lines they log, e.g. the audit lines of writes) */
+  logger?: Logger;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -67,6 +70,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       upstream,
       port: 0,
       secret: options.secret ?? null,
+      ...(options.logger ? { logger: options.logger } : {}),
     });
   }
   return {

@@ -1,0 +1,228 @@
+import { createServer, type Server, type Socket } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Logger } from "../../subgraphs/shared/log.js";
+import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/index.js";
+import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
+import { loadSubgraphModule, postGraphQL, startStack, type Stack } from "../helpers/stack.js";
+import { legacyGet } from "./helpers.js";
+
+/**
+ * Writes that cannot be lost: several writes to one entity in one operation all apply (each sees
+ * the one before), the number of writes in one operation is bounded, a write is sent once
+ * whatever the upstream answers, and a write whose outcome nobody knows says so
+ * (WRITE_OUTCOME_UNKNOWN) instead of passing for a plain failure. Faults come from the
+ * directory's admin routes over HTTP.
+ */
+
+let stack: Stack;
+let url: string;
+let orgUrl: string;
+const lines: any[] = [];
+
+async function faults(settings: Record<string, unknown> | null): Promise<void> {
+  const res = await fetch(`${stack.directory.url}/_admin/faults`, {
+    method: settings ? "PUT" : "DELETE",
+    ...(settings ? { headers: { "content-type": "application/json" }, body: JSON.stringify(settings) } : {}),
+  });
+  expect(res.status).toBeLessThan(300);
+}
+
+beforeAll(async () => {
+  stack = await startStack({
+    subgraphs: ["legacy-time", "organisation"],
+    // a hanging write gives up quickly; 3 writes an operation make the limit cheap to reach
+    env: { DIRECTORY_TIMEOUT_MS: "400", MAX_WRITES_PER_OPERATION: "3" },
+    logger: new Logger("test", "info", (line) => lines.push(JSON.parse(line))),
+  });
+  url = stack.subgraphs["legacy-time"]!.url;
+  orgUrl = stack.subgraphs.organisation!.url;
+  // the service token is fetched once, before any fault
+  await stack.gql(orgUrl, `{ taxonomies(first: 1) { nodes { id } } }`);
+});
+afterEach(() => faults(null));
+afterAll(() => stack?.close());
+
+describe("several writes to one entity in one operation", () => {
+  it("two aliased time-entry writes both apply: the second merges into what the first wrote", async () => {
+    const before = (await legacyGet(stack, "/api/v3/timeentries/100095")).data;
+    const duration = before.duration === "01:00:00" ? "01:30:00" : "01:00:00";
+    stack.resetStats();
+    const res = await stack.gql(
+      url,
+      `mutation($d: String!) { a: updateTimeEntry(id: "100095", input: { duration: $d }) { __typename ... on TimeEntry { duration } }
+        b: updateTimeEntry(id: "100095", input: { comment: "second write" }) { __typename ... on TimeEntry { duration comment { content } } } }`,
+      { d: duration },
+    );
+    // one read, two writes: the second write did not read the entry again
+    expect(stack.stats().byRoute).toEqual({ "GET /api/v3/timeentries/{id}": 1, "PUT /api/v3/timeentries/{id}": 2 });
+    expect(res.errors).toBeUndefined();
+    expect(res.data.a).toEqual({ __typename: "TimeEntry", duration });
+    expect(res.data.b).toEqual({ __typename: "TimeEntry", duration, comment: { content: "second write" } });
+    const stored = (await legacyGet(stack, "/api/v3/timeentries/100095")).data;
+    expect(stored.duration).toBe(duration);
+    expect(stored.comment).toMatchObject({ content: "second write" });
+  });
+
+  it("two aliased axis-section writes both apply", async () => {
+    const res = await stack.gql(
+      url,
+      `mutation { a: updateAxisSection(id: "2", input: { description: "first" }) { __typename }
+        b: updateAxisSection(id: "2", input: { code: "TWO-WRITES" }) { __typename ... on AxisSection { code description } } }`,
+    );
+    expect(res.errors).toBeUndefined();
+    expect(res.data.b).toEqual({ __typename: "AxisSection", code: "TWO-WRITES", description: "first" });
+    const stored = (await legacyGet(stack, "/api/v3/axisSections/2")).data;
+    expect(stored).toMatchObject({ code: "TWO-WRITES", description: "first" });
+  });
+});
+
+describe("the number of writes in one operation", () => {
+  it("refuses an operation with more writes than MAX_WRITES_PER_OPERATION before any upstream call", async () => {
+    stack.resetStats();
+    const aliases = Array.from({ length: 4 }, (_, i) => `w${i}: updateTimeEntry(id: "100095", input: { comment: "c${i}" }) { __typename }`);
+    const res = await stack.gql(url, `mutation { ${aliases.join(" ")} }`);
+    expect(res.status).toBe(400);
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: "OPERATION_LIMIT_EXCEEDED", limit: 3, value: 4 });
+    expect(stack.stats().total).toBe(0);
+  });
+
+  it("counts writes hidden in fragments", async () => {
+    stack.resetStats();
+    const res = await stack.gql(
+      url,
+      `mutation { ...W ... on Mutation { c: updateAxisSection(id: "2", input: { description: "c" }) { __typename } } }
+       fragment W on Mutation { a: updateAxisSection(id: "2", input: { description: "a" }) { __typename } b: updateAxisSection(id: "2", input: { description: "b" }) { __typename } d: updateAxisSection(id: "2", input: { description: "d" }) { __typename } }`,
+    );
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: "OPERATION_LIMIT_EXCEEDED", value: 4 });
+    expect(stack.stats().total).toBe(0);
+  });
+
+  it("refuses 20 aliased webhook test deliveries with no POST", async () => {
+    stack.resetStats();
+    const aliases = Array.from({ length: 20 }, (_, i) => `d${i}: triggerWebhookTestDelivery(webhookEndpointId: "1") { __typename }`);
+    const res = await stack.gql(orgUrl, `mutation { ${aliases.join(" ")} }`);
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: "OPERATION_LIMIT_EXCEEDED", limit: 3, value: 20 });
+    expect(stack.stats().total).toBe(0);
+  });
+
+  it("lets an operation with as many writes as allowed through", async () => {
+    const aliases = Array.from({ length: 3 }, (_, i) => `w${i}: updateAxisSection(id: "2", input: { description: "d${i}" }) { __typename }`);
+    const res = await stack.gql(url, `mutation { ${aliases.join(" ")} __typename }`);
+    expect(res.errors).toBeUndefined();
+    expect((await legacyGet(stack, "/api/v3/axisSections/2")).data.description).toBe("d2");
+  });
+
+  it("rejects a bad MAX_WRITES_PER_OPERATION at start-up, naming it", () => {
+    for (const bad of ["0", "-1", "ten", "1001"]) {
+      expect(() => loadUpstreamConfig({ MAX_WRITES_PER_OPERATION: bad })).toThrow(/MAX_WRITES_PER_OPERATION/);
+    }
+  });
+});
+
+describe("a write is sent once", () => {
+  it("a legacy PUT answered 503 is not repeated", async () => {
+    await faults({ errorRate: 1, errorStatus: 503 });
+    stack.resetStats();
+    const res = await stack.gql(url, `mutation { updateLegacyUser(id: "12", input: { quote: "once" }) { __typename } }`);
+    expect(res.errors?.[0]?.extensions?.code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(stack.stats().byRoute).toEqual({ "PUT /api/v3/users/{id}": 1 });
+  });
+
+  it("a legacy PUT that hangs is sent once and answers WRITE_OUTCOME_UNKNOWN", async () => {
+    await faults({ hangRate: 1 });
+    stack.resetStats();
+    const res = await stack.gql(url, `mutation { updateLegacyUser(id: "12", input: { quote: "hang" }) { __typename } }`);
+    expect(res.data.updateLegacyUser).toBeNull();
+    expect(res.errors?.[0]?.extensions?.code).toBe("WRITE_OUTCOME_UNKNOWN");
+    expect(res.errors?.[0]?.message).toMatch(/read the item again/);
+    expect(stack.stats().byRoute).toEqual({ "PUT /api/v3/users/{id}": 1 });
+  });
+
+  it("a legacy PUT answered 504 by a proxy answers WRITE_OUTCOME_UNKNOWN, sent once", async () => {
+    await faults({ errorRate: 1, errorStatus: 504 });
+    stack.resetStats();
+    const res = await stack.gql(url, `mutation { updateLegacyUser(id: "12", input: { quote: "proxy" }) { __typename } }`);
+    expect(res.errors?.[0]?.extensions?.code).toBe("WRITE_OUTCOME_UNKNOWN");
+    expect(stack.stats().byRoute).toEqual({ "PUT /api/v3/users/{id}": 1 });
+  });
+
+  it("a read answered 504 is still retried (the rule is about writes)", async () => {
+    await faults({ errorRate: 1, errorStatus: 504 });
+    stack.resetStats();
+    const res = await stack.gql(url, `{ axisSection(id: "1") { id } }`);
+    expect(res.errors?.[0]?.extensions?.code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(stack.stats().byRoute).toEqual({ "GET /api/v3/axisSections": 3 });
+  });
+
+  it("the webhook test delivery answered 503 is POSTed once; one that hangs answers WRITE_OUTCOME_UNKNOWN", async () => {
+    await faults({ errorRate: 1, errorStatus: 503 });
+    stack.resetStats();
+    const refused = await stack.gql(orgUrl, `mutation { triggerWebhookTestDelivery(webhookEndpointId: "1") { __typename } }`);
+    expect(refused.errors?.[0]?.extensions?.code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(stack.stats().byRoute).toEqual({ "POST /service-api/webhook-deliveries": 1 });
+    await faults({ hangRate: 1 });
+    stack.resetStats();
+    const hung = await stack.gql(orgUrl, `mutation { triggerWebhookTestDelivery(webhookEndpointId: "1") { __typename } }`);
+    expect(hung.errors?.[0]?.extensions?.code).toBe("WRITE_OUTCOME_UNKNOWN");
+    expect(stack.stats().byRoute).toEqual({ "POST /service-api/webhook-deliveries": 1 });
+  });
+
+  it("the audit line of a write whose outcome is unknown says so", async () => {
+    await faults({ hangRate: 1 });
+    lines.length = 0;
+    await stack.gql(url, `mutation { updateLegacyUser(id: "12", input: { quote: "lost?" }) { __typename } }`);
+    const audit = lines.filter((l) => l.audit === "write");
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ operation: "updateLegacyUser", outcome: "unknown", code: "WRITE_OUTCOME_UNKNOWN" });
+  });
+});
+
+describe("a connection reset after the write was sent", () => {
+  let server: Server;
+  let connections = 0;
+  let received = "";
+  let resetUrl: string;
+  let closeSubgraph: () => Promise<void>;
+  let upstream: Upstream;
+
+  beforeAll(async () => {
+    // an upstream that reads the request and then drops the connection without answering
+    server = createServer((socket: Socket) => {
+      connections++;
+      socket.on("data", (chunk) => {
+        received += chunk.toString("latin1");
+        if (received.includes("\r\n\r\n")) socket.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    upstream = new Upstream(
+      loadUpstreamConfig({ DIRECTORY_BASE_URL: `http://127.0.0.1:${port}`, DIRECTORY_CLIENT_ID: "x", DIRECTORY_CLIENT_SECRET: "y", DIRECTORY_API_KEY: "k" }),
+    );
+    const running = await startSubgraphModule(await loadSubgraphModule("legacy-time"), { upstream, port: 0 });
+    resetUrl = running.url;
+    closeSubgraph = running.close;
+  });
+  afterAll(async () => {
+    await closeSubgraph?.();
+    await upstream?.close();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it("answers WRITE_OUTCOME_UNKNOWN and does not send the PUT again", async () => {
+    connections = 0;
+    received = "";
+    const res = await postGraphQL(resetUrl, `mutation { updateLegacyUser(id: "12", input: { quote: "reset" }) { __typename } }`);
+    expect(res.errors?.[0]?.extensions?.code).toBe("WRITE_OUTCOME_UNKNOWN");
+    expect(received.match(/^PUT /gm)).toHaveLength(1);
+    expect(connections).toBe(1);
+  });
+
+  it("a read in the same situation is retried", async () => {
+    connections = 0;
+    received = "";
+    const res = await postGraphQL(resetUrl, `{ axisSection(id: "1") { id } }`);
+    expect(res.errors?.[0]?.extensions?.code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(received.match(/^GET /gm)).toHaveLength(3);
+  });
+});
