@@ -1,5 +1,5 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
-import { audited, givenFields, type SubgraphContext } from "../../shared/graphql/index.js";
+import { audited, givenFields, isIsoDate, type SubgraphContext } from "../../shared/graphql/index.js";
 import { UpstreamError } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
 import {
@@ -137,6 +137,9 @@ export async function readTimeEntry(ctx: SubgraphContext, id: string): Promise<R
   return guarded(ctx, String(entry.ownerId), async () => entry);
 }
 
+/** the longest comment the legacy API keeps */
+const MAX_COMMENT = 1000;
+
 /** What the input says that cannot be sent at all: refused before any upstream call. */
 function checkInput(input: TimeEntryInput): InvalidInputError | null {
   const given = Object.entries(input).filter(([, value]) => value !== undefined);
@@ -145,6 +148,13 @@ function checkInput(input: TimeEntryInput): InvalidInputError | null {
   if (nulls.length > 0) return invalidInput(`${nulls.join(", ")} cannot be null: leave a field out to keep its value.`, [...nulls]);
   if (typeof input.duration === "string" && normaliseDuration(input.duration) === null) {
     return invalidInput(`duration must be hh:mm:ss or d.hh:mm:ss (e.g. 02:30:00), got ${JSON.stringify(input.duration.slice(0, 40))}.`, ["duration"]);
+  }
+  // the LocalDateTime scalar checks the shape, not the calendar (it lets 2026-02-30 through)
+  if (typeof input.startsAt === "string" && !isIsoDate(input.startsAt.slice(0, 10))) {
+    return invalidInput(`startsAt ${JSON.stringify(input.startsAt.slice(0, 40))} is not a date of the calendar.`, ["startsAt"]);
+  }
+  if (typeof input.comment === "string" && (input.comment.length === 0 || input.comment.length > MAX_COMMENT)) {
+    return invalidInput(`comment must be 1 to ${MAX_COMMENT} characters (null removes it), got ${input.comment.length}.`, ["comment"]);
   }
   const badSection = input.axisSectionIds?.find((sectionId) => !isLegacyId(sectionId));
   if (badSection !== undefined) {

@@ -125,7 +125,7 @@ export class TimeEntryInput {
   @Field(() => TimeEntryUnit, { nullable: true })
   unit?: TimeEntryUnit | null;
 
-  @Field(() => String, { nullable: true, description: "The comment's text; null removes the comment." })
+  @Field(() => String, { nullable: true, description: "The comment's text, 1 to 1000 characters; null removes the comment." })
   comment?: string | null;
 
   @Field(() => [ID], {

@@ -62,8 +62,10 @@ export function writeLimit<C extends BaseContext>(max: number): ApolloServerPlug
           }
           const writes = countRootFields(operation.selectionSet, fragments, new Set());
           if (writes > max) {
+            // answered with status 200, as every other error of a subgraph: a gateway passes the
+            // error and its code on to its client, where a 4xx would become an opaque failure
             throw new GraphQLError(`The operation holds ${writes} writes; at most ${max} are allowed in one operation.`, {
-              extensions: { code: OPERATION_LIMIT_EXCEEDED, limit: max, value: writes, http: { status: 400 } },
+              extensions: { code: OPERATION_LIMIT_EXCEEDED, limit: max, value: writes, http: { status: 200 } },
             });
           }
         },
