@@ -112,7 +112,9 @@ export function formatUpstreamError(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
     if (original instanceof GraphQLError && original.extensions?.code) {
-      return { ...formatted, message: original.message, extensions: { ...original.extensions } };
+      // `http` tells Apollo Server the status to answer with; it is not for the client
+      const { http: _status, ...extensions } = original.extensions;
+      return { ...formatted, message: original.message, extensions };
     }
     if (formatted.extensions?.code && formatted.extensions.code !== "INTERNAL_SERVER_ERROR") return formatted;
     const mapped = toGraphQLError(original);
