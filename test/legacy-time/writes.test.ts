@@ -1,3 +1,4 @@
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Logger } from "../../subgraphs/shared/log.js";
@@ -225,5 +226,68 @@ describe("a connection reset after the write was sent", () => {
     const res = await postGraphQL(resetUrl, `{ axisSection(id: "1") { id } }`);
     expect(res.errors?.[0]?.extensions?.code).toBe("UPSTREAM_UNAVAILABLE");
     expect(received.match(/^GET /gm)).toHaveLength(3);
+  });
+});
+
+describe("a write applied upstream whose answer was lost", () => {
+  let proxy: HttpServer;
+  let cutNextPut = false;
+  let proxied: string[] = [];
+  let proxyUrl: string;
+  let closeSubgraph: () => Promise<void>;
+  let upstream: Upstream;
+
+  beforeAll(async () => {
+    // in front of the directory: forwards every request, but after forwarding a PUT while
+    // `cutNextPut` is set it drops the connection instead of answering (the write was applied)
+    proxy = createHttpServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      proxied.push(`${req.method} ${req.url}`);
+      const answer = await fetch(`${stack.directory.url}${req.url}`, {
+        method: req.method,
+        headers: { authorization: String(req.headers.authorization ?? ""), "content-type": "application/json" },
+        ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+      });
+      const body = await answer.text();
+      if (req.method === "PUT" && cutNextPut) {
+        cutNextPut = false;
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    upstream = new Upstream(loadUpstreamConfig({ DIRECTORY_BASE_URL: proxyUrl, DIRECTORY_CLIENT_ID: "x", DIRECTORY_CLIENT_SECRET: "y", DIRECTORY_API_KEY: "demo-api-key" }));
+    const running = await startSubgraphModule(await loadSubgraphModule("legacy-time"), { upstream, port: 0 });
+    closeSubgraph = running.close;
+    proxyUrl = running.url;
+  });
+  afterAll(async () => {
+    await closeSubgraph?.();
+    await upstream?.close();
+    await new Promise((resolve) => proxy?.close(resolve));
+  });
+
+  it("answers WRITE_OUTCOME_UNKNOWN, and a later write of the operation reads the entry again instead of undoing it", async () => {
+    const before = (await legacyGet(stack, "/api/v3/timeentries/100096")).data;
+    const duration = before.duration === "02:45:00" ? "02:15:00" : "02:45:00";
+    cutNextPut = true;
+    proxied = [];
+    const res = await postGraphQL(
+      proxyUrl,
+      `mutation($d: String!) { a: updateTimeEntry(id: "100096", input: { duration: $d }) { __typename }
+        b: updateTimeEntry(id: "100096", input: { comment: "after a lost answer" }) { __typename } }`,
+      { d: duration },
+    );
+    expect(res.errors?.map((e) => [e.path, e.extensions?.code])).toEqual([[["a"], "WRITE_OUTCOME_UNKNOWN"]]);
+    expect(res.data.b).toEqual({ __typename: "TimeEntry" });
+    expect(proxied).toEqual(["GET /api/v3/timeentries/100096", "PUT /api/v3/timeentries/100096", "GET /api/v3/timeentries/100096", "PUT /api/v3/timeentries/100096"]);
+    // the first write was applied and the second kept it
+    const stored = (await legacyGet(stack, "/api/v3/timeentries/100096")).data;
+    expect(stored.duration).toBe(duration);
+    expect(stored.comment).toMatchObject({ content: "after a lost answer" });
   });
 });
