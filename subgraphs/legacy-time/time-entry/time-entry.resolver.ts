@@ -14,7 +14,7 @@ import {
 import { isLegacyId, ref } from "../common/ids.js";
 import { assertLegacyWriteAllowed, guarded } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { TIME_ENTRIES_PATH, axisSectionLoader, timeEntryLoader } from "../loaders.js";
+import { TIME_ENTRIES_PATH, axisSectionLoader, timeEntriesLoader, timeEntryLoader } from "../loaders.js";
 import type { RestAxisSection, RestTimeEntry } from "../rest.js";
 import { durationSeconds, normaliseDuration } from "./duration.js";
 import { TimeEntry, TimeEntryInput } from "./time-entry.js";
@@ -109,14 +109,17 @@ export class TimeEntryResolver {
       const loader = timeEntryLoader(ctx);
       try {
         const body = await ctx.upstream.legacy.put<{ data: RestTimeEntry }>(`${TIME_ENTRIES_PATH}/${id}`, merge(current, input));
-        // a later write of the same operation merges into the entry as written, not as first read
+        // a later write of the same operation merges into the entry as written, not as first read,
+        // and a timesheet read after it shows it
         loader.clear(id).prime(id, body.data);
+        timeEntriesLoader(ctx).clearAll();
         return body.data;
       } catch (err) {
         if (err instanceof UpstreamError && err.status === 404) throw notFound("Time entry", id);
         if (!isRefusal(err)) {
           // the entry may have changed: a later write of the operation reads it again
           loader.clear(id);
+          timeEntriesLoader(ctx).clearAll();
           throw err;
         }
         const message = refusalMessage(err);
