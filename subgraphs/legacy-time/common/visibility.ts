@@ -62,7 +62,8 @@ export async function assertCaller(ctx: SubgraphContext): Promise<void> {
  * caller's right to write cannot be asked of it. `DIRECTORY_FORWARD_LEGACY_WRITES` decides:
  * `none` (the default) refuses every legacy write at once, without any upstream call; `readers`
  * lets the write go on, and the write then checks, as reads do, that the caller's own token can
- * read the employee it concerns (a caller the current API accepts, for data of no employee). Service mode: every write goes through, as before.
+ * read the employee it concerns (a caller the current API accepts, for data of no employee).
+ * Service mode: every write goes through, as before.
  */
 export function assertLegacyWriteAllowed(ctx: SubgraphContext): void {
   if (!ctx.upstream.forwarded) return;
