@@ -274,7 +274,8 @@ describe("UpdateTimeEntry", () => {
   it("answers TimeEntryValidationError with rule 1 for an entry of an approved timesheet", async () => {
     const { response } = await run(update(), { id: demo.approvedEntry.id, input: { duration: "02:30:00" } });
     expectNoErrors(response);
-    expect(response.data.updateTimeEntry).toMatchObject({ __typename: "TimeEntryValidationError", rule: 1 });
+    // rule from the type's own fragment, message and fields from the MutationError fragment
+    expect(response.data.updateTimeEntry).toMatchObject({ __typename: "TimeEntryValidationError", rule: 1, fields: ["startsAt"] });
     expect(response.data.updateTimeEntry.message).toEqual(expect.any(String));
   });
 });
