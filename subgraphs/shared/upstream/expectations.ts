@@ -14,7 +14,9 @@ import { COLLECTIONS, RESOURCE_SHAPES } from "./shapes.js";
  * service to the full shapes).
  */
 
-let logger = new Logger("upstream");
+// made when first needed: a bad LOG_LEVEL must be reported by the process's own check, not
+// fail the import of this module
+let logger: Logger | null = null;
 
 /** Where the expectation log lines go (a subgraph passes its own logger; tests collect lines). */
 export function useExpectationLogger(next: Logger): void {
@@ -76,6 +78,7 @@ const MAX_NAMED = 10;
 function refuseIfMissing(path: string, type: string, missing: string[]): void {
   if (missing.length === 0) return;
   const named = missing.slice(0, MAX_NAMED).map((m) => `"${m}"`).join(", ") + (missing.length > MAX_NAMED ? ", ..." : "");
+  logger ??= new Logger("upstream");
   logger.warn("upstream answer lacks members the facade relies on", { method: "GET", path, type, missing: missing.slice(0, MAX_NAMED) });
   throw new UpstreamError({
     method: "GET",
