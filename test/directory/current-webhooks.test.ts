@@ -369,3 +369,35 @@ describe("reading deliveries, their attempts, events and endpoints", () => {
     expect((await trigger(endpoint("1"), { token: readonly })).status).toBe(403);
   });
 });
+
+describe("filters and parameters of the production service's webhook reads", () => {
+  it("filters endpoints by status and by application", async () => {
+    const active = await get(url, token, "/service-api/webhook-endpoints?status=active&limit=100");
+    expect(active.body.items.map((e: { id: string }) => e.id)).toEqual(["1", "2", "4", "5", "6", "7"]);
+    const inactive = await get(url, token, "/service-api/webhook-endpoints?status=inactive,suspended");
+    expect(inactive.body.items.map((e: { id: string }) => e.id)).toEqual(["3"]);
+    expect((await get(url, token, "/service-api/webhook-endpoints?status=paused")).status).toBe(400);
+    expect((await get(url, token, "/service-api/webhook-endpoints?application.id=1")).body.items).toEqual([]);
+  });
+
+  it("filters events by the status of their deliveries", async () => {
+    const ok = await trigger(endpoint("1"));
+    const ko = await trigger(endpoint("5"));
+    const ids = async (status: string) =>
+      (await get(url, token, `/service-api/events?status=${status}&limit=100`)).body.items.map((e: { id: string }) => e.id);
+    expect(await ids("delivered")).toContain(ok.body.event.id);
+    expect(await ids("delivered")).not.toContain(ko.body.event.id);
+    expect(await ids("scheduled")).toContain(ko.body.event.id);
+    // an event nothing delivered has no delivery status
+    const never = directory.company.events.find((e) => !directory.company.webhookDeliveries.some((d) => d.eventId === e.id))!;
+    for (const status of ["delivered", "scheduled", "failed"]) expect(await ids(status)).not.toContain(never.id);
+    expect((await get(url, token, "/service-api/events?status=lost")).status).toBe(400);
+  });
+
+  it("takes event.topic=ping on a test delivery and refuses any other topic", async () => {
+    expect((await trigger(undefined, { query: "?webhookEndpoint.id=1&event.topic=ping" })).status).toBe(202);
+    const res = await trigger(undefined, { query: "?webhookEndpoint.id=1&event.topic=leave.created" });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toHaveProperty(["event.topic"]);
+  });
+});

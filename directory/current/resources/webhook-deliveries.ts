@@ -214,8 +214,14 @@ function parseTarget(req: DirectoryRequest): string {
     throw new HttpError(400, problemBody(400, "Bad Request", "invalid test delivery request", { [param]: [message] }));
   };
   for (const name of new Set(req.query.keys())) {
-    if (name !== "include" && name !== "webhookEndpoint.id") bad(name, "unknown parameter; allowed: include, webhookEndpoint.id");
+    if (name !== "include" && name !== "webhookEndpoint.id" && name !== "event.topic") {
+      bad(name, "unknown parameter; allowed: include, webhookEndpoint.id, event.topic");
+    }
   }
+  // the production service's only topic for a test delivery; the event sent is still the sample
+  // employee.created of INTERFACE.md
+  const topics = req.query.getAll("event.topic");
+  if (topics.length > 1 || (topics.length === 1 && topics[0] !== "ping")) bad("event.topic", 'the only topic is "ping"');
   const fromQuery = req.query.getAll("webhookEndpoint.id");
   if (fromQuery.length > 1) bad("webhookEndpoint.id", "given more than once");
   if (fromQuery.length === 0) return parseBody(req.body);

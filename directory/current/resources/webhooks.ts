@@ -4,7 +4,7 @@ import { API_VERSION } from "../auth.js";
 import { perContext } from "../cache.js";
 import { employeeVisible } from "../derived.js";
 import { embedById } from "../engine.js";
-import { idList } from "../filters.js";
+import { enumList, idList, stringList } from "../filters.js";
 import { collectionHref, link, ref } from "../refs.js";
 import type { ResourceDef, View } from "../resource.js";
 import { groupBy, self, withLinks } from "./common.js";
@@ -41,7 +41,27 @@ export const webhookEndpoints: ResourceDef<WebhookEndpoint> = {
   records: (ctx) => ctx.company.webhookEndpoints,
   byId: (id, ctx) => endpointsById(ctx).get(id),
   serialize: serializeWebhookEndpoint,
+  filters: {
+    status: enumList(["active", "suspended", "inactive"], (r) => (r.isActive ? "active" : "inactive")),
+    // the configured endpoints belong to no authorised application: no id selects any of them
+    "application.id": stringList(() => null),
+  },
 };
+
+/**
+ * The delivery status of an event, from its deliveries: `delivered` once one succeeded, else
+ * `scheduled` while one will be attempted again, else `failed`; none for an event never delivered.
+ */
+const eventStatus = perContext((ctx) => {
+  const status = new Map<string, "scheduled" | "delivered" | "failed">();
+  for (const d of ctx.company.webhookDeliveries) {
+    const now = status.get(d.eventId);
+    const next = d.status === "delivered" ? "delivered" : d.status === "undelivered" ? "scheduled" : "failed";
+    if (now === "delivered" || (now === "scheduled" && next === "failed")) continue;
+    status.set(d.eventId, next);
+  }
+  return status;
+});
 
 const eventsById = perContext((ctx) => byId(ctx.company.events));
 
@@ -76,6 +96,9 @@ export const events: ResourceDef<DirectoryEvent> = {
   // an event shows an employee: the caller must be able to see that employee
   visible: (r, caller, ctx) => employeeVisible(r.employeeId, caller, ctx),
   serialize: serializeEvent,
+  filters: {
+    status: enumList(["scheduled", "delivered", "failed"], (r, ctx) => eventStatus(ctx).get(r.id)),
+  },
 };
 
 const attemptsById = perContext((ctx) => byId(ctx.company.webhookDeliveryAttempts));

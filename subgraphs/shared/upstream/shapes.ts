@@ -292,7 +292,7 @@ const webhookEndpoint = resource("webhook-endpoint", {
   apiVersion: Type.String({ pattern: DatePattern }),
   webhookUrl: Url,
   topics: Type.Array(Type.String({ minLength: 1 })),
-  status: Enum("active", "inactive"),
+  status: Enum("active", "suspended", "inactive"),
   ...stamps,
 });
 
