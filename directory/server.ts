@@ -179,8 +179,12 @@ async function readBody(req: IncomingMessage, path: string): Promise<unknown> {
 
 function send(res: ServerResponse, response: DirectoryResponse, isHead: boolean): void {
   const headers: Record<string, string> = { ...response.headers };
-  let payload: string | undefined;
-  if (response.body !== undefined && response.status !== 304 && response.status !== 204) {
+  let payload: string | Buffer | undefined;
+  if (Buffer.isBuffer(response.body) && response.status !== 304) {
+    // a file (portrait images): sent as is, with the content type its handler set
+    payload = response.body;
+    headers["content-length"] = String(payload.length);
+  } else if (response.body !== undefined && response.status !== 304 && response.status !== 204) {
     payload = JSON.stringify(response.body);
     if (!Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) {
       const isProblem = response.status >= 400 && isProblemBody(response.body);

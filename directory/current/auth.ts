@@ -16,7 +16,11 @@ import type { Caller, CurrentContext } from "./resource.js";
 export const API_VERSION = "2024-11-01";
 const MAX_API_VERSION_LENGTH = 10;
 
-/** The scope names of INTERFACE.md, plus `departments` (DECISIONS.md: departments reads). */
+/**
+ * The scope names of INTERFACE.md, `departments` (DECISIONS.md: departments reads), and those the
+ * production service has for job qualifications (with professions), webhook endpoints and webhook
+ * deliveries (with their attempts).
+ */
 export const SCOPE_NAMES = [
   "employee-attributes",
   "employees",
@@ -30,11 +34,15 @@ export const SCOPE_NAMES = [
   "business-establishments",
   "taxonomies",
   "departments",
+  "job-qualifications",
+  "webhook-endpoints",
+  "webhook-deliveries",
 ] as const;
 
 export const ALL_SCOPES: readonly string[] = [
   ...SCOPE_NAMES.flatMap((name) => [`${name}.readonly`, `${name}.readwrite`]),
-  "webhook-deliveries.readwrite",
+  // events are only read
+  "events.readonly",
 ];
 
 /** An OAuth client the token endpoint knows. */

@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { portraitToken } from "./resources/portraits.js";
 import type { Employee, Employment, JobPosition } from "../data/model.js";
 import { employeeVisible, STATUSES } from "./derived.js";
 import { serializeEmployment } from "./employments.js";
@@ -26,8 +26,7 @@ export function applicableJobPosition(e: Employee, ctx: CurrentContext): JobPosi
  * bearer token can be sent (an <img src>); it is derived from the file id with the service's key.
  */
 function portraitHref(view: View, portraitId: string): string {
-  const token = createHmac("sha256", view.ctx.service.signingKey).update(`portrait:${portraitId}`).digest("base64url").slice(0, 32);
-  return `${resourceUrl(view, "files", portraitId)}?token=${token}`;
+  return `${resourceUrl(view, "files", portraitId)}?token=${portraitToken(view.ctx, portraitId)}`;
 }
 
 export function serializeEmployee(e: Employee, view: View): Record<string, unknown> {

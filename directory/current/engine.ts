@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Id } from "../data/model.js";
 import { HttpError, Router, type DirectoryRequest, type DirectoryResponse, type Handler } from "../http/router.js";
 import { problemBody } from "../http/errors.js";
-import { authenticate, hasScope } from "./auth.js";
+import { API_VERSION, authenticate, hasScope } from "./auth.js";
 import { compareIds } from "./derived.js";
 import { fold } from "./filters.js";
 import {
@@ -50,14 +50,24 @@ export function registerResource<R extends { id: Id }>(router: Router, def: Reso
 
 /**
  * A router whose every handler answers with a weak ETag and honours `If-Match` and
- * `If-None-Match` (RFC 9110 §13): every route of the current API is registered through it.
+ * `If-None-Match` (RFC 9110 §13), and whose every answer, errors included, carries the
+ * `Api-Version` header the production service sends: every route of the current API is
+ * registered through it.
  */
 export class ConditionalRouter extends Router {
   constructor(private readonly target: Router) {
     super();
   }
   override add(method: string, pattern: string, handler: Handler): this {
-    this.target.add(method, pattern, async (req) => conditional(req, await handler(req)));
+    this.target.add(method, pattern, async (req) => {
+      try {
+        const response = conditional(req, await handler(req));
+        return { ...response, headers: { ...response.headers, "api-version": API_VERSION } };
+      } catch (err) {
+        if (err instanceof HttpError) throw new HttpError(err.status, err.body, { ...err.headers, "api-version": API_VERSION });
+        throw err;
+      }
+    });
     return this;
   }
 }
@@ -133,14 +143,24 @@ class ParamErrors {
   }
 }
 
-/** Unknown or repeated parameters are 400s: a misspelt filter must not silently widen a list. */
+/**
+ * Unknown or repeated parameters are 400s: a misspelt filter must not silently widen a list.
+ * `include` alone may be repeated (`?include=links&include=totalCount`, the exploded form of the
+ * production service's document) as well as comma-separated.
+ */
 function checkParams(query: URLSearchParams, allowed: ReadonlySet<string>, errors: ParamErrors): void {
   const seen = new Set<string>();
   for (const name of query.keys()) {
     if (!allowed.has(name)) errors.add(name, `unknown parameter; allowed: ${[...allowed].join(", ")}`);
-    else if (seen.has(name)) errors.add(name, "given more than once; list values are comma-separated");
+    else if (seen.has(name) && name !== "include") errors.add(name, "given more than once; list values are comma-separated");
     seen.add(name);
   }
+}
+
+/** Every `include` value of the query, repeated keys and comma-separated lists alike; null: none. */
+export function includeParam(query: URLSearchParams): string | null {
+  const values = query.getAll("include");
+  return values.length === 0 ? null : values.join(",");
 }
 
 export function parseInclude(raw: string | null, param = "include"): Set<IncludeOption> {
@@ -172,16 +192,23 @@ function readResource<R extends { id: Id }>(req: DirectoryRequest, def: Resource
   const caller = authenticate(req, ctx, def.scope, "read");
   const errors = new ParamErrors();
   checkParams(req.query, new Set(["include"]), errors);
-  const include = errors.try("include", () => parseInclude(req.query.get("include"))) ?? new Set<IncludeOption>();
+  const include = errors.try("include", () => parseInclude(includeParam(req.query))) ?? new Set<IncludeOption>();
   errors.throwIfAny();
 
   const id = req.params.id!;
   const record = def.byId(id, ctx);
   if (!record || (def.visible && !def.visible(record, caller, ctx))) throw notFound(def.type, id);
+  if (def.download && wantsFile(req)) return def.download(record);
   const view = makeView(req, caller, ctx, include);
   const body = def.serialize(record, view);
   if (include.has("embedded")) body.embedded = embeddedFor(def, [record], view);
   return { status: 200, body };
+}
+
+/** Content negotiation of a resource with a file: an image is asked for, JSON is not. */
+function wantsFile(req: DirectoryRequest): boolean {
+  const accept = String(req.headers.accept ?? "").toLowerCase();
+  return /\bimage\//.test(accept) && !accept.includes("application/json");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -237,7 +264,7 @@ function listResource<R extends { id: Id }>(req: DirectoryRequest, def: Resource
   }
   checkParams(req.query, new Set([...COMMON_LIST_PARAMS, ...Object.keys(filterDefs)]), errors);
 
-  const include = errors.try("include", () => parseInclude(req.query.get("include"))) ?? new Set<IncludeOption>();
+  const include = errors.try("include", () => parseInclude(includeParam(req.query))) ?? new Set<IncludeOption>();
   const limit = errors.try("limit", () => parseLimit(req.query.get("limit"))) ?? DEFAULT_LIMIT;
   const sort = errors.try("sort", () => parseSort(def, req.query.get("sort")));
   const filters: ActiveFilter<R>[] = [];

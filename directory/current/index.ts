@@ -9,7 +9,7 @@ import { employments } from "./employments.js";
 import { ConditionalRouter, registerResource, type ContextSource } from "./engine.js";
 import { jobPositions } from "./job-positions.js";
 import type { CurrentContext, CurrentService, ListWork, ResourceDef } from "./resource.js";
-import { registerWebhookDeliveries, resources } from "./resources/index.js";
+import { registerPortraitFiles, registerWebhookDeliveries, resources } from "./resources/index.js";
 
 /** The current API under `/service-api` and the token endpoint `POST /connect/token`. */
 export function registerCurrentApi(router: Router, directory: DirectoryContext): ListWork {
@@ -37,6 +37,7 @@ export function registerCurrentApi(router: Router, directory: DirectoryContext):
   const defs: ResourceDef<any>[] = [employees, employments, jobPositions, ...resources];
   for (const def of defs) registerResource(api, def, current);
   registerWebhookDeliveries(api, current);
+  registerPortraitFiles(api, current);
   return service.work;
 }
 

@@ -4,7 +4,7 @@ import { serializeEmployee } from "./employees.js";
 import { serializeEmployment } from "./employments.js";
 import { embedById } from "./engine.js";
 import { dateEquals, dateRange, enumList, idList, stringList } from "./filters.js";
-import { ref, resourceUrl, scopedResourceLink } from "./refs.js";
+import { ref, resourceUrl } from "./refs.js";
 import type { CurrentContext, ResourceDef, View } from "./resource.js";
 
 function endsOn(p: JobPosition, ctx: CurrentContext): string | null {
@@ -39,12 +39,8 @@ export function serializeJobPosition(p: JobPosition, view: View): Record<string,
     createdAt: p.createdAt,
     lastUpdatedAt: p.lastUpdatedAt,
   };
-  if (view.include.has("links")) {
-    body.links = {
-      employee: scopedResourceLink(view, "employees", "employees", p.employeeId),
-      employment: scopedResourceLink(view, "employments", "employments", p.employmentId),
-    };
-  }
+  // the interface gives job positions no links: an empty object when asked for
+  if (view.include.has("links")) body.links = {};
   return body;
 }
 

@@ -39,9 +39,3 @@ export function scopedListLink(
 ): { href: string } | null {
   return link(view, hasScope(view.caller, scope, "read") ? collectionHref(view, collection, query) : null);
 }
-
-/** A resource address, or null when the caller lacks its scope. */
-export function scopedResourceLink(view: View, scope: string, collection: string, id: Id | null | undefined): { href: string } | null {
-  if (id === null || id === undefined || !hasScope(view.caller, scope, "read")) return null;
-  return { href: resourceUrl(view, collection, id) };
-}

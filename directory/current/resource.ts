@@ -131,6 +131,11 @@ export interface ResourceDef<R extends { id: Id }> {
   dynamicFilter?(param: string): FilterDef<R> | undefined;
   /** sort name (ascending) -> key; `id` is always available */
   sorts?: Record<string, SortKey<R>>;
+  /**
+   * The resource's file (a portrait's image): the single read answers it instead of the JSON
+   * representation when the client accepts `image/*` and not JSON.
+   */
+  download?(record: R): { status: number; headers?: Record<string, string>; body?: unknown };
   /** whether `GET /<collection>/{id}` exists (default true) and the list exists (default true) */
   single?: boolean;
   list?: boolean;

@@ -11,7 +11,9 @@ export interface LegalEntitySpec {
   remoteId: string;
   countryCode: string;
   currencyCode: string;
-  taxFormat: string;
+  /** how the tax number is drawn; its published format is `franceSIREN` for French ones, else `other` */
+  taxNumber: "siren" | "britishCompanyNumber" | "usEin" | "swissUid";
+  /** a documented industry format (`other`, `franceAPE`, `spainCNAE`, `germanyWZ`, `usaNAICS`) */
   industry: { format: string; value: string };
   archived: boolean;
   /** days after the founding day */
@@ -28,7 +30,7 @@ export const LEGAL_ENTITIES: readonly LegalEntitySpec[] = [
     remoteId: "LE-FR-01",
     countryCode: "FRA",
     currencyCode: "EUR",
-    taxFormat: "franceSIREN",
+    taxNumber: "siren",
     industry: { format: "franceAPE", value: "6201Z" },
     archived: false,
     createdAfter: 0,
@@ -38,8 +40,9 @@ export const LEGAL_ENTITIES: readonly LegalEntitySpec[] = [
     remoteId: "LE-GB-01",
     countryCode: "GBR",
     currencyCode: "GBP",
-    taxFormat: "unitedKingdomCRN",
-    industry: { format: "unitedKingdomSIC", value: "62012" },
+    taxNumber: "britishCompanyNumber",
+    // a UK SIC code: the interface has no British format
+    industry: { format: "other", value: "62012" },
     archived: false,
     createdAfter: 120,
   },
@@ -48,8 +51,8 @@ export const LEGAL_ENTITIES: readonly LegalEntitySpec[] = [
     remoteId: "LE-US-01",
     countryCode: "USA",
     currencyCode: "USD",
-    taxFormat: "unitedStatesEIN",
-    industry: { format: "unitedStatesNAICS", value: "541511" },
+    taxNumber: "usEin",
+    industry: { format: "usaNAICS", value: "541511" },
     archived: false,
     createdAfter: 200,
   },
@@ -58,8 +61,9 @@ export const LEGAL_ENTITIES: readonly LegalEntitySpec[] = [
     remoteId: "LE-CH-01",
     countryCode: "CHE",
     currencyCode: "CHF",
-    taxFormat: "switzerlandUID",
-    industry: { format: "switzerlandNOGA", value: "620100" },
+    taxNumber: "swissUid",
+    // a NOGA code: the interface has no Swiss format
+    industry: { format: "other", value: "620100" },
     archived: true,
     createdAfter: 900,
   },
@@ -337,19 +341,20 @@ export interface TemplateSpec {
   /** 1-based indexes into LEGAL_ENTITIES */
   legalEntities: number[];
   term: "permanent" | "fixed";
-  audience: "employee" | "intern" | "contractor";
+  /** documented audiences used here: interns are `student`s, contractors `external` */
+  audience: "employee" | "student" | "external";
 }
 
 export const TEMPLATES: readonly TemplateSpec[] = [
   { title: "CDI – Contrat à durée indéterminée", t9n: { "fr-FR": "Contrat à durée indéterminée", "en-GB": "Permanent contract" }, legalEntities: [1], term: "permanent", audience: "employee" },
   { title: "CDD – Contrat à durée déterminée", t9n: { "fr-FR": "Contrat à durée déterminée", "en-GB": "Fixed-term contract" }, legalEntities: [1], term: "fixed", audience: "employee" },
-  { title: "Convention de stage", t9n: { "fr-FR": "Convention de stage", "en-GB": "Internship agreement" }, legalEntities: [1], term: "fixed", audience: "intern" },
+  { title: "Convention de stage", t9n: { "fr-FR": "Convention de stage", "en-GB": "Internship agreement" }, legalEntities: [1], term: "fixed", audience: "student" },
   { title: "Permanent employment contract", t9n: { "en-GB": "Permanent employment contract", "fr-FR": "Contrat de travail permanent (Royaume-Uni)" }, legalEntities: [2], term: "permanent", audience: "employee" },
   { title: "Fixed-term employment contract", t9n: { "en-GB": "Fixed-term employment contract", "fr-FR": "Contrat à durée déterminée (Royaume-Uni)" }, legalEntities: [2], term: "fixed", audience: "employee" },
   { title: "At-will employment agreement", t9n: { "en-US": "At-will employment agreement", "fr-FR": "Contrat de travail « at-will » (États-Unis)" }, legalEntities: [3], term: "permanent", audience: "employee" },
   { title: "Seasonal employment agreement", t9n: { "en-US": "Seasonal employment agreement", "fr-FR": "Contrat saisonnier (États-Unis)" }, legalEntities: [3], term: "fixed", audience: "employee" },
-  { title: "Independent contractor agreement", t9n: { "en-GB": "Independent contractor agreement", "en-US": "Independent contractor agreement", "fr-FR": "Contrat de prestation indépendante" }, legalEntities: [2, 3], term: "fixed", audience: "contractor" },
-  { title: "Internship agreement", t9n: { "en-GB": "Internship agreement", "en-US": "Internship agreement", "fr-FR": "Convention de stage (international)" }, legalEntities: [2, 3], term: "fixed", audience: "intern" },
+  { title: "Independent contractor agreement", t9n: { "en-GB": "Independent contractor agreement", "en-US": "Independent contractor agreement", "fr-FR": "Contrat de prestation indépendante" }, legalEntities: [2, 3], term: "fixed", audience: "external" },
+  { title: "Internship agreement", t9n: { "en-GB": "Internship agreement", "en-US": "Internship agreement", "fr-FR": "Convention de stage (international)" }, legalEntities: [2, 3], term: "fixed", audience: "student" },
 ];
 
 export interface OccupationCategorySpec {
@@ -375,7 +380,7 @@ export const CATEGORY = { cadre: 1, etam: 2, salaried: 3, exempt: 4, nonExempt: 
 export interface TaxonomySpec {
   name: string;
   t9n: Record<string, string>;
-  sortLabelsBy: "name" | "createdAt";
+  sortLabelsBy: "id" | "name";
   labels: ReadonlyArray<{ name: string; remoteId: string | null; t9n: Record<string, string>; archived?: boolean }>;
 }
 
@@ -411,7 +416,7 @@ export const TAXONOMIES: readonly TaxonomySpec[] = [
   {
     name: "Office perks",
     t9n: { "fr-FR": "Avantages au bureau" },
-    sortLabelsBy: "createdAt",
+    sortLabelsBy: "id",
     labels: [
       { name: "Bike-to-work scheme", remoteId: null, t9n: { "fr-FR": "Forfait mobilités durables" } },
       { name: "Gym membership", remoteId: null, t9n: { "fr-FR": "Abonnement salle de sport" } },

@@ -10,6 +10,7 @@
  * exactly the people of a smaller one (beyond that, squads are added to the department tree).
  */
 
+import { createHash } from "node:crypto";
 import { DayFormatter, parseIsoDate, todayUtc } from "./calendar.js";
 import { flat } from "./flat.js";
 import {
@@ -63,7 +64,10 @@ import type {
   Taxonomy,
   TaxonomyLabel,
   WebhookDelivery,
+  WebhookDeliveryAttempt,
   WebhookEndpoint,
+  DirectoryEvent,
+  Profession,
 } from "./model.js";
 import { NAME_POOLS, POOL_WEIGHTS_BY_COUNTRY, emailPart, type NamePool, type PoolKey } from "./names.js";
 import { Random } from "./random.js";
@@ -248,7 +252,14 @@ class CompanyGenerator {
     for (let i = 0; i < n; i++) this.buildEmployee(i);
     this.assignManagers();
 
-    const webhookEndpoints = this.settings.webhookEndpoints;
+    const registered = this.timestampOf((this.founded + 400) * DAY_SECONDS);
+    const webhookEndpoints = this.settings.webhookEndpoints.map((e) => ({
+      name: `Endpoint ${e.id}`,
+      topics: ["employee.created", "employee.updated"],
+      createdAt: registered,
+      ...e,
+    }));
+    const webhookDeliveries = this.buildDeliveries(webhookEndpoints);
     return {
       today: this.settings.today,
       seed: this.settings.seed,
@@ -268,7 +279,8 @@ class CompanyGenerator {
       personalRecords: this.personalRecords,
       probationaryPeriods: this.probationaryPeriods,
       webhookEndpoints,
-      webhookDeliveries: this.buildDeliveries(webhookEndpoints),
+      ...this.buildEvents(webhookDeliveries),
+      webhookDeliveries,
     };
   }
 
@@ -308,9 +320,9 @@ class CompanyGenerator {
     const sirens: string[] = [];
     LEGAL_ENTITIES.forEach((spec, index) => {
       const taxValue =
-        spec.taxFormat === "franceSIREN" ? siren(rng)
-        : spec.taxFormat === "unitedKingdomCRN" ? britishCompanyNumber(rng)
-        : spec.taxFormat === "unitedStatesEIN" ? usEin(rng)
+        spec.taxNumber === "siren" ? siren(rng)
+        : spec.taxNumber === "britishCompanyNumber" ? britishCompanyNumber(rng)
+        : spec.taxNumber === "usEin" ? usEin(rng)
         : swissUid(rng);
       sirens.push(taxValue);
       const createdDay = this.founded + spec.createdAfter;
@@ -324,7 +336,7 @@ class CompanyGenerator {
         isArchived: spec.archived,
         countryCode: spec.countryCode,
         currencyCode: spec.currencyCode,
-        taxIdentificationNumber: { format: spec.taxFormat, value: taxValue },
+        taxIdentificationNumber: { format: spec.taxNumber === "siren" ? "franceSIREN" : "other", value: taxValue },
         industryCode: { ...spec.industry },
         ...stamps,
       });
@@ -334,9 +346,9 @@ class CompanyGenerator {
       const entity = LEGAL_ENTITIES[spec.legalEntity - 1]!;
       const entityTax = sirens[spec.legalEntity - 1]!;
       const tax =
-        entity.taxFormat === "franceSIREN"
+        entity.taxNumber === "siren"
           ? { format: "franceSIRET", value: siret(entityTax, rng) }
-          : { format: entity.taxFormat, value: entityTax };
+          : { format: "other", value: entityTax };
       const createdDay = this.founded + spec.createdAfter;
       const stamps = spec.archived
         ? this.archivedStamp(createdDay, this.today - 700, rng)
@@ -384,6 +396,8 @@ class CompanyGenerator {
           level: parentRecord ? parentRecord.level + 1 : 1,
           managerId: null,
           owningApplication: "directory",
+          description: parentRecord ? null : "The whole company: every department descends from this one.",
+          sortOrder: this.departments.filter((d) => d.parent === info.parent).length,
           ...this.stamp(createdDay, rng),
         },
       });
@@ -463,6 +477,7 @@ class CompanyGenerator {
           title: `${FAMILIES[family].profession} – ${RANK_NAMES[rank - 1]}`,
           professionId: String(p + 1),
           rank,
+          t9n: { title: { "en-GB": `${FAMILIES[family].profession} – ${RANK_NAMES[rank - 1]}` } },
           ...this.stamp(refDay + p * 10, rng),
         });
       }
@@ -472,6 +487,7 @@ class CompanyGenerator {
       title: "Internship",
       professionId: String(FAMILY_ORDER.length + 1),
       rank: 0,
+      t9n: { title: { "en-GB": "Internship", "fr-FR": "Stage" } },
       ...this.stamp(refDay + 200, rng),
     });
 
@@ -851,7 +867,7 @@ class CompanyGenerator {
         lastPositionIndex = positionIndex;
       });
 
-      if (template.audience !== "contractor" && rng.chance(0.85)) {
+      if (template.audience !== "external" && rng.chance(0.85)) {
         const currency = this.legalEntities[entity]!.currencyCode;
         const base = { 0: 42_000, 1: 48_000, 2: 85_000 }[entity] ?? 50_000;
         this.addAttribute(rng, id, "employment.annualSalary", { amount: Math.round((base * (1 + step * 0.35) * (0.8 + rng.next() * 0.5)) / 100) * 100, currency }, {
@@ -860,7 +876,7 @@ class CompanyGenerator {
           createdDay: employmentCreatedDay,
         });
       }
-      if (template.audience !== "contractor" && rng.chance(0.55)) this.addProbation(rng, employmentId, stint, employmentCreatedDay);
+      if (template.audience !== "external" && rng.chance(0.55)) this.addProbation(rng, employmentId, stint, employmentCreatedDay);
     });
 
     this.addEmployeeAttributes(rng, id, pool, lastFamily, stints, employeeCreatedDay, country, home, kind);
@@ -894,7 +910,7 @@ class CompanyGenerator {
       entity: number;
       info: DeptInfo;
       step: number;
-      audience: "employee" | "intern" | "contractor";
+      audience: "employee" | "student" | "external";
       createdDay: number;
     },
   ): JobPosition {
@@ -903,7 +919,7 @@ class CompanyGenerator {
     let titleFr: string;
     let qualificationId: string;
     let category: number;
-    if (p.audience === "intern") {
+    if (p.audience === "student") {
       title = `${FAMILIES[p.info.family].profession} Intern`;
       titleFr = `Stagiaire ${FAMILIES[p.info.family].fr}`;
       qualificationId = String(FAMILY_ORDER.length * 3 + 1);
@@ -913,7 +929,7 @@ class CompanyGenerator {
       title = en;
       titleFr = fr;
       qualificationId = String(professionIndex * 3 + rank);
-      if (p.audience === "contractor") category = CATEGORY.contractor;
+      if (p.audience === "external") category = CATEGORY.contractor;
       else if (p.entity === 0) category = rank >= 2 ? CATEGORY.cadre : CATEGORY.etam;
       else if (p.entity === 1) category = CATEGORY.salaried;
       else category = rank >= 2 ? CATEGORY.exempt : CATEGORY.nonExempt;
@@ -1191,13 +1207,56 @@ class CompanyGenerator {
 
   // ---------------------------------------------------------------- webhooks
 
+  /** professions of the job qualifications: one per job family, and internships */
+  private buildProfessions(): Profession[] {
+    const professions: Profession[] = FAMILY_ORDER.map((family, p) => ({
+      id: String(p + 1),
+      title: FAMILIES[family].profession,
+      isArchived: false,
+      t9n: { title: { "fr-FR": FAMILIES[family].fr.charAt(0).toUpperCase() + FAMILIES[family].fr.slice(1) } },
+    }));
+    professions.push({ id: String(FAMILY_ORDER.length + 1), title: "Internships", isArchived: false, t9n: { title: { "fr-FR": "Stages" } } });
+    return professions;
+  }
+
+  /**
+   * An `employee.created` event per employee (event id = employee id) at the employee's creation,
+   * and the attempts of the generated deliveries.
+   */
+  private buildEvents(deliveries: readonly WebhookDelivery[]): Pick<Company, "events" | "webhookDeliveryAttempts" | "professions"> {
+    const events: DirectoryEvent[] = this.employees.map((e) => ({
+      id: e.id,
+      topic: "employee.created",
+      occurredAt: e.createdAt,
+      employeeId: e.id,
+    }));
+    const attempts: WebhookDeliveryAttempt[] = [];
+    for (const d of deliveries) {
+      const event = events[Number(d.eventId) - 1];
+      const start = Date.parse(event?.occurredAt ?? this.timestampOf(this.today * DAY_SECONDS));
+      for (let n = 0; n < d.attemptsCount; n++) {
+        const ok = d.status === "delivered" && n === d.attemptsCount - 1;
+        attempts.push({
+          id: String(attempts.length + 1),
+          webhookDeliveryId: d.id,
+          isSuccessful: ok,
+          responseStatusCode: ok ? 202 : n % 2 === 0 ? 503 : null,
+          errorResponseBody: ok ? "" : n % 2 === 0 ? "Service Unavailable" : "",
+          signature: createHash("sha256").update(`${d.id}:${n}`).digest("hex"),
+          createdAt: new Date(start + 60_000 * 2 ** n).toISOString(),
+        });
+      }
+    }
+    return { events, webhookDeliveryAttempts: attempts, professions: this.buildProfessions() };
+  }
+
   private buildDeliveries(endpoints: WebhookEndpoint[]): WebhookDelivery[] {
     if (endpoints.length === 0) return [];
     const rng = this.root.fork(SALT_WEBHOOKS);
     const tomorrow = (this.today + 1) * DAY_SECONDS;
     const kinds: Array<Pick<WebhookDelivery, "status" | "attemptsCount" | "nextAttemptAt" | "eventType">> = [
       { status: "delivered", attemptsCount: 1, nextAttemptAt: null, eventType: "employee.created" },
-      { status: "undelivered", attemptsCount: 2, nextAttemptAt: this.timestampOf(tomorrow + rng.int(0, 6 * 3600)), eventType: "employee.updated" },
+      { status: "undelivered", attemptsCount: 2, nextAttemptAt: this.timestampOf(tomorrow + rng.int(0, 6 * 3600)), eventType: "employee.created" },
       { status: "failed", attemptsCount: 5, nextAttemptAt: null, eventType: "employee.created" },
     ];
     return kinds.map((kind, index) => ({

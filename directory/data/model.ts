@@ -77,6 +77,9 @@ export interface Department extends Stamped {
   level: number;
   managerId: Id | null;
   owningApplication: string;
+  description: string | null;
+  /** 0-based index among the departments of the same parent */
+  sortOrder: number;
 }
 
 export interface EmploymentTemplate extends Stamped {
@@ -101,12 +104,20 @@ export interface JobQualification extends Stamped {
   title: string;
   professionId: Id;
   rank: number;
+  t9n: Translations;
+}
+
+export interface Profession {
+  id: Id;
+  title: string;
+  isArchived: boolean;
+  t9n: Translations;
 }
 
 export interface Taxonomy extends Stamped {
   id: Id;
   name: string;
-  sortLabelsBy: "name" | "createdAt";
+  sortLabelsBy: "id" | "name";
   t9n: Translations;
 }
 
@@ -215,6 +226,32 @@ export interface WebhookEndpoint {
   id: Id;
   url: string;
   isActive: boolean;
+  /** filled in by the generator when not given */
+  name?: string;
+  topics?: string[];
+  createdAt?: IsoDateTime;
+}
+
+/** Something that happened to a record, as the webhooks deliver it. */
+export interface DirectoryEvent {
+  id: Id;
+  /** the event kind, e.g. `employee.created` */
+  topic: string;
+  occurredAt: IsoDateTime;
+  employeeId: Id;
+}
+
+/** One POST of a delivery's event to its endpoint. */
+export interface WebhookDeliveryAttempt {
+  id: Id;
+  webhookDeliveryId: Id;
+  isSuccessful: boolean;
+  /** null when no answer came (refused connection, timeout) */
+  responseStatusCode: number | null;
+  errorResponseBody: string;
+  /** hex HMAC-SHA256 of the body sent */
+  signature: string;
+  createdAt: IsoDateTime;
 }
 
 export interface WebhookDelivery {
@@ -257,6 +294,10 @@ export interface Company {
   probationaryPeriods: ProbationaryPeriod[];
   webhookEndpoints: WebhookEndpoint[];
   webhookDeliveries: WebhookDelivery[];
+  webhookDeliveryAttempts: WebhookDeliveryAttempt[];
+  /** an `employee.created` per employee (ids = employee ids), then those test deliveries add */
+  events: DirectoryEvent[];
+  professions: Profession[];
 }
 
 export interface GenerateOptions {

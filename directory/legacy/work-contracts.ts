@@ -68,7 +68,7 @@ export function representWorkContract(e: Employment, view: CompanyView): Record<
     trialPeriodEndDate: probation?.initialEndsOn ?? null,
     trialPeriodEndDate2: probation?.extendedEndsOn ?? null,
     temporaryContractGroundId: template?.term === "fixed" ? rng.int(1, 5) : null,
-    internshipSupervisorId: template?.audience === "intern" && first?.managerId ? Number(first.managerId) : null,
+    internshipSupervisorId: template?.audience === "student" && first?.managerId ? Number(first.managerId) : null,
     authorId: Number(authorId),
     lastModifierId: Number(current?.managerId ?? authorId),
     createdAt: localDateTime(e.createdAt),

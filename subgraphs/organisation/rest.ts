@@ -61,6 +61,8 @@ export interface RestDepartment {
   level: number;
   manager: Ref | null;
   owningApplication: string;
+  description?: string | null;
+  sortOrder?: number;
 }
 
 export interface RestEmploymentTemplate {
@@ -89,6 +91,7 @@ export interface RestJobQualification {
   title: string;
   profession: Ref | null;
   rank: number;
+  t9n?: T9n;
   createdAt: string;
   lastUpdatedAt: string;
 }
@@ -96,7 +99,7 @@ export interface RestJobQualification {
 export interface RestTaxonomy {
   id: string;
   name: string;
-  /** the label property the taxonomy sorts its labels by (`name`, `createdAt`; others not shown) */
+  /** the label property the taxonomy sorts its labels by: `id` (creation order) or `name` */
   sortLabelsBy: string;
   t9n?: T9n;
   createdAt: string;

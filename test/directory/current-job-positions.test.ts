@@ -108,13 +108,10 @@ describe("job-position representation", () => {
     expect((await get(directory.url, token, "/service-api/job-positions/0")).status).toBe(404);
   });
 
-  it("links point to the position's employee and employment", async () => {
+  it("has no links: the production service documents none for job positions", async () => {
     const p = all()[3]!;
     const { body } = await get(directory.url, token, `/service-api/job-positions/${p.id}?include=links`);
-    expect(body.links).toEqual({
-      employee: { href: `${directory.url}/service-api/employees/${p.employeeId}` },
-      employment: { href: `${directory.url}/service-api/employments/${p.employmentId}` },
-    });
+    expect(body.links).toEqual({});
   });
 
   it("a job-position list embeds departments, job qualifications, employees and employments", async () => {

@@ -174,12 +174,26 @@ describe("departments", () => {
     expect(items.find((d) => d.id === child.id)).toEqual({
       ...ref("department", "departments", child.id),
       name: child.name,
+      description: child.description,
       remoteId: child.remoteId,
       isArchived: child.isArchived,
       parent: ref("department", "departments", child.parentId!),
       level: child.level,
       manager: ref("employee", "employees", child.managerId!),
+      sortOrder: child.sortOrder,
       owningApplication: child.owningApplication,
+    });
+  });
+
+  it("numbers siblings from 0 in sortOrder and links a department to its active employees", async () => {
+    const departments = company().departments;
+    for (const parent of new Set(departments.map((d) => d.parentId))) {
+      const orders = departments.filter((d) => d.parentId === parent).map((d) => d.sortOrder);
+      expect(orders).toEqual(orders.map((_, i) => i));
+    }
+    const res = await read("/service-api/departments/2?include=links");
+    expect(res.body.links).toEqual({
+      activeEmployees: { href: `${url}/service-api/employees?applicableJobPosition.department.id=2` },
     });
   });
 
@@ -295,6 +309,7 @@ describe("job qualifications", () => {
       title: q.title,
       profession: ref("profession", "professions", q.professionId),
       rank: q.rank,
+      t9n: q.t9n,
       createdAt: q.createdAt,
       lastUpdatedAt: q.lastUpdatedAt,
     });
@@ -341,10 +356,10 @@ describe("taxonomies", () => {
     expect(items.map((t) => t.name)).toEqual(["Cost centres"]);
   });
 
-  it("links a taxonomy to its labels", async () => {
+  it("gives a taxonomy no links and sorts labels by id or name only", async () => {
     const res = await read("/service-api/taxonomies/2?include=links");
-    const labels = await get(url, token, res.body.links.labels.href);
-    expect(ids(labels.body.items)).toEqual(ids(company().taxonomyLabels.filter((l) => l.taxonomyId === "2")));
+    expect(res.body.links).toEqual({});
+    expect(new Set(company().taxonomies.map((t) => t.sortLabelsBy))).toEqual(new Set(["id", "name"]));
   });
 });
 
@@ -437,10 +452,14 @@ describe("scopes", () => {
     expect((await get(url, narrow, "/service-api/departments")).status).toBe(403);
   });
 
-  it("serves job qualifications under the job-positions scope", async () => {
-    const narrow = await fetchToken(url, "demo-client", "job-positions.readonly");
-    expect((await get(url, narrow, "/service-api/job-qualifications?limit=1")).status).toBe(200);
-    const other = await fetchToken(url, "demo-client", "legal-entities.readonly");
-    expect((await get(url, other, "/service-api/job-qualifications?limit=1")).status).toBe(403);
+  it("serves job qualifications and professions under their own scope, job-qualifications", async () => {
+    for (const scope of ["job-qualifications.readonly", "job-qualifications.readwrite"]) {
+      const own = await fetchToken(url, "demo-client", scope);
+      expect((await get(url, own, "/service-api/job-qualifications?limit=1")).status).toBe(200);
+      expect((await get(url, own, "/service-api/professions/1")).status).toBe(200);
+    }
+    const jobPositions = await fetchToken(url, "demo-client", "job-positions.readonly");
+    expect((await get(url, jobPositions, "/service-api/job-qualifications?limit=1")).status).toBe(403);
+    expect((await get(url, jobPositions, "/service-api/professions?limit=1")).status).toBe(403);
   });
 });

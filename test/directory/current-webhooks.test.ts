@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDirectory, type RunningDirectory } from "../../directory/server.js";
-import { API_VERSION, fetchToken, type Answer } from "./current-helpers.js";
+import { API_VERSION, fetchToken, get, type Answer } from "./current-helpers.js";
 
 /**
  * `POST /service-api/webhook-deliveries` against a real receiver on loopback: `/ok` answers 204,
@@ -269,5 +269,135 @@ describe("test delivery errors", () => {
     const res = await trigger(endpoint("1"), { headers: { "api-version": "" } });
     expect(res.status).toBe(400);
     expect(res.body.errors).toHaveProperty(["Api-Version"]);
+  });
+});
+
+describe("the query form of a test delivery", () => {
+  it("takes the endpoint from ?webhookEndpoint.id= with no body", async () => {
+    const before = received.length;
+    const res = await trigger(undefined, { query: "?webhookEndpoint.id=1" });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: "delivered", webhookEndpoint: { id: "1" } });
+    expect(received.slice(before).map((r) => r.path)).toEqual(["/ok"]);
+  });
+
+  it("accepts the query and the body together when they agree", async () => {
+    expect((await trigger(endpoint("1"), { query: "?webhookEndpoint.id=1" })).status).toBe(202);
+  });
+
+  it.each([
+    ["the query and the body disagree", endpoint("1"), "?webhookEndpoint.id=2", "webhookEndpoint.id"],
+    ["the query id is empty", undefined, "?webhookEndpoint.id=", "webhookEndpoint.id"],
+    ["the query id is repeated", undefined, "?webhookEndpoint.id=1&webhookEndpoint.id=1", "webhookEndpoint.id"],
+    ["a parameter is unknown", undefined, "?webhookEndpoint.id=1&endpoint=1", "endpoint"],
+  ])("answers 400 when %s, and delivers nothing", async (_why, body, query, param) => {
+    const before = received.length;
+    const deliveries = directory.company.webhookDeliveries.length;
+    const res = await trigger(body, { query });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toHaveProperty([param]);
+    expect(received.length).toBe(before);
+    expect(directory.company.webhookDeliveries.length).toBe(deliveries);
+  });
+
+  it("answers 404 for an unknown endpoint in the query", async () => {
+    expect((await trigger(undefined, { query: "?webhookEndpoint.id=99" })).status).toBe(404);
+  });
+});
+
+describe("reading deliveries, their attempts, events and endpoints", () => {
+  it("records each test delivery's event and attempt, readable at the addresses it gives", async () => {
+    const failed = await trigger(endpoint("4"), { query: "?include=links" });
+    expect(failed.body.status).toBe("undelivered");
+    const delivery = await get(url, token, `/service-api/webhook-deliveries/${failed.body.id}`);
+    expect(delivery.status).toBe(200);
+    expect(delivery.body).toEqual({ ...failed.body, links: undefined });
+
+    const attempts = await get(url, token, failed.body.links.attempts.href);
+    expect(attempts.body.items).toEqual([
+      expect.objectContaining({
+        type: "webhook-delivery-attempt",
+        webhookDelivery: { id: failed.body.id, type: "webhook-delivery", url: failed.body.url },
+        isSuccessful: false,
+        responseStatusCode: 500,
+        errorResponseBody: "boom",
+      }),
+    ]);
+    expect(attempts.body.items[0].signature).toMatch(/^[0-9a-f]{64}$/);
+
+    const event = await get(url, token, failed.body.event.url);
+    expect(event.status).toBe(200);
+    expect(event.body).toMatchObject({ id: failed.body.event.id, type: "event", topic: "employee.created", data: { id: "1", type: "employee" } });
+  });
+
+  it("has an employee.created event per employee of the demo company", async () => {
+    const res = await get(url, token, "/service-api/events?limit=0&include=totalCount");
+    expect(res.body.totalCount).toBe(directory.company.events.length);
+    const employees = directory.company.employees;
+    expect(directory.company.events.slice(0, employees.length).map((e) => [e.id, e.topic, e.occurredAt])).toEqual(
+      employees.map((e) => [e.id, "employee.created", e.createdAt]),
+    );
+  });
+
+  it("lists the deliveries of one endpoint", async () => {
+    const res = await get(url, token, "/service-api/webhook-deliveries?webhookEndpoint.id=2&limit=100");
+    const expected = directory.company.webhookDeliveries.filter((d) => d.webhookEndpointId === "2").map((d) => d.id);
+    expect(res.body.items.map((d: { id: string }) => d.id)).toEqual(expected);
+  });
+
+  it("serves the configured endpoints with their address and status", async () => {
+    const res = await get(url, token, "/service-api/webhook-endpoints/3");
+    expect(res.body).toMatchObject({ id: "3", type: "webhook-endpoint", webhookUrl: expect.stringMatching(/\/ok$/), status: "inactive", apiVersion: API_VERSION });
+  });
+
+  it.each([
+    ["/service-api/webhook-endpoints", "webhook-endpoints"],
+    ["/service-api/events", "events"],
+    ["/service-api/webhook-deliveries", "webhook-deliveries"],
+    ["/service-api/webhook-delivery-attempts", "webhook-deliveries"],
+  ])("guards %s with the %s scope", async (path, scope) => {
+    const own = await fetchToken(url, "demo-client", `${scope}.readonly`);
+    expect((await get(url, own, path)).status).toBe(200);
+    const other = await fetchToken(url, "demo-client", "employees.readonly");
+    const refused = await get(url, other, path);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get("www-authenticate")).toContain(`${scope}.readonly`);
+  });
+
+  it("does not let a read-only deliveries token trigger a delivery", async () => {
+    const readonly = await fetchToken(url, "demo-client", "webhook-deliveries.readonly");
+    expect((await trigger(endpoint("1"), { token: readonly })).status).toBe(403);
+  });
+});
+
+describe("filters and parameters of the production service's webhook reads", () => {
+  it("filters endpoints by status and by application", async () => {
+    const active = await get(url, token, "/service-api/webhook-endpoints?status=active&limit=100");
+    expect(active.body.items.map((e: { id: string }) => e.id)).toEqual(["1", "2", "4", "5", "6", "7"]);
+    const inactive = await get(url, token, "/service-api/webhook-endpoints?status=inactive,suspended");
+    expect(inactive.body.items.map((e: { id: string }) => e.id)).toEqual(["3"]);
+    expect((await get(url, token, "/service-api/webhook-endpoints?status=paused")).status).toBe(400);
+    expect((await get(url, token, "/service-api/webhook-endpoints?application.id=1")).body.items).toEqual([]);
+  });
+
+  it("filters events by the status of their deliveries", async () => {
+    const ok = await trigger(endpoint("1"));
+    const ko = await trigger(endpoint("5"));
+    const ids = async (status: string) =>
+      (await get(url, token, `/service-api/events?status=${status}&limit=100`)).body.items.map((e: { id: string }) => e.id);
+    expect(await ids("delivered")).toContain(ok.body.event.id);
+    expect(await ids("delivered")).not.toContain(ko.body.event.id);
+    expect(await ids("scheduled")).toContain(ko.body.event.id);
+    // an event nothing delivered has no delivery status
+    const never = directory.company.events.find((e) => !directory.company.webhookDeliveries.some((d) => d.eventId === e.id))!;
+    for (const status of ["delivered", "scheduled", "failed"]) expect(await ids(status)).not.toContain(never.id);
+    expect((await get(url, token, "/service-api/events?status=lost")).status).toBe(400);
+  });
+
+  it("takes event.topic=ping on a test delivery and refuses any other topic", async () => {
+    expect((await trigger(undefined, { query: "?webhookEndpoint.id=1&event.topic=ping" })).status).toBe(202);
+    const res = await trigger(undefined, { query: "?webhookEndpoint.id=1&event.topic=leave.created" });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toHaveProperty(["event.topic"]);
   });
 });

@@ -546,7 +546,9 @@ describe("generateCompany options", () => {
   it("registers the webhook endpoints it is given and delivers to them", () => {
     const endpoints = [{ id: "hook-a", url: "http://127.0.0.1:45678/hook", isActive: true }];
     const company = generateCompany({ today: TODAY, employees: 5, webhookEndpoints: endpoints });
-    expect(company.webhookEndpoints).toEqual(endpoints);
+    expect(company.webhookEndpoints).toMatchObject(endpoints);
+    // what the configuration leaves out is filled in, as the endpoints' reads show it
+    expect(company.webhookEndpoints[0]).toMatchObject({ name: "Endpoint hook-a", topics: ["employee.created", "employee.updated"] });
     expect(company.webhookDeliveries.every((d) => d.webhookEndpointId === "hook-a")).toBe(true);
   });
 

@@ -1,6 +1,6 @@
 import type { BusinessEstablishment } from "../../data/model.js";
 import { booleanFilter, idList, nameSearch } from "../filters.js";
-import { ref, scopedListLink } from "../refs.js";
+import { ref } from "../refs.js";
 import type { ResourceDef, View } from "../resource.js";
 import { perContext } from "../cache.js";
 import { groupBy, self, withLinks } from "./common.js";
@@ -26,10 +26,7 @@ export function serializeBusinessEstablishment(r: BusinessEstablishment, view: V
       createdAt: r.createdAt,
       lastUpdatedAt: r.lastUpdatedAt,
     },
-    () => ({
-      employees: scopedListLink(view, "employees", "employees", { "applicableJobPosition.businessEstablishment.id": r.id }),
-      jobPositions: scopedListLink(view, "job-positions", "job-positions", { "businessEstablishment.id": r.id }),
-    }),
+    () => ({}),
   );
 }
 

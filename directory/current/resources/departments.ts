@@ -12,16 +12,17 @@ export function serializeDepartment(r: Department, view: View): Record<string, u
     {
       ...self(view, "department", "departments", r.id),
       name: r.name,
+      description: r.description,
       remoteId: r.remoteId,
       isArchived: r.isArchived,
       parent: ref(view, "department", "departments", r.parentId),
       level: r.level,
       manager: ref(view, "employee", "employees", r.managerId),
+      sortOrder: r.sortOrder,
       owningApplication: r.owningApplication,
     },
     () => ({
-      employees: scopedListLink(view, "employees", "employees", { "applicableJobPosition.department.id": r.id }),
-      jobPositions: scopedListLink(view, "job-positions", "job-positions", { "department.id": r.id }),
+      activeEmployees: scopedListLink(view, "employees", "employees", { "applicableJobPosition.department.id": r.id }),
     }),
   );
 }

@@ -1,5 +1,5 @@
 import type { EmploymentTemplate } from "../../data/model.js";
-import { collectionHref, link, ref, scopedListLink } from "../refs.js";
+import { collectionHref, link, ref } from "../refs.js";
 import type { ResourceDef, View } from "../resource.js";
 import { self, withLinks } from "./common.js";
 
@@ -27,7 +27,6 @@ export function serializeEmploymentTemplate(r: EmploymentTemplate, view: View): 
           "extendedEmploymentTemplate.id": r.id,
         }),
       ),
-      employments: scopedListLink(view, "employments", "employments", { "template.id": r.id }),
     }),
   );
 }

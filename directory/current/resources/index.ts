@@ -10,6 +10,10 @@ import { occupationCategories } from "./occupation-categories.js";
 import { probationaryPeriods } from "./probationary-periods.js";
 import { taxonomies } from "./taxonomies.js";
 import { taxonomyLabels } from "./taxonomy-labels.js";
+import { portraits } from "./portraits.js";
+import { professions } from "./professions.js";
+import { webhookDeliveries } from "./webhook-deliveries.js";
+import { events, webhookDeliveryAttempts, webhookEndpoints } from "./webhooks.js";
 
 /** Every current-API resource besides employees, employments and job positions (those are in ../). */
 export const resources: ResourceDef<any>[] = [
@@ -24,6 +28,13 @@ export const resources: ResourceDef<any>[] = [
   employeeAttributes,
   employeePersonalRecords,
   probationaryPeriods,
+  portraits,
+  professions,
+  webhookEndpoints,
+  events,
+  webhookDeliveries,
+  webhookDeliveryAttempts,
 ];
 
 export { registerWebhookDeliveries } from "./webhook-deliveries.js";
+export { registerPortraitFiles } from "./portraits.js";

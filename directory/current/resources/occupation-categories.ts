@@ -1,6 +1,6 @@
 import type { OccupationCategory } from "../../data/model.js";
 import { idList } from "../filters.js";
-import { ref, scopedListLink } from "../refs.js";
+import { ref } from "../refs.js";
 import type { FilterDef, ResourceDef, View } from "../resource.js";
 import { containsText, self, withLinks } from "./common.js";
 
@@ -16,12 +16,8 @@ export function serializeOccupationCategory(r: OccupationCategory, view: View): 
           ? null
           : r.businessEstablishmentIds.map((id) => ref(view, "business-establishment", "business-establishments", id)),
       t9n: r.t9n,
-      createdAt: r.createdAt,
-      lastUpdatedAt: r.lastUpdatedAt,
     },
-    () => ({
-      jobPositions: scopedListLink(view, "job-positions", "job-positions", { "occupationCategory.id": r.id }),
-    }),
+    () => ({}),
   );
 }
 

@@ -1,6 +1,5 @@
 import type { Taxonomy } from "../../data/model.js";
 import { nameSearch } from "../filters.js";
-import { scopedListLink } from "../refs.js";
 import type { ResourceDef, View } from "../resource.js";
 import { byId } from "../../data/records.js";
 import { perContext } from "../cache.js";
@@ -19,9 +18,7 @@ export function serializeTaxonomy(r: Taxonomy, view: View): Record<string, unkno
       lastUpdatedAt: r.lastUpdatedAt,
       t9n: r.t9n,
     },
-    () => ({
-      labels: scopedListLink(view, "taxonomies", "taxonomy-labels", { "taxonomy.id": r.id }),
-    }),
+    () => ({}),
   );
 }
 

@@ -1,9 +1,16 @@
+import { createHash } from "node:crypto";
 import type { Company, WebhookDelivery, WebhookEndpoint } from "../../data/model.js";
+import { markCompanyChanged } from "../derived.js";
+import { idList } from "../filters.js";
+import type { ResourceDef } from "../resource.js";
+import { groupBy } from "./common.js";
+import { perContext } from "../cache.js";
+import { byId } from "../../data/records.js";
 import { HttpError, type DirectoryRequest, type DirectoryResponse, type Router } from "../../http/router.js";
 import { problemBody } from "../../http/errors.js";
 import { authenticate } from "../auth.js";
 import { collectionHref, link, ref, resourceUrl } from "../refs.js";
-import { badRequest, parseInclude, type ContextSource } from "../engine.js";
+import { badRequest, includeParam, parseInclude, type ContextSource } from "../engine.js";
 import { BadParameter, type CurrentContext, type IncludeOption, type View } from "../resource.js";
 
 /**
@@ -15,6 +22,9 @@ import { BadParameter, type CurrentContext, type IncludeOption, type View } from
  * failed for good), and the 5th unsuccessful attempt in a row is `failed`. The sequence starts over
  * after `delivered` or `failed`. No attempt is made later in the background: `nextAttemptAt` is when
  * the next attempt would be due, and the next trigger is that attempt.
+ *
+ * Each test delivery records its event (`GET /events/{id}`) and its attempt
+ * (`GET /webhook-delivery-attempts`); deliveries are read with `GET /webhook-deliveries[/{id}]`.
  */
 
 export const EVENT_TYPE = "employee.created";
@@ -30,7 +40,7 @@ export function registerWebhookDeliveries(router: Router, current: ContextSource
 async function triggerTestDelivery(req: DirectoryRequest, ctx: CurrentContext): Promise<DirectoryResponse> {
   const caller = authenticate(req, ctx, "webhook-deliveries", "write");
   const include = includeOf(req);
-  const endpointId = parseBody(req.body);
+  const endpointId = parseTarget(req);
   const company = ctx.company;
 
   const endpoint = company.webhookEndpoints.find((e) => e.id === endpointId);
@@ -48,7 +58,14 @@ async function triggerTestDelivery(req: DirectoryRequest, ctx: CurrentContext): 
 
   const view: View = { origin: req.origin, include, caller, ctx };
   const deliveryId = nextId(company.webhookDeliveries.map((d) => d.id));
-  const eventId = nextId(company.webhookDeliveries.map((d) => d.eventId));
+  const eventId = nextId(company.events.map((e) => e.id));
+  const sample = company.employees[0];
+  company.events.push({
+    id: eventId,
+    topic: EVENT_TYPE,
+    occurredAt: new Date().toISOString(),
+    employeeId: sample?.id ?? "1",
+  });
   // reserve the id before awaiting, so that concurrent triggers never share one
   const placeholder: WebhookDelivery = {
     id: deliveryId,
@@ -61,14 +78,28 @@ async function triggerTestDelivery(req: DirectoryRequest, ctx: CurrentContext): 
   };
   company.webhookDeliveries.push(placeholder);
 
+  markCompanyChanged(company);
+
   const previous = previousDelivery(company, endpoint, placeholder);
-  const delivered = await attempt(endpoint, sampleEvent(view, eventId), deliveryId);
+  const payload = JSON.stringify(sampleEvent(view, eventId));
+  const outcome = await attempt(endpoint, payload, deliveryId);
+  const delivered = outcome.ok;
+  company.webhookDeliveryAttempts.push({
+    id: nextId(company.webhookDeliveryAttempts.map((a) => a.id)),
+    webhookDeliveryId: deliveryId,
+    isSuccessful: outcome.ok,
+    responseStatusCode: outcome.status,
+    errorResponseBody: outcome.ok ? "" : outcome.errorBody,
+    signature: createHash("sha256").update(payload).digest("hex"),
+    createdAt: new Date().toISOString(),
+  });
 
   const attemptsCount = previous?.status === "undelivered" ? previous.attemptsCount + 1 : 1;
   placeholder.attemptsCount = attemptsCount;
   placeholder.status = delivered ? "delivered" : attemptsCount >= MAX_ATTEMPTS ? "failed" : "undelivered";
   placeholder.nextAttemptAt =
     placeholder.status === "undelivered" ? new Date(Date.now() + FIRST_RETRY_DELAY_MS * 2 ** (attemptsCount - 1)).toISOString() : null;
+  markCompanyChanged(company);
 
   return { status: 202, body: serializeWebhookDelivery(placeholder, view) };
 }
@@ -87,10 +118,23 @@ export function serializeWebhookDelivery(d: WebhookDelivery, view: View): Record
   if (view.include.has("links")) {
     body.links = { attempts: link(view, collectionHref(view, "webhook-delivery-attempts", { "webhookDelivery.id": d.id })) };
   }
-  // The event and endpoint resources are only known by address: there is nothing to embed.
-  if (view.include.has("embedded")) body.embedded = {};
   return body;
 }
+
+const deliveriesById = perContext((ctx) => byId(ctx.company.webhookDeliveries));
+const byEndpoint = perContext((ctx) => groupBy(ctx.company.webhookDeliveries, (d) => d.webhookEndpointId));
+
+export const webhookDeliveries: ResourceDef<WebhookDelivery> = {
+  collection: "webhook-deliveries",
+  type: "webhook-delivery",
+  scope: "webhook-deliveries",
+  records: (ctx) => ctx.company.webhookDeliveries,
+  byId: (id, ctx) => deliveriesById(ctx).get(id),
+  serialize: serializeWebhookDelivery,
+  filters: {
+    "webhookEndpoint.id": idList((d) => d.webhookEndpointId, { index: byEndpoint }),
+  },
+};
 
 /** The event a test delivery sends: a sample creation of the company's first employee. */
 function sampleEvent(view: View, eventId: string): Record<string, unknown> {
@@ -105,8 +149,18 @@ function sampleEvent(view: View, eventId: string): Record<string, unknown> {
   };
 }
 
-/** One POST of the event; true on a 2xx. Redirects are not followed: they are not a delivery. */
-async function attempt(endpoint: WebhookEndpoint, event: Record<string, unknown>, deliveryId: string): Promise<boolean> {
+interface Outcome {
+  ok: boolean;
+  /** null: no answer */
+  status: number | null;
+  /** the start of the receiver's answer to an unsuccessful attempt */
+  errorBody: string;
+}
+
+const MAX_ERROR_BODY = 1024;
+
+/** One POST of the event; ok on a 2xx. Redirects are not followed: they are not a delivery. */
+async function attempt(endpoint: WebhookEndpoint, payload: string, deliveryId: string): Promise<Outcome> {
   try {
     const response = await fetch(endpoint.url, {
       method: "POST",
@@ -114,18 +168,21 @@ async function attempt(endpoint: WebhookEndpoint, event: Record<string, unknown>
         "content-type": "application/json",
         "user-agent": "directory-webhooks/1.0",
         "webhook-delivery-id": deliveryId,
-        "webhook-event-type": String(event.type),
+        "webhook-event-type": EVENT_TYPE,
       },
-      body: JSON.stringify(event),
+      body: payload,
       redirect: "manual",
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
     });
-    // free the connection; the receiver's answer carries nothing we keep
-    await response.body?.cancel().catch(() => undefined);
-    return response.status >= 200 && response.status < 300;
+    const ok = response.status >= 200 && response.status < 300;
+    let errorBody = "";
+    if (!ok) errorBody = (await response.text().catch(() => "")).slice(0, MAX_ERROR_BODY);
+    // free the connection; a successful answer carries nothing we keep
+    else await response.body?.cancel().catch(() => undefined);
+    return { ok, status: response.status, errorBody };
   } catch {
     // refused connection, DNS failure, timeout, invalid URL: an unsuccessful attempt like a 5xx
-    return false;
+    return { ok: false, status: null, errorBody: "" };
   }
 }
 
@@ -148,6 +205,32 @@ function nextId(ids: readonly string[]): string {
   return String(max + 1);
 }
 
+/**
+ * The endpoint of a test delivery: the JSON body of INTERFACE.md, or, as the production service's
+ * document has it, the query `?webhookEndpoint.id=` with no body. Both at once must agree.
+ */
+function parseTarget(req: DirectoryRequest): string {
+  const bad = (param: string, message: string): never => {
+    throw new HttpError(400, problemBody(400, "Bad Request", "invalid test delivery request", { [param]: [message] }));
+  };
+  for (const name of new Set(req.query.keys())) {
+    if (name !== "include" && name !== "webhookEndpoint.id" && name !== "event.topic") {
+      bad(name, "unknown parameter; allowed: include, webhookEndpoint.id, event.topic");
+    }
+  }
+  // the production service's only topic for a test delivery; the event sent is still the sample
+  // employee.created of INTERFACE.md
+  const topics = req.query.getAll("event.topic");
+  if (topics.length > 1 || (topics.length === 1 && topics[0] !== "ping")) bad("event.topic", 'the only topic is "ping"');
+  const fromQuery = req.query.getAll("webhookEndpoint.id");
+  if (fromQuery.length > 1) bad("webhookEndpoint.id", "given more than once");
+  if (fromQuery.length === 0) return parseBody(req.body);
+  const id = fromQuery[0]!;
+  if (id.length === 0) bad("webhookEndpoint.id", "must not be empty");
+  if (req.body !== undefined && parseBody(req.body) !== id) bad("webhookEndpoint.id", "the query and the body name different endpoints");
+  return id;
+}
+
 function parseBody(body: unknown): string {
   const fail = (message: string): never => {
     throw new HttpError(400, problemBody(400, "Bad Request", "invalid test delivery request", { "webhookEndpoint.id": [message] }));
@@ -167,7 +250,7 @@ function parseBody(body: unknown): string {
 
 function includeOf(req: DirectoryRequest): ReadonlySet<IncludeOption> {
   try {
-    return parseInclude(req.query.get("include"));
+    return parseInclude(includeParam(req.query));
   } catch (err) {
     if (err instanceof BadParameter) throw badRequest({ [err.param]: [err.message] });
     throw err;

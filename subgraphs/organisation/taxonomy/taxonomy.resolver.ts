@@ -13,8 +13,7 @@ import { Taxonomy, TaxonomyConnection, TaxonomyFilter } from "./taxonomy.js";
 /** The list sort that a taxonomy's `sortLabelsBy` asks for, when the list can sort that way. */
 const SORT_OF_SORT_LABELS_BY: Record<string, TaxonomyLabelSort> = {
   name: TaxonomyLabelSort.NAME_ASC,
-  // INTERFACE.md: the `id` order of labels equals their creation order
-  createdAt: TaxonomyLabelSort.ID_ASC,
+  // the `id` order of labels is their creation order
   id: TaxonomyLabelSort.ID_ASC,
 };
 

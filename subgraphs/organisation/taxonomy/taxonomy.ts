@@ -7,7 +7,7 @@ export class Taxonomy {
   @Field(() => ID)
   id!: string;
 
-  @Field(() => String, { description: "The label property the taxonomy sorts its labels by (e.g. name); its values are not fixed by the interface." })
+  @Field(() => String, { description: "The label property the taxonomy sorts its labels by: `id` (creation order) or `name`." })
   sortLabelsBy!: string;
 
   @Field(() => DateTimeScalar)

@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from "graphql";
 import { parsePort } from "../env.js";
 import { Logger, parseLogLevel } from "../log.js";
-import { loadUpstreamConfig, Upstream } from "../upstream/index.js";
+import { loadUpstreamConfig, Upstream, useExpectationLogger } from "../upstream/index.js";
 import { startSubgraph, type RunningSubgraph } from "./server.js";
 
 /** What each subgraph folder exports from its `index.ts`. */
@@ -47,6 +47,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     logger = new Logger(module.name, parseLogLevel(process.env.LOG_LEVEL));
     port = parsePort(module.portVariable, process.env[module.portVariable], module.defaultPort);
     upstream = new Upstream(loadUpstreamConfig(process.env));
+    useExpectationLogger(logger);
   } catch (err) {
     console.error(`${module.name}: configuration error: ${(err as Error).message}`);
     process.exit(2);

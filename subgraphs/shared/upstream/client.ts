@@ -4,6 +4,7 @@ import { Agent as HttpsAgent } from "node:https";
 import got, { RequestError, TimeoutError, type Got, type Response } from "got";
 import { DEFAULT_ETAG_CACHE_BYTES, type UpstreamConfig } from "./config.js";
 import { UpstreamError, safeErrorParts, type UpstreamErrorCode } from "./errors.js";
+import { expectItems, expectRepresentation } from "./expectations.js";
 import { LoaderRegistry } from "./loaders.js";
 import type { CallCounter, CurrentApi, Envelope, LegacyApi, QueryParams, SessionOptions, UpstreamSession } from "./types.js";
 import { Limiter, LruMap, MAX_FILTER_VALUES, chunk, filterValues, mapConcurrent, sleep } from "./util.js";
@@ -200,7 +201,9 @@ export class Upstream {
     };
     return {
       read: async <T>(path: string, query?: QueryParams) =>
-        this.send<T>(state, { api: "current", method: "GET", nullOn404: true, ...this.target(currentPath(path), query) }),
+        this.send<T>(state, { api: "current", method: "GET", nullOn404: true, ...this.target(currentPath(path), query) }).then((b) =>
+          expectRepresentation(currentPath(path), b),
+        ),
       page,
       iterate,
       all,
@@ -556,6 +559,7 @@ function checkEnvelope<T>(body: unknown, path: string): Envelope<T> {
   if (b === null || typeof b !== "object" || !Array.isArray(b.items)) {
     throw new UpstreamError({ method: "GET", path, status: 200, reason: "http", summary: "OK with a body that is not a collection" });
   }
+  expectItems(path, b.items);
   return b;
 }
 

@@ -65,8 +65,8 @@ export class ConfigError extends Error {
 }
 
 /**
- * Every `.readonly` scope of a resource the facade reads, plus the one write it makes. (Job
- * qualifications have no scope of their own in INTERFACE.md.)
+ * Every `.readonly` scope of a resource the facade reads, plus the one write it makes. Job
+ * qualifications have a scope of their own, as on the production service.
  */
 export const DEFAULT_SCOPES: readonly string[] = [
   "employees.readonly",
@@ -77,6 +77,7 @@ export const DEFAULT_SCOPES: readonly string[] = [
   "probationary-periods.readonly",
   "employment-templates.readonly",
   "occupation-categories.readonly",
+  "job-qualifications.readonly",
   "legal-entities.readonly",
   "business-establishments.readonly",
   "taxonomies.readonly",

@@ -9,3 +9,4 @@ export { UpstreamError, errorExtensions, toGraphQLError, type UpstreamErrorCode,
 export { LoaderRegistry, collectionLoader, groupedLoader, keyedLoader, listByIdsLoader, singleReadLoader, type ParentKeys } from "./loaders.js";
 export { legacyAll, legacyAllByValues, legacyData, legacyItems, legacyListByIdsLoader, legacyPages, type LegacyPaging } from "./legacy.js";
 export { MAX_FILTER_VALUES, isListable } from "./util.js";
+export { missingMembers, useExpectationLogger } from "./expectations.js";

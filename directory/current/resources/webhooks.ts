@@ -1,0 +1,137 @@
+import type { DirectoryEvent, WebhookDeliveryAttempt, WebhookEndpoint } from "../../data/model.js";
+import { byId } from "../../data/records.js";
+import { API_VERSION } from "../auth.js";
+import { perContext } from "../cache.js";
+import { employeeVisible } from "../derived.js";
+import { embedById } from "../engine.js";
+import { enumList, idList, stringList } from "../filters.js";
+import { collectionHref, link, ref } from "../refs.js";
+import type { ResourceDef, View } from "../resource.js";
+import { groupBy, self, withLinks } from "./common.js";
+import { serializeEmployee } from "../employees.js";
+
+/**
+ * The reads the test deliveries point to: webhook endpoints, events and delivery attempts
+ * (deliveries themselves are in webhook-deliveries.ts).
+ */
+
+const endpointsById = perContext((ctx) => byId(ctx.company.webhookEndpoints));
+
+export function serializeWebhookEndpoint(r: WebhookEndpoint, view: View): Record<string, unknown> {
+  return withLinks(
+    view,
+    {
+      ...self(view, "webhook-endpoint", "webhook-endpoints", r.id),
+      name: r.name ?? `Endpoint ${r.id}`,
+      apiVersion: API_VERSION,
+      webhookUrl: r.url,
+      topics: r.topics ?? [],
+      status: r.isActive ? "active" : "inactive",
+      createdAt: r.createdAt ?? null,
+      lastUpdatedAt: r.createdAt ?? null,
+    },
+    () => ({}),
+  );
+}
+
+export const webhookEndpoints: ResourceDef<WebhookEndpoint> = {
+  collection: "webhook-endpoints",
+  type: "webhook-endpoint",
+  scope: "webhook-endpoints",
+  records: (ctx) => ctx.company.webhookEndpoints,
+  byId: (id, ctx) => endpointsById(ctx).get(id),
+  serialize: serializeWebhookEndpoint,
+  filters: {
+    status: enumList(["active", "suspended", "inactive"], (r) => (r.isActive ? "active" : "inactive")),
+    // the configured endpoints belong to no authorised application: no id selects any of them
+    "application.id": stringList(() => null),
+  },
+};
+
+/**
+ * The delivery status of an event, from its deliveries: `delivered` once one succeeded, else
+ * `scheduled` while one will be attempted again, else `failed`; none for an event never delivered.
+ */
+const eventStatus = perContext((ctx) => {
+  const status = new Map<string, "scheduled" | "delivered" | "failed">();
+  for (const d of ctx.company.webhookDeliveries) {
+    const now = status.get(d.eventId);
+    const next = d.status === "delivered" ? "delivered" : d.status === "undelivered" ? "scheduled" : "failed";
+    if (now === "delivered" || (now === "scheduled" && next === "failed")) continue;
+    status.set(d.eventId, next);
+  }
+  return status;
+});
+
+const eventsById = perContext((ctx) => byId(ctx.company.events));
+
+/**
+ * `data` is the employee the event is about, as it reads now; `businessEstablishment` is that of
+ * the employee's applicable job position.
+ */
+export function serializeEvent(r: DirectoryEvent, view: View): Record<string, unknown> {
+  const employee = view.ctx.lookup.employees.get(r.employeeId);
+  return withLinks(
+    view,
+    {
+      ...self(view, "event", "events", r.id),
+      apiVersion: API_VERSION,
+      topic: r.topic,
+      occurredAt: r.occurredAt,
+      source: view.origin,
+      businessEstablishment: ref(view, "business-establishment", "business-establishments", view.ctx.derived.employee.get(r.employeeId)?.establishmentId),
+      data: employee ? serializeEmployee(employee, { ...view, include: new Set() }) : ref(view, "employee", "employees", r.employeeId),
+      previousAttributes: null,
+    },
+    () => ({ retry: link(view, collectionHref(view, "webhook-deliveries", {})) }),
+  );
+}
+
+export const events: ResourceDef<DirectoryEvent> = {
+  collection: "events",
+  type: "event",
+  scope: "events",
+  records: (ctx) => ctx.company.events,
+  byId: (id, ctx) => eventsById(ctx).get(id),
+  // an event shows an employee: the caller must be able to see that employee
+  visible: (r, caller, ctx) => employeeVisible(r.employeeId, caller, ctx),
+  serialize: serializeEvent,
+  filters: {
+    status: enumList(["scheduled", "delivered", "failed"], (r, ctx) => eventStatus(ctx).get(r.id)),
+  },
+};
+
+const attemptsById = perContext((ctx) => byId(ctx.company.webhookDeliveryAttempts));
+const attemptsByDelivery = perContext((ctx) => groupBy(ctx.company.webhookDeliveryAttempts, (a) => a.webhookDeliveryId));
+
+export function serializeAttempt(r: WebhookDeliveryAttempt, view: View): Record<string, unknown> {
+  return withLinks(
+    view,
+    {
+      ...self(view, "webhook-delivery-attempt", "webhook-delivery-attempts", r.id),
+      signature: r.signature,
+      webhookDelivery: ref(view, "webhook-delivery", "webhook-deliveries", r.webhookDeliveryId),
+      isSuccessful: r.isSuccessful,
+      responseStatusCode: r.responseStatusCode,
+      errorResponseBody: r.errorResponseBody,
+      createdAt: r.createdAt,
+    },
+    () => ({}),
+  );
+}
+
+export const webhookDeliveryAttempts: ResourceDef<WebhookDeliveryAttempt> = {
+  collection: "webhook-delivery-attempts",
+  type: "webhook-delivery-attempt",
+  // read with the deliveries' scope
+  scope: "webhook-deliveries",
+  records: (ctx) => ctx.company.webhookDeliveryAttempts,
+  byId: (id, ctx) => attemptsById(ctx).get(id),
+  serialize: serializeAttempt,
+  embeddables: {
+    "webhook-delivery": (r, view) => [embedById(view, "webhook-delivery", r.webhookDeliveryId)],
+  },
+  filters: {
+    "webhookDelivery.id": idList((a) => a.webhookDeliveryId, { index: attemptsByDelivery }),
+  },
+};
