@@ -72,7 +72,7 @@ export class AxisSectionResolver {
     return isLegacyId(id) ? axisSectionLoader(ctx).load(id) : null;
   }
 
-  @Query(() => AxisSectionConnection, { description: "Axis sections by id and axis, ordered by id." })
+  @Query(() => AxisSectionConnection, { nullable: true, description: "Axis sections by id and axis, ordered by id." })
   async axisSections(@Args(() => AxisSectionsArgs) args: AxisSectionsArgs, @Ctx() ctx: SubgraphContext): Promise<ConnectionResult<RestAxisSection>> {
     const { ids, axisIds } = args.filter ?? {};
     if (ids) checkFilterList(ids, "filter.ids", { allowEmpty: true });
@@ -109,12 +109,12 @@ export class AxisSectionResolver {
     return (await related(ctx, section, "parentAxisSections"))[0] ?? null;
   }
 
-  @FieldResolver(() => [AxisSection], { description: "The sections this one hangs under (legacy `parentAxisSections`; at most one)." })
+  @FieldResolver(() => [AxisSection], { nullable: true, description: "The sections this one hangs under (legacy `parentAxisSections`; at most one)." })
   parents(@Root() section: RestAxisSection, @Ctx() ctx: SubgraphContext): Promise<RestAxisSectionFlat[]> {
     return related(ctx, section, "parentAxisSections");
   }
 
-  @FieldResolver(() => [AxisSection], { description: "The sections that hang under this one." })
+  @FieldResolver(() => [AxisSection], { nullable: true, description: "The sections that hang under this one." })
   children(@Root() section: RestAxisSection, @Ctx() ctx: SubgraphContext): Promise<RestAxisSectionFlat[]> {
     return related(ctx, section, "childrenAxisSections");
   }

@@ -7,6 +7,7 @@ import { WebhookDelivery } from "./webhook-delivery.js";
 @Resolver(() => WebhookDelivery)
 export class WebhookDeliveryResolver {
   @Mutation(() => WebhookDelivery, {
+    nullable: true,
     description:
       "Sends a sample `employee.created` event to a registered webhook endpoint (beta; scope webhook-deliveries.readwrite). " +
       "The attempt is made at once: the delivery is answered with its outcome.",

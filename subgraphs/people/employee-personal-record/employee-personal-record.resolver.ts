@@ -23,7 +23,7 @@ export class EmployeePersonalRecordResolver {
     return personalRecordLoader(ctx).load(id);
   }
 
-  @Query(() => EmployeePersonalRecordConnection, { description: "Personal records, a page at a time (the list has no sort)." })
+  @Query(() => EmployeePersonalRecordConnection, { nullable: true, description: "Personal records, a page at a time (the list has no sort)." })
   employeePersonalRecords(
     @Arg("filter", () => EmployeePersonalRecordFilter, { nullable: true }) filter: EmployeePersonalRecordFilter | null,
     @Args(() => PageArgs) page: PageArgs,
@@ -33,7 +33,7 @@ export class EmployeePersonalRecordResolver {
     return restConnection(ctx.upstream, "/employee-personal-records", personalRecordQuery(filter), page, { totalCount: selects(info, "totalCount") });
   }
 
-  @FieldResolver(() => Employee)
+  @FieldResolver(() => Employee, { nullable: true })
   employee(@Root() record: RestEmployeePersonalRecord, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
     return referenceTo(record.employee, info, (id) => employeeLoader(ctx).load(id));
   }
