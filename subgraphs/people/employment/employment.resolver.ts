@@ -42,12 +42,12 @@ export class EmploymentResolver {
   }
 
   @FieldResolver(() => DateScalar)
-  startDate(@Root() employment: RestEmployment): string {
+  startsOn(@Root() employment: RestEmployment): string {
     return employment.start.date;
   }
 
   @FieldResolver(() => DateScalar, { nullable: true })
-  endDate(@Root() employment: RestEmployment): string | null {
+  endsOn(@Root() employment: RestEmployment): string | null {
     return employment.end?.date ?? null;
   }
 
