@@ -2,6 +2,7 @@ import { buildSubgraphSchema } from "@apollo/subgraph";
 import { printSchemaWithDirectives } from "@graphql-tools/utils";
 import { graphql, parse, type GraphQLSchema } from "graphql";
 import { buildSchema, createResolversMap, type BuildSchemaOptions } from "type-graphql";
+import { describeDocument } from "./descriptions.js";
 
 /** The Federation 2 directives our subgraphs use. */
 const FEDERATION_LINK = `extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@requires", "@provides"])`;
@@ -24,7 +25,7 @@ export async function buildFederatedSchema(options: SubgraphSchemaOptions): Prom
     resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...reference };
   }
   return buildSubgraphSchema({
-    typeDefs: parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`),
+    typeDefs: describeDocument(parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`)),
     // type-graphql's resolver map is structurally the same as Apollo's
     resolvers: resolvers as never,
   });
