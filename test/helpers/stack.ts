@@ -47,6 +47,8 @@ export interface StackOptions {
   /** environment overrides for the upstream configuration (e.g. DIRECTORY_AUTH=forward) */
   env?: Record<string, string>;
   secret?: string;
+  /** GRAPH_PREFIX of the subgraphs (and of the gateway, in a gateway stack) */
+  prefix?: string;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -67,6 +69,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       upstream,
       port: 0,
       secret: options.secret ?? null,
+      prefix: options.prefix ?? null,
     });
   }
   return {
