@@ -4,9 +4,10 @@ import { graphql, parse, type GraphQLSchema } from "graphql";
 import { buildSchema, createResolversMap, type BuildSchemaOptions } from "type-graphql";
 import { describeDocument } from "./descriptions.js";
 import { namespaceSubgraph } from "./namespace.js";
+import { tagDocument } from "./tags.js";
 
 /** The Federation 2 directives our subgraphs use. */
-const FEDERATION_LINK = `extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@requires", "@provides"])`;
+const FEDERATION_LINK = `extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@tag"])`;
 
 /** How a subgraph names what it owns: `prefix` (GRAPH_PREFIX) namespaces types and root fields for a company supergraph. */
 export interface SchemaNaming {
@@ -22,8 +23,9 @@ export interface SubgraphSchemaOptions extends Omit<BuildSchemaOptions, "skipChe
  * A type-graphql schema turned into an Apollo Federation 2 subgraph schema: printed with its
  * directives (plain `printSchema` drops `@key`), then rebuilt by `buildSubgraphSchema` with
  * type-graphql's resolvers and the entities' reference resolvers. On the way, the catalogue fills
- * the descriptions decorators leave out (descriptions.ts) and, with a prefix, every type and root
- * field is renamed (namespace.ts): the one place where the printed schema is transformed.
+ * the descriptions decorators leave out (descriptions.ts), the contract `@tag`s go on (tags.ts)
+ * and, with a prefix, every type and root field is renamed (namespace.ts): the one place where
+ * the printed schema is transformed.
  */
 export async function buildFederatedSchema(options: SubgraphSchemaOptions): Promise<GraphQLSchema> {
   const { referenceResolvers, prefix, ...buildOptions } = options;
@@ -32,7 +34,7 @@ export async function buildFederatedSchema(options: SubgraphSchemaOptions): Prom
   for (const [typeName, reference] of Object.entries(referenceResolvers ?? {})) {
     resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...reference };
   }
-  const described = describeDocument(parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`));
+  const described = tagDocument(describeDocument(parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`)));
   const named = prefix ? namespaceSubgraph(described, resolvers, prefix) : { document: described, resolvers };
   return buildSubgraphSchema({
     typeDefs: named.document,
