@@ -91,7 +91,7 @@ describe("triggerWebhookTestDelivery", () => {
 
   it("an unknown endpoint is NOT_FOUND", async () => {
     const response = await send(stack, MUTATION, { id: "404" });
-    expect(response.data).toBeNull();
+    expect(response.data).toEqual({ triggerWebhookTestDelivery: null });
     expect(response.errors?.[0]?.extensions).toMatchObject({
       code: "NOT_FOUND",
       upstream: { method: "POST", path: "/service-api/webhook-deliveries", status: 404 },
