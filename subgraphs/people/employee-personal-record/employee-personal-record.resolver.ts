@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { FormattedValue, restConnection, selects, type SubgraphContext } from "../../shared/graphql/index.js";
+import { FormattedIdentifier, restConnection, selects, type SubgraphContext } from "../../shared/graphql/index.js";
 import { PageArgs } from "../common/list-args.js";
 import { referenceTo } from "../common/selection.js";
 import { Employee } from "../employee/employee.js";
@@ -49,7 +49,7 @@ export class EmployeePersonalRecordResolver {
     return record.legalGender ?? LegalGender.UNKNOWN;
   }
 
-  @FieldResolver(() => FormattedValue, { nullable: true, description: "Validation depends on the format (e.g. frenchSSN; other is not validated)." })
+  @FieldResolver(() => FormattedIdentifier, { nullable: true, description: "Validation depends on the format (e.g. frenchSSN; other is not validated)." })
   insuranceNumber(@Root() record: RestEmployeePersonalRecord) {
     return record.insuranceNumber ?? null;
   }
