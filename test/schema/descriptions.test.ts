@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { subgraphSdl } from "../../subgraphs/shared/graphql/federation.js";
 import { subgraphModules } from "../../scripts/subgraphs.js";
 import { descriptionGapsOfSdl } from "./descriptions.js";
+import { describeDocument } from "../../subgraphs/shared/graphql/descriptions.js";
+import { buildASTSchema, parse } from "graphql";
 
 /**
  * Every type, field, argument and enum value a frontend developer sees carries a description:
@@ -24,6 +26,19 @@ describe("descriptions", async () => {
 
   it("describes every element of the composed supergraph", async () => {
     expectNoGaps(await readFile(new URL("../../schema/supergraph.graphql", import.meta.url), "utf8"));
+  });
+
+  it("keeps a decorator's description and fills the rest from the catalogue and the rules", () => {
+    const schema = buildASTSchema(
+      describeDocument(parse(`"""Own words."""\ntype Employee { """Own field words."""\n givenName: String\n familyName: String\n id: ID }\ntype Query { employees(first: Int): Int }`)),
+      { assumeValidSDL: true },
+    );
+    const employee = schema.getType("Employee") as any;
+    expect(employee.description).toBe("Own words.");
+    expect(employee.getFields().givenName.description).toBe("Own field words.");
+    expect(employee.getFields().familyName.description).toBe("Last name; the employee list sorts by it.");
+    expect(employee.getFields().id.description).toMatch(/^Stable identifier of the employee/);
+    expect(schema.getQueryType()!.getFields().employees!.args[0]!.description).toMatch(/0 to 100/);
   });
 
   it("finds an element without a description", () => {

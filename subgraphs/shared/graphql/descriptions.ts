@@ -298,7 +298,7 @@ function ruled(type: string, field: string | null, argument: string | null, valu
   if (connection && field === "pageInfo") return "Where this page stands in the list; `endCursor` continues it.";
   if (edge && field === "cursor") return "Position of this item in the list: pass it as `after` to continue after it.";
   if (edge && field === "node") return `The ${words(edge[1]!)}.`;
-  if (field === "id") return `Identifier of the ${words(type)}; the same id names it in every subgraph and in both APIs.`;
+  if (field === "id") return `Stable identifier of the ${words(type)}; the same id wherever it appears in the graph.`;
   if (field === "createdAt") return "When it was created (UTC).";
   if (field === "lastUpdatedAt") return "When it was last created, changed or deleted (UTC).";
   if (field === "lastArchivedAt") return "When it was last archived; null if never.";
