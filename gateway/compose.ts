@@ -15,6 +15,9 @@ export const DEFAULT_ROUTING_URLS = {
   "legacy-time": "http://127.0.0.1:4003/graphql",
 } as const;
 
+/** The GRAPH_PREFIX whose SDL is committed under schema/prefixed/ (`npm run schema`). */
+export const COMMITTED_PREFIX = "Dir";
+
 export interface Composition {
   supergraphSdl: string;
   hints: string[];

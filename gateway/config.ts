@@ -1,4 +1,4 @@
-import { parsePort } from "../subgraphs/shared/env.js";
+import { parseGraphPrefix, parsePort } from "../subgraphs/shared/env.js";
 import { parseLogLevel, type LogLevel } from "../subgraphs/shared/log.js";
 
 /** The gateway's configuration, parsed and validated once at start-up from the environment. */
@@ -13,8 +13,10 @@ export interface GatewayConfig {
   host: string;
   /** GATEWAY_COMPOSE: `supergraph` (default, the committed schema/supergraph.graphql) or `introspect` (compose the live subgraphs) */
   compose: "supergraph" | "introspect";
-  /** GATEWAY_SUPERGRAPH: path of the supergraph SDL, default schema/supergraph.graphql */
+  /** GATEWAY_SUPERGRAPH: path of the supergraph SDL, default schema/supergraph.graphql (schema/prefixed/supergraph.graphql with GRAPH_PREFIX) */
   supergraphPath: string;
+  /** GRAPH_PREFIX: the subgraphs' namespace; the supergraph served must carry it (null: none) */
+  prefix: string | null;
   /** PEOPLE_URL, ORGANISATION_URL, LEGACY_TIME_URL: override the routing URLs of the supergraph */
   subgraphUrls: Record<SubgraphName, string>;
   /** SUBGRAPH_SECRET: sent to every subgraph in `x-subgraph-secret` */
@@ -63,8 +65,10 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     subgraphUrls[name] = value;
   }
   let logLevel: LogLevel;
+  let prefix: string | null;
   try {
     logLevel = parseLogLevel(env.LOG_LEVEL);
+    prefix = parseGraphPrefix("GRAPH_PREFIX", env.GRAPH_PREFIX);
   } catch (err) {
     throw new GatewayConfigError((err as Error).message);
   }
@@ -72,7 +76,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     port,
     host: env.HOST || "127.0.0.1",
     compose,
-    supergraphPath: env.GATEWAY_SUPERGRAPH || new URL("../schema/supergraph.graphql", import.meta.url).pathname,
+    supergraphPath: env.GATEWAY_SUPERGRAPH || new URL(prefix ? "../schema/prefixed/supergraph.graphql" : "../schema/supergraph.graphql", import.meta.url).pathname,
+    prefix,
     subgraphUrls,
     subgraphSecret: env.SUBGRAPH_SECRET || null,
     auth,

@@ -66,7 +66,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
         ? new IntrospectAndCompose({
             subgraphs: SUBGRAPH_NAMES.map((name) => ({ name, url: config.subgraphUrls[name] })),
           })
-        : await readSupergraph(config.supergraphPath),
+        : await readSupergraph(config.supergraphPath, config.prefix),
     buildService: ({ name }) => new SubgraphDataSource(urlOf(name), config.subgraphSecret),
     // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
     // line per operation
@@ -123,12 +123,22 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   };
 }
 
-async function readSupergraph(path: string): Promise<string> {
+async function readSupergraph(path: string, prefix: string | null): Promise<string> {
+  let sdl: string;
   try {
-    return await readFile(path, "utf8");
+    sdl = await readFile(path, "utf8");
   } catch (err) {
     throw new Error(`cannot read the supergraph ${path} (GATEWAY_SUPERGRAPH): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
+  // subgraphs namespaced otherwise than the supergraph would answer every operation with errors
+  const employee = `${prefix ?? ""}Employee`;
+  if (!new RegExp(`^type ${employee}\\b`, "m").test(sdl)) {
+    throw new Error(
+      `the supergraph ${path} does not match GRAPH_PREFIX=${prefix ?? ""} (it has no type ${employee}): ` +
+        "compose one from subgraphs built with the same GRAPH_PREFIX, or set GATEWAY_SUPERGRAPH",
+    );
+  }
+  return sdl;
 }
 
 /** `/ready`: every subgraph answers its `/health`. */

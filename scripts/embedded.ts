@@ -75,7 +75,14 @@ export async function startEmbedded(config: EmbeddedConfig): Promise<Embedded> {
     running.push(upstream);
     const subgraphs: RunningSubgraph[] = [];
     for (const { module, port } of config.subgraphs) {
-      const subgraph = await startSubgraphModule(module, { upstream, port, host: INTERNAL_HOST, secret: config.secret, logger: new Logger(module.name, level) });
+      const subgraph = await startSubgraphModule(module, {
+        upstream,
+        port,
+        host: INTERNAL_HOST,
+        secret: config.secret,
+        logger: new Logger(module.name, level),
+        prefix: config.gateway.prefix,
+      });
       running.push(subgraph);
       subgraphs.push(subgraph);
     }

@@ -1,12 +1,18 @@
 import "reflect-metadata";
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
+import { COMMITTED_PREFIX } from "../gateway/compose.js";
 import { subgraphSdl } from "../subgraphs/shared/graphql/federation.js";
 import { subgraphModules } from "./subgraphs.js";
 
-/** Regenerates `schema/<subgraph>.graphql` from the code (`npm run schema`). */
+/**
+ * Regenerates `schema/<subgraph>.graphql` from the code (`npm run schema`), and
+ * `schema/prefixed/<subgraph>.graphql`: the same under GRAPH_PREFIX=Dir, for a company supergraph.
+ */
+await mkdir(new URL("../schema/prefixed/", import.meta.url), { recursive: true });
 for (const module of await subgraphModules()) {
-  const sdl = await subgraphSdl(await module.buildSchema());
-  const file = new URL(`../schema/${module.name}.graphql`, import.meta.url);
-  await writeFile(file, sdl);
-  console.log(`wrote schema/${module.name}.graphql`);
+  for (const [dir, prefix] of [["", null], ["prefixed/", COMMITTED_PREFIX]] as const) {
+    const sdl = await subgraphSdl(await module.buildSchema({ prefix }));
+    await writeFile(new URL(`../schema/${dir}${module.name}.graphql`, import.meta.url), sdl);
+    console.log(`wrote schema/${dir}${module.name}.graphql`);
+  }
 }

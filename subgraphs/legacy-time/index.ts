@@ -25,8 +25,9 @@ export const subgraph: SubgraphModule = {
   name: "legacy-time",
   portVariable: "LEGACY_TIME_PORT",
   defaultPort: 4003,
-  buildSchema: () =>
+  buildSchema: (naming) =>
     buildFederatedSchema({
+      ...naming,
       resolvers: [
         EmployeeResolver,
         EmploymentResolver,

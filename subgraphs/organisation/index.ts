@@ -23,8 +23,9 @@ export const subgraph: SubgraphModule = {
   name: "organisation",
   portVariable: "ORGANISATION_PORT",
   defaultPort: 4002,
-  buildSchema: (): Promise<GraphQLSchema> =>
+  buildSchema: (naming): Promise<GraphQLSchema> =>
     buildFederatedSchema({
+      ...naming,
       resolvers: [
         LegalEntityResolver,
         BusinessEstablishmentResolver,

@@ -8,7 +8,7 @@ import type { Ref } from "../shared/upstream/index.js";
 
 export type T9n = Record<string, Record<string, string>>;
 
-export interface RestFormattedValue {
+export interface RestFormattedIdentifier {
   format: string;
   value: string;
 }
@@ -20,8 +20,8 @@ export interface RestLegalEntity {
   isArchived: boolean;
   countryCode: string;
   currencyCode: string;
-  taxIdentificationNumber: RestFormattedValue;
-  industryCode: RestFormattedValue;
+  taxIdentificationNumber: RestFormattedIdentifier;
+  industryCode: RestFormattedIdentifier;
   createdAt: string;
   lastUpdatedAt: string;
   lastArchivedAt: string | null;
@@ -41,8 +41,8 @@ export interface RestBusinessEstablishment {
   remoteId: string;
   legalEntity: Ref;
   isHeadquarters: boolean;
-  taxIdentificationNumber: RestFormattedValue;
-  industryCode: RestFormattedValue;
+  taxIdentificationNumber: RestFormattedIdentifier;
+  industryCode: RestFormattedIdentifier;
   address: RestAddress;
   timezoneId: string;
   isArchived: boolean;

@@ -31,8 +31,9 @@ export const subgraph: SubgraphModule = {
   name: "people",
   portVariable: "PEOPLE_PORT",
   defaultPort: 4001,
-  buildSchema: () =>
+  buildSchema: (naming) =>
     buildFederatedSchema({
+      ...naming,
       resolvers: [
         EmployeeResolver,
         EmploymentResolver,

@@ -10,3 +10,18 @@ export function parsePort(variable: string, value: string | undefined, fallback:
   }
   return port;
 }
+
+/**
+ * GRAPH_PREFIX: empty or unset for none; otherwise a PascalCase word of at most 20 letters and
+ * digits (`Dir`) that prefixes every type (`DirEmployee`) and root field (`dirEmployee`) the
+ * facade owns, for a company supergraph.
+ */
+export const GRAPH_PREFIX_PATTERN = /^[A-Z][A-Za-z0-9]{0,19}$/;
+
+export function parseGraphPrefix(variable: string, value: string | undefined): string | null {
+  if (value === undefined || value === "") return null;
+  if (!GRAPH_PREFIX_PATTERN.test(value)) {
+    throw new EnvError(`${variable} must be a PascalCase word of at most 20 letters and digits starting with a capital (e.g. Dir), got "${value}"`);
+  }
+  return value;
+}

@@ -14,6 +14,13 @@ describe("committed supergraph", () => {
     const { hints } = await composeCommittedSubgraphs();
     expect(hints).toEqual([]);
   });
+
+  it("schema/prefixed/supergraph.graphql is the composition of the committed GRAPH_PREFIX=Dir SDL, without hints", async () => {
+    const dir = new URL("../../schema/prefixed/", import.meta.url);
+    const { supergraphSdl, hints } = await composeCommittedSubgraphs(dir);
+    expect(await readFile(new URL("supergraph.graphql", dir), "utf8")).toBe(supergraphSdl);
+    expect(hints).toEqual([]);
+  });
 });
 
 describe("supergraph.yaml (for `rover supergraph compose`)", () => {

@@ -28,6 +28,7 @@ export async function startGatewayStack(options: GatewayStackOptions = {}): Prom
     const gatewayEnv: Record<string, string> = {
       ...options.env,
       ...(options.secret ? { SUBGRAPH_SECRET: options.secret } : {}),
+      ...(options.prefix ? { GRAPH_PREFIX: options.prefix } : {}),
       GATEWAY_PORT: "0",
       PEOPLE_URL: stack.subgraphs.people!.url,
       ORGANISATION_URL: stack.subgraphs.organisation!.url,

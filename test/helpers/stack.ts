@@ -50,6 +50,8 @@ export interface StackOptions {
   secret?: string;
   /** the subgraphs' logger (tests read the lines they log, e.g. the audit lines of writes) */
   logger?: Logger;
+  /** GRAPH_PREFIX of the subgraphs (and of the gateway, in a gateway stack) */
+  prefix?: string;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -71,6 +73,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       port: 0,
       secret: options.secret ?? null,
       ...(options.logger ? { logger: options.logger } : {}),
+      prefix: options.prefix ?? null,
     });
   }
   return {

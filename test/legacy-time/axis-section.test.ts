@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-const FIELDS = "id code axisId description endOn active isPublic name nameTranslations { language text } owner { id }";
+const FIELDS = "id code axisId description endsAt active isPublic name nameTranslations { language text } owner { id }";
 
 function read(id: string, selection = FIELDS) {
   return stack.gql(url, `query($id: ID!) { axisSection(id: $id) { ${selection} } }`, { id });
@@ -39,7 +39,7 @@ describe("AxisSection", () => {
       code: s.code,
       axisId: s.axisId,
       description: s.description,
-      endOn: s.endOn,
+      endsAt: s.endOn,
       active: s.active,
       isPublic: s.isPublic,
       name: s.name,

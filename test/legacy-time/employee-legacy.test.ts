@@ -22,7 +22,7 @@ const PROFILE = `legacyProfile {
   name displayName modifiedAt firstName lastName login mail contractStartsAt contractEndsAt birthDate employeeNumber
   calendar { id name } culture { id name } picture { id name href } legalEntity { id name }
   department { id } manager { id } manager2 { id } rolePrincipal { id name } habilitedRoles { id name }
-  workCycles { id workCycleId startsOn endsOn } extendedData { key value } leaveProfile { id name }
+  workCycles { id workCycleId startsAt endsAt } extendedData { key value } leaveProfile { id name }
   axisValue2 { id axisId code } allowsElectronicPayslip bankAccount { bankName rib iban bic }
   frenchCarTaxHorsePower frenchMotorcycleTaxHorsePower socioProfessionalCategoryId address directLine jobTitle
   personalEmail personalMobile professionalMobile quote gender nationalityCode
@@ -56,7 +56,7 @@ describe("Employee.legacyProfile", () => {
       mail: user.mail,
       contractStartsAt: user.dtContractStart,
       contractEndsAt: user.dtContractEnd,
-      birthDate: user.birthDate,
+      birthDate: user.birthDate?.slice(0, 10) ?? null,
       employeeNumber: user.employeeNumber,
       calendar: user.calendar ? { id: user.calendar.id, name: user.calendar.name } : null,
       culture: { id: user.culture.id, name: user.culture.name },
@@ -67,7 +67,7 @@ describe("Employee.legacyProfile", () => {
       manager2: { id: String(user.manager2Id) },
       rolePrincipal: { id: user.rolePrincipal.id, name: user.rolePrincipal.name },
       habilitedRoles: user.habilitedRoles.map((r: any) => ({ id: r.id, name: r.name })),
-      workCycles: user.userWorkCycles.map((c: any) => ({ id: c.id, workCycleId: c.workCycleID, startsOn: c.startsOn, endsOn: c.endsOn })),
+      workCycles: user.userWorkCycles.map((c: any) => ({ id: c.id, workCycleId: c.workCycleID, startsAt: c.startsOn, endsAt: c.endsOn })),
       extendedData: Object.keys(user.extendedData)
         .sort()
         .map((key) => ({ key, value: user.extendedData[key].value })),

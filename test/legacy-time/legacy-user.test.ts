@@ -16,7 +16,7 @@ afterAll(() => stack?.close());
 const UPDATE = `mutation($id: ID!, $input: LegacyUserInput!) {
   updateLegacyUser(id: $id, input: $input) {
     __typename
-    ... on Employee { id legacyProfile { login calendar { id } jobTitle manager { id } extendedData { key value } frenchMotorcycleTaxHorsePower workCycles { workCycleId startsOn endsOn } habilitedRoles { id } } }
+    ... on Employee { id legacyProfile { login calendar { id } jobTitle manager { id } extendedData { key value } frenchMotorcycleTaxHorsePower workCycles { workCycleId startsAt endsAt } habilitedRoles { id } } }
     ... on InvalidInputError { message fields }
   }
 }`;
@@ -104,17 +104,24 @@ describe("updateLegacyUser", () => {
     expect(stack.stats().total).toBe(0);
   });
 
+  it("takes a birth date as a Date, writes it as that day at midnight and reads it back as the same Date", async () => {
+    const res = await stack.gql(url, `mutation { updateLegacyUser(id: "6", input: { birthDate: "1990-02-03" }) { ... on Employee { legacyProfile { birthDate } } } }`);
+    expect(res.errors).toBeUndefined();
+    expect(res.data.updateLegacyUser.legacyProfile.birthDate).toBe("1990-02-03");
+    expect((await user("6", "birthDate")).birthDate).toBe("1990-02-03T00:00:00");
+  });
+
   it("replaces the work cycles with the periods given", async () => {
     const res = await update("7", {
       workCycles: [
-        { workCycleId: 1, startsOn: "2024-01-01T00:00:00", endsOn: "2024-12-31T00:00:00" },
-        { workCycleId: 3, startsOn: "2025-01-01T00:00:00" },
+        { workCycleId: 1, startsAt: "2024-01-01T00:00:00", endsAt: "2024-12-31T00:00:00" },
+        { workCycleId: 3, startsAt: "2025-01-01T00:00:00" },
       ],
     });
     expect(res.errors).toBeUndefined();
     expect(res.data.updateLegacyUser.legacyProfile.workCycles).toEqual([
-      { workCycleId: 1, startsOn: "2024-01-01T00:00:00", endsOn: "2024-12-31T00:00:00" },
-      { workCycleId: 3, startsOn: "2025-01-01T00:00:00", endsOn: null },
+      { workCycleId: 1, startsAt: "2024-01-01T00:00:00", endsAt: "2024-12-31T00:00:00" },
+      { workCycleId: 3, startsAt: "2025-01-01T00:00:00", endsAt: null },
     ]);
   });
 

@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 const CONTRACT = `id externalId typeId startsOn endsOn isApplicable isArchived hiringTypeId terminationReasonId
-  trialPeriodDays renewedTrialPeriodDays trialPeriodEndDate trialPeriodEndDate2 temporaryContractGroundId createdAt lastModifiedAt
+  trialPeriodDays renewedTrialPeriodDays trialPeriodEndsOn renewedTrialPeriodEndsOn temporaryContractGroundId createdAt lastModifiedAt
   socioProfessionalCategoryId owner { id } employment { id } establishment { id } internshipSupervisor { id } author { id } lastModifier { id }`;
 
 function expected(c: any) {
@@ -33,8 +33,8 @@ function expected(c: any) {
     terminationReasonId: c.terminationReasonId,
     trialPeriodDays: c.trialPeriodDays,
     renewedTrialPeriodDays: c.renewedTrialPeriodDays,
-    trialPeriodEndDate: c.trialPeriodEndDate,
-    trialPeriodEndDate2: c.trialPeriodEndDate2,
+    trialPeriodEndsOn: c.trialPeriodEndDate,
+    renewedTrialPeriodEndsOn: c.trialPeriodEndDate2,
     temporaryContractGroundId: c.temporaryContractGroundId,
     createdAt: c.createdAt,
     lastModifiedAt: c.lastModifiedAt,

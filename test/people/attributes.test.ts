@@ -108,13 +108,13 @@ describe("employee attributes", () => {
     const data = await query(
       stack,
       `query($a: ID!, $b: ID!, $c: ID!) {
-        a: employeeAttribute(id: $a) { employment { id startDate } jobPosition { id } }
+        a: employeeAttribute(id: $a) { employment { id startsOn } jobPosition { id } }
         b: employeeAttribute(id: $b) { employment { id } jobPosition { id startsOn } }
         c: employeeAttribute(id: $c) { employment { id } jobPosition { id } } }`,
       { a: fromEmployment.id, b: fromPosition.id, c: plain.id },
     );
     expect(data.a.employment.id).toBe(fromEmployment.employmentId);
-    expect(data.a.employment.startDate).toEqual(expect.any(String));
+    expect(data.a.employment.startsOn).toEqual(expect.any(String));
     expect(data.b.jobPosition.id).toBe(fromPosition.jobPositionId);
     expect(data.c).toEqual({ employment: null, jobPosition: null });
   });

@@ -15,7 +15,7 @@ afterAll(() => stack?.close());
 
 const ENTITIES = `query($r: [_Any!]!) { _entities(representations: $r) { __typename
   ... on Employee { id givenName }
-  ... on Employment { id startDate }
+  ... on Employment { id startsOn }
   ... on JobPosition { id jobTitle }
   ... on EmployeeAttribute { id value }
   ... on EmployeePersonalRecord { id legalGender }
@@ -50,7 +50,7 @@ describe("_entities", () => {
       "GET /service-api/employee-attributes": 1,
     });
     expect(result._entities.map((e: { id: string }) => e.id)).toEqual([...employments, ...positions, ...attributes]);
-    expect(result._entities[0].startDate).toBe(company.employments[0]!.startDate);
+    expect(result._entities[0].startsOn).toBe(company.employments[0]!.startDate);
   });
 
   it("personal records and probationary periods resolve by single reads, null when unknown", async () => {
@@ -143,8 +143,8 @@ describe("calls do not grow with the length of a list", () => {
   it("the employee-profile operation's people fields cost the same for any employee", async () => {
     const profile = `query($id: ID!) { employee(id: $id) { id givenName status birthDay { day month } manager { id givenName }
       directReports(first: 25) { totalCount nodes { id givenName } }
-      applicableEmployment { id startDate endDate status legalEntity { id } template { id } probationaryPeriods { startsOn endsOn initialEndsOn extendedEndsOn } }
-      employments(first: 10) { nodes { id startDate endDate jobPositions(first: 20) { nodes { startsOn endsOn jobTitle updatedAttributes department { id } jobQualification { id } occupationCategory { id } } } } }
+      applicableEmployment { id startsOn endsOn status legalEntity { id } template { id } probationaryPeriods { startsOn endsOn initialEndsOn extendedEndsOn } }
+      employments(first: 10) { nodes { id startsOn endsOn jobPositions(first: 20) { nodes { startsOn endsOn jobTitle updatedAttributes department { id } jobQualification { id } occupationCategory { id } } } } }
       attributes { definition { id name } value applicability { start end } } } }`;
     // every employee with a manager and several employments, whatever the length of their career
     const seen: Array<{ positions: number; byRoute: Record<string, number> }> = [];

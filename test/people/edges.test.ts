@@ -164,10 +164,10 @@ describe("LegalEntity.employments and EmploymentTemplate.employments", () => {
 
   it("takes the employment filter and refuses the edge's own filter", async () => {
     const template = stack.directory.company.employmentTemplates[0]!;
-    const ok = await query(stack, `${ENTITIES} ... on EmploymentTemplate { employments(filter: { endDate: null }) { nodes { endDate } } } } }`, {
+    const ok = await query(stack, `${ENTITIES} ... on EmploymentTemplate { employments(filter: { endsOn: null }) { nodes { endsOn } } } } }`, {
       r: [{ __typename: "EmploymentTemplate", id: template.id }],
     });
-    expect(ok._entities[0].employments.nodes.every((n: { endDate: string | null }) => n.endDate === null)).toBe(true);
+    expect(ok._entities[0].employments.nodes.every((n: { endsOn: string | null }) => n.endsOn === null)).toBe(true);
     const refused = await send(stack, `${ENTITIES} ... on EmploymentTemplate { employments(filter: { templateIds: ["1"] }) { nodes { id } } } } }`, {
       r: [{ __typename: "EmploymentTemplate", id: template.id }],
     });
@@ -222,7 +222,7 @@ describe("Employee edges", () => {
     const company = stack.directory.company;
     const employeeId = company.employees.find((e) => company.employments.filter((x) => x.employeeId === e.id).length > 2)!.id;
     const expected = company.employments.filter((e) => e.employeeId === employeeId).sort((a, b) => a.startDate.localeCompare(b.startDate));
-    const data = await query(stack, `query($id: ID!) { employee(id: $id) { employments { totalCount nodes { id startDate employee { id } } } } }`, { id: employeeId });
+    const data = await query(stack, `query($id: ID!) { employee(id: $id) { employments { totalCount nodes { id startsOn employee { id } } } } }`, { id: employeeId });
     expect(data.employee.employments.totalCount).toBe(expected.length);
     expect(data.employee.employments.nodes.map((n: { id: string }) => n.id)).toEqual(expected.map((e) => e.id));
   });
@@ -234,7 +234,7 @@ describe("Employee edges", () => {
       : stack.directory.company.jobPositions.map((p) => ({ id: p.id, employeeId: p.employeeId, date: p.startsOn }));
 
   it.each([
-    ["employments", "startDate"],
+    ["employments", "startsOn"],
     ["jobPositions", "startsOn"],
   ] as const)("%s page one at a time to the end, by start date", async (field, dateField) => {
     const all = recordsOf(field);

@@ -17,8 +17,8 @@ interface Row {
   applicableEmployment: {
     id: string;
     remoteId: string | null;
-    startDate: string;
-    endDate: string | null;
+    startsOn: string;
+    endsOn: string | null;
     legalEntity: { id: string } | null;
     template: { id: string } | null;
   } | null;
@@ -33,7 +33,7 @@ interface Row {
 }
 
 const ROW = `id givenName familyName email status createdAt
-  applicableEmployment { id remoteId startDate endDate legalEntity { id } template { id } }
+  applicableEmployment { id remoteId startsOn endsOn legalEntity { id } template { id } }
   applicableJobPosition { remoteId businessEstablishment { id } department { id } manager { id } jobQualification { id } occupationCategory { id } }`;
 
 let stack: Stack;
@@ -161,8 +161,8 @@ describe("EmployeeFilter", () => {
   });
 
   it("applicableEmploymentStartsOn is an equality on the applicable employment's start", async () => {
-    const date = all[10]!.applicableEmployment!.startDate;
-    expectSubset(await filtered({ applicableEmploymentStartsOn: date }), idsOf(all.filter((r) => r.applicableEmployment?.startDate === date)));
+    const date = all[10]!.applicableEmployment!.startsOn;
+    expectSubset(await filtered({ applicableEmploymentStartsOn: date }), idsOf(all.filter((r) => r.applicableEmployment?.startsOn === date)));
   });
 
   it("applicableEmploymentStartsOnBetween is an inclusive range with open bounds", async () => {
@@ -171,35 +171,35 @@ describe("EmployeeFilter", () => {
     const inRange = (d: string | undefined, f: string | null, t: string | null) => d !== undefined && (f === null || d >= f) && (t === null || d <= t);
     expectSubset(
       await filtered({ applicableEmploymentStartsOnBetween: { from, to } }),
-      idsOf(all.filter((r) => inRange(r.applicableEmployment?.startDate, from, to))),
+      idsOf(all.filter((r) => inRange(r.applicableEmployment?.startsOn, from, to))),
     );
     expectSubset(
       await filtered({ applicableEmploymentStartsOnBetween: { from } }),
-      idsOf(all.filter((r) => inRange(r.applicableEmployment?.startDate, from, null))),
+      idsOf(all.filter((r) => inRange(r.applicableEmployment?.startsOn, from, null))),
     );
     expectSubset(
       await filtered({ applicableEmploymentStartsOnBetween: { to } }),
-      idsOf(all.filter((r) => inRange(r.applicableEmployment?.startDate, null, to))),
+      idsOf(all.filter((r) => inRange(r.applicableEmployment?.startsOn, null, to))),
     );
   });
 
   it("an explicit null applicableEmploymentEndsOn selects open-ended applicable employments", async () => {
     expectSubset(
       await filtered({ applicableEmploymentEndsOn: null }),
-      idsOf(all.filter((r) => r.applicableEmployment !== null && r.applicableEmployment.endDate === null)),
+      idsOf(all.filter((r) => r.applicableEmployment !== null && r.applicableEmployment.endsOn === null)),
     );
   });
 
   it("applicableEmploymentEndsOn with a date is an equality on the applicable employment's end", async () => {
-    const date = all.find((r) => r.applicableEmployment?.endDate)!.applicableEmployment!.endDate!;
-    expect(await filtered({ applicableEmploymentEndsOn: date })).toEqual(idsOf(all.filter((r) => r.applicableEmployment?.endDate === date)));
+    const date = all.find((r) => r.applicableEmployment?.endsOn)!.applicableEmployment!.endsOn!;
+    expect(await filtered({ applicableEmploymentEndsOn: date })).toEqual(idsOf(all.filter((r) => r.applicableEmployment?.endsOn === date)));
   });
 
   it("applicableEmploymentEndsOnBetween is a range on the applicable employment's end", async () => {
     const range = { from: "2024-01-01", to: "2027-12-31" };
     const expected = idsOf(
       all.filter((r) => {
-        const d = r.applicableEmployment?.endDate;
+        const d = r.applicableEmployment?.endsOn;
         return d != null && d >= range.from && d <= range.to;
       }),
     );

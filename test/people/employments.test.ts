@@ -8,14 +8,14 @@ interface Row {
   id: string;
   remoteId: string | null;
   status: string;
-  startDate: string;
-  endDate: string | null;
+  startsOn: string;
+  endsOn: string | null;
   employee: { id: string };
   legalEntity: { id: string } | null;
   template: { id: string } | null;
 }
 
-const ROW = "id remoteId status startDate endDate employee { id } legalEntity { id } template { id }";
+const ROW = "id remoteId status startsOn endsOn employee { id } legalEntity { id } template { id }";
 
 let stack: Stack;
 let all: Row[];
@@ -44,13 +44,13 @@ describe("employments", () => {
 
   it("employment(id) reads one employment with its dates from start.date and end.date", async () => {
     const model = stack.directory.company.employments.find((e) => e.endDate !== null && e.documentId !== null)!;
-    const data = await query(stack, `query($id: ID!) { employment(id: $id) { id startDate endDate employee { id } document { id url } createdAt lastUpdatedAt } }`, {
+    const data = await query(stack, `query($id: ID!) { employment(id: $id) { id startsOn endsOn employee { id } document { id url } createdAt lastUpdatedAt } }`, {
       id: model.id,
     });
     expect(data.employment).toMatchObject({
       id: model.id,
-      startDate: model.startDate,
-      endDate: model.endDate,
+      startsOn: model.startDate,
+      endsOn: model.endDate,
       employee: { id: model.employeeId },
       document: { id: model.documentId },
       createdAt: model.createdAt,
@@ -131,27 +131,27 @@ describe("EmploymentFilter", () => {
     expectSubset(await filtered({ status: [status] }), idsOf(all.filter((r) => r.status === status)));
   });
 
-  it("startDate is an equality on the start date", async () => {
-    const date = all[12]!.startDate;
-    expect(await filtered({ startDate: date })).toEqual(idsOf(all.filter((r) => r.startDate === date)));
+  it("startsOn is an equality on the start date", async () => {
+    const date = all[12]!.startsOn;
+    expect(await filtered({ startsOn: date })).toEqual(idsOf(all.filter((r) => r.startsOn === date)));
   });
 
-  it("startDateBetween is an inclusive range", async () => {
+  it("startsOnBetween is an inclusive range", async () => {
     const range = { from: "2019-01-01", to: "2021-06-30" };
-    expectSubset(await filtered({ startDateBetween: range }), idsOf(all.filter((r) => r.startDate >= range.from && r.startDate <= range.to)));
+    expectSubset(await filtered({ startsOnBetween: range }), idsOf(all.filter((r) => r.startsOn >= range.from && r.startsOn <= range.to)));
   });
 
-  it("an explicit null endDate selects open-ended employments", async () => {
-    expectSubset(await filtered({ endDate: null }), idsOf(all.filter((r) => r.endDate === null)));
+  it("an explicit null endsOn selects open-ended employments", async () => {
+    expectSubset(await filtered({ endsOn: null }), idsOf(all.filter((r) => r.endsOn === null)));
   });
 
-  it("endDate with a date is an equality on the end date", async () => {
-    const date = all.find((r) => r.endDate)!.endDate!;
-    expect(await filtered({ endDate: date })).toEqual(idsOf(all.filter((r) => r.endDate === date)));
+  it("endsOn with a date is an equality on the end date", async () => {
+    const date = all.find((r) => r.endsOn)!.endsOn!;
+    expect(await filtered({ endsOn: date })).toEqual(idsOf(all.filter((r) => r.endsOn === date)));
   });
 
-  it("endDateBetween with an open start keeps employments that ended by then", async () => {
-    expectSubset(await filtered({ endDateBetween: { to: "2020-12-31" } }), idsOf(all.filter((r) => r.endDate !== null && r.endDate <= "2020-12-31")));
+  it("endsOnBetween with an open start keeps employments that ended by then", async () => {
+    expectSubset(await filtered({ endsOnBetween: { to: "2020-12-31" } }), idsOf(all.filter((r) => r.endsOn !== null && r.endsOn <= "2020-12-31")));
   });
 });
 
@@ -166,16 +166,16 @@ describe("EmploymentSort", () => {
     expect((await sorted(["ID_DESC"])).map((r) => r.id)).toEqual([...byId].reverse().slice(0, 100));
   });
 
-  it("START_DATE_ASC and START_DATE_DESC order by start date", async () => {
-    const starts = all.map((r) => r.startDate).sort();
-    expect((await sorted(["START_DATE_ASC"])).map((r) => r.startDate)).toEqual(starts.slice(0, 100));
-    expect((await sorted(["START_DATE_DESC"])).map((r) => r.startDate)).toEqual([...starts].reverse().slice(0, 100));
+  it("STARTS_ON_ASC and STARTS_ON_DESC order by start date", async () => {
+    const starts = all.map((r) => r.startsOn).sort();
+    expect((await sorted(["STARTS_ON_ASC"])).map((r) => r.startsOn)).toEqual(starts.slice(0, 100));
+    expect((await sorted(["STARTS_ON_DESC"])).map((r) => r.startsOn)).toEqual([...starts].reverse().slice(0, 100));
   });
 
-  it("END_DATE_ASC puts open-ended employments last and END_DATE_DESC first", async () => {
-    const ends = all.filter((r) => r.endDate !== null).map((r) => r.endDate!).sort();
-    expect((await sorted(["END_DATE_ASC"])).map((r) => r.endDate)).toEqual(ends.slice(0, 100));
-    const desc = (await sorted(["END_DATE_DESC"])).map((r) => r.endDate);
+  it("ENDS_ON_ASC puts open-ended employments last and ENDS_ON_DESC first", async () => {
+    const ends = all.filter((r) => r.endsOn !== null).map((r) => r.endsOn!).sort();
+    expect((await sorted(["ENDS_ON_ASC"])).map((r) => r.endsOn)).toEqual(ends.slice(0, 100));
+    const desc = (await sorted(["ENDS_ON_DESC"])).map((r) => r.endsOn);
     expect(desc[0]).toBeNull();
   });
 });

@@ -95,12 +95,12 @@ describe("job positions", () => {
     const model = stack.directory.company.jobPositions.find((p) => p.managerId !== null)!;
     const data = await query(
       stack,
-      `query($id: ID!) { jobPosition(id: $id) { employee { id familyName } employment { id startDate } manager { id givenName } } }`,
+      `query($id: ID!) { jobPosition(id: $id) { employee { id familyName } employment { id startsOn } manager { id givenName } } }`,
       { id: model.id },
     );
     const company = stack.directory.company;
     expect(data.jobPosition.employee.familyName).toBe(company.employees.find((e) => e.id === model.employeeId)!.familyName);
-    expect(data.jobPosition.employment.startDate).toBe(company.employments.find((e) => e.id === model.employmentId)!.startDate);
+    expect(data.jobPosition.employment.startsOn).toBe(company.employments.find((e) => e.id === model.employmentId)!.startDate);
     expect(data.jobPosition.manager.givenName).toBe(company.employees.find((e) => e.id === model.managerId)!.givenName);
   });
 });

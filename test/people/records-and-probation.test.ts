@@ -109,9 +109,9 @@ describe("probationary periods", () => {
 
   it("a period that was not extended ends on its initial date and starts with its employment", async () => {
     const model = stack.directory.company.probationaryPeriods.find((p) => p.extendedEndsOn === null)!;
-    const data = await query(stack, `query($id: ID!) { probationaryPeriod(id: $id) { endsOn initialEndsOn startsOn employment { startDate } } }`, { id: model.id });
+    const data = await query(stack, `query($id: ID!) { probationaryPeriod(id: $id) { endsOn initialEndsOn startsOn employment { startsOn } } }`, { id: model.id });
     expect(data.probationaryPeriod.endsOn).toBe(model.initialEndsOn);
-    expect(data.probationaryPeriod.startsOn).toBe(data.probationaryPeriod.employment.startDate);
+    expect(data.probationaryPeriod.startsOn).toBe(data.probationaryPeriod.employment.startsOn);
   });
 
   it("an unknown probationary period is null without an error", async () => {

@@ -79,7 +79,7 @@ describe("translations", () => {
 describe("the federated schema", () => {
   it("links Federation 2 and keeps the entity's key and the shareable value types", async () => {
     const sdl = await subgraphSdl(await probeSubgraph.buildSchema());
-    expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@requires", "@provides"])');
+    expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@tag"])');
     expect(sdl).toMatch(/type ProbeEmployee\s+@key\(fields: "id"\)/);
     expect(sdl).toMatch(/type PageInfo\s+@shareable/);
     expect(sdl).toMatch(/type Translation\s+@shareable/);

@@ -49,7 +49,7 @@ const INPUT_NAME: Readonly<Record<string, string>> = {
   axisId: "axisId",
   description: "description",
   ownerId: "ownerId",
-  endOn: "endOn",
+  endOn: "endsAt",
   active: "active",
   isPublic: "isPublic",
   parentAxisSections: "parentId",
@@ -74,7 +74,7 @@ export class AxisSectionResolver {
     return isLegacyId(id) ? axisSectionLoader(ctx).load(id) : null;
   }
 
-  @Query(() => AxisSectionConnection, { description: "Axis sections by id and axis, ordered by id." })
+  @Query(() => AxisSectionConnection, { nullable: true, description: "Axis sections by id and axis, ordered by id." })
   async axisSections(@Args(() => AxisSectionsArgs) args: AxisSectionsArgs, @Ctx() ctx: SubgraphContext): Promise<ConnectionResult<RestAxisSection>> {
     const { ids, axisIds } = args.filter ?? {};
     if (ids) checkFilterList(ids, "filter.ids", { allowEmpty: true });
@@ -111,12 +111,12 @@ export class AxisSectionResolver {
     return (await related(ctx, section, "parentAxisSections"))[0] ?? null;
   }
 
-  @FieldResolver(() => [AxisSection], { description: "The sections this one hangs under (legacy `parentAxisSections`; at most one)." })
+  @FieldResolver(() => [AxisSection], { nullable: true, description: "The sections this one hangs under (legacy `parentAxisSections`; at most one)." })
   parents(@Root() section: RestAxisSection, @Ctx() ctx: SubgraphContext): Promise<RestAxisSectionFlat[]> {
     return related(ctx, section, "parentAxisSections");
   }
 
-  @FieldResolver(() => [AxisSection], { description: "The sections that hang under this one." })
+  @FieldResolver(() => [AxisSection], { nullable: true, description: "The sections that hang under this one." })
   children(@Root() section: RestAxisSection, @Ctx() ctx: SubgraphContext): Promise<RestAxisSectionFlat[]> {
     return related(ctx, section, "childrenAxisSections");
   }
@@ -199,7 +199,7 @@ function merge(current: RestAxisSection, input: AxisSectionInput): Record<string
     axisId: input.axisId ?? current.axisId,
     description: input.description === undefined ? current.description : input.description,
     ownerId: input.ownerId === undefined ? current.ownerId : input.ownerId === null ? null : Number(input.ownerId),
-    endOn: input.endOn === undefined ? current.endOn : input.endOn,
+    endOn: input.endsAt === undefined ? current.endOn : input.endsAt,
     active: input.active ?? current.active,
     isPublic: input.isPublic ?? current.isPublic,
     parentAxisSections: parentId === null ? [] : [{ id: parentId }],

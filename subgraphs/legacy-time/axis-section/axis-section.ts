@@ -22,7 +22,7 @@ export class AxisSection {
   @Field(() => String, { nullable: true })
   description!: string | null;
 
-  @Field(() => LocalDateTimeScalar, { nullable: true, description: "When the section closes." })
+  @Field(() => LocalDateTimeScalar, { name: "endsAt", nullable: true, description: "When the section closes; null when it does not (legacy `endOn`)." })
   endOn!: string | null;
 
   @Field(() => Boolean, { description: "An entry with an inactive section cannot be modified (rule 6)." })
@@ -68,8 +68,8 @@ export class AxisSectionInput {
   @Field(() => ID, { nullable: true, description: "The owning employee; null for none." })
   ownerId?: string | null;
 
-  @Field(() => LocalDateTimeScalar, { nullable: true, description: "null: the section does not close." })
-  endOn?: string | null;
+  @Field(() => LocalDateTimeScalar, { nullable: true, description: "When the section closes; null: it does not close (legacy `endOn`)." })
+  endsAt?: string | null;
 
   @Field(() => Boolean, { nullable: true })
   active?: boolean | null;

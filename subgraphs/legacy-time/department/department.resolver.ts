@@ -30,13 +30,14 @@ export class LegacyDepartmentResolver {
   }
 
   @FieldResolver(() => [Employee], {
+    nullable: true,
     description: "The people whose applicable job position is in the department, whatever their status (in forward mode: those the caller can read).",
   })
   users(@Root() department: RestLegacyDepartment, @Ctx() ctx: SubgraphContext): Promise<EmployeeRef[]> {
     return visibleMembers(ctx, department.users);
   }
 
-  @FieldResolver(() => [Employee], { description: "The users active today (in forward mode: those the caller can read)." })
+  @FieldResolver(() => [Employee], { nullable: true, description: "The users active today (in forward mode: those the caller can read)." })
   currentUsers(@Root() department: RestLegacyDepartment, @Ctx() ctx: SubgraphContext): Promise<EmployeeRef[]> {
     return visibleMembers(ctx, department.currentUsers);
   }

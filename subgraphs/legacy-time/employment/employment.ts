@@ -13,7 +13,7 @@ export class Employment {
   @Field(() => ID)
   id!: string;
 
-  @Field(() => Employee)
+  @Field(() => Employee, { nullable: true })
   @Directive("@external")
   employee?: EmployeeRef | null;
 }

@@ -1,5 +1,5 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Resolver, Root, createUnionType } from "type-graphql";
-import { LocalDateTimeScalar, audited, givenFields, type SubgraphContext } from "../../shared/graphql/index.js";
+import { DateScalar, LocalDateTimeScalar, audited, givenFields, type SubgraphContext } from "../../shared/graphql/index.js";
 import { UpstreamError } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
 import { InvalidInputError, fieldsNamedIn, invalidInput, isRefusal, notFound, refusalMessage } from "../common/errors.js";
@@ -50,13 +50,13 @@ const FIELD_RULES: Readonly<Record<Exclude<keyof LegacyUserInput, "extendedData"
   legalEntityId: { rest: "legalEntityId" },
   contractStartsAt: { rest: "dtContractStart" },
   contractEndsAt: { rest: "dtContractEnd", nullable: true },
-  birthDate: { rest: "birthDate" },
+  birthDate: { rest: "birthDate", to: (date: string) => `${date}T00:00:00` },
   socioProfessionalCategoryId: { rest: "cspId" },
   calendarId: { rest: "calendarId", nullable: true },
   workCycles: {
     rest: "userWorkCycles",
     to: (cycles: LegacyWorkCycleInput[]) =>
-      cycles.map((c) => ({ ...(c.id != null ? { id: c.id } : {}), workCycleID: c.workCycleId, startsOn: c.startsOn, endsOn: c.endsOn ?? null })),
+      cycles.map((c) => ({ ...(c.id != null ? { id: c.id } : {}), workCycleID: c.workCycleId, startsOn: c.startsAt, endsOn: c.endsAt ?? null })),
   },
   departmentId: { rest: "departmentId", id: true, to: toNumber },
   managerId: { rest: "managerId", nullable: true, id: true, to: toNumber },
@@ -99,6 +99,11 @@ class UpdateLegacyUserArgs {
 
 @Resolver(() => LegacyProfile)
 export class LegacyProfileResolver {
+  @FieldResolver(() => DateScalar, { nullable: true, description: "Date of birth: the day of the legacy date-time `birthDate`." })
+  birthDate(@Root() user: RestLegacyUser): string | null {
+    return user.birthDate ? user.birthDate.slice(0, 10) : null;
+  }
+
   @FieldResolver(() => LocalDateTimeScalar, { nullable: true, description: "Legacy `dtContractStart`." })
   contractStartsAt(@Root() user: RestLegacyUser): string | null {
     return user.dtContractStart ?? null;
@@ -157,7 +162,7 @@ export class LegacyProfileResolver {
 
   @FieldResolver(() => [LegacyWorkCycle], { description: "Expected recurring working hours, period by period." })
   workCycles(@Root() user: RestLegacyUser): LegacyWorkCycle[] {
-    return (user.userWorkCycles ?? []).map((c) => ({ id: c.id, workCycleId: c.workCycleID, startsOn: c.startsOn, endsOn: c.endsOn ?? null }));
+    return (user.userWorkCycles ?? []).map((c) => ({ id: c.id, workCycleId: c.workCycleID, startsAt: c.startsOn, endsAt: c.endsOn ?? null }));
   }
 
   @FieldResolver(() => [LegacyExtendedDataEntry], { description: "Extended data (legacy `e_` fields), by key." })

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
-import { JSONScalar, LocalDateTimeScalar } from "../../shared/graphql/index.js";
+import { DateScalar, JSONScalar, LocalDateTimeScalar } from "../../shared/graphql/index.js";
 
 export enum LegacyGender {
   UNDEFINED = "Undefined",
@@ -29,11 +29,11 @@ export class LegacyWorkCycle {
   @Field(() => Int, { description: "The work cycle followed in the period." })
   workCycleId!: number;
 
-  @Field(() => LocalDateTimeScalar)
-  startsOn!: string;
+  @Field(() => LocalDateTimeScalar, { description: "When the period starts (legacy `startsOn`)." })
+  startsAt!: string;
 
-  @Field(() => LocalDateTimeScalar, { nullable: true, description: "null: open-ended." })
-  endsOn!: string | null;
+  @Field(() => LocalDateTimeScalar, { nullable: true, description: "When the period ends; null: open-ended (legacy `endsOn`)." })
+  endsAt!: string | null;
 }
 
 @ObjectType({ description: "An extended-data entry of a legacy user." })
@@ -89,8 +89,6 @@ export class LegacyProfile {
   @Field(() => String, { nullable: true })
   mail!: string | null;
 
-  @Field(() => LocalDateTimeScalar, { nullable: true })
-  birthDate!: string | null;
 
   @Field(() => String, { nullable: true, description: "Unique per legal entity." })
   employeeNumber!: string | null;
@@ -131,11 +129,11 @@ export class LegacyWorkCycleInput {
   @Field(() => Int)
   workCycleId!: number;
 
-  @Field(() => LocalDateTimeScalar)
-  startsOn!: string;
+  @Field(() => LocalDateTimeScalar, { description: "When the period starts (legacy `startsOn`)." })
+  startsAt!: string;
 
-  @Field(() => LocalDateTimeScalar, { nullable: true })
-  endsOn?: string | null;
+  @Field(() => LocalDateTimeScalar, { nullable: true, description: "When the period ends; null or absent: open-ended (legacy `endsOn`)." })
+  endsAt?: string | null;
 }
 
 @InputType({ description: "An extended-data entry to set; a null value clears it." })
@@ -177,7 +175,7 @@ export class LegacyUserInput {
   @Field(() => LocalDateTimeScalar, { nullable: true, description: "Nullable: null when the last day is unknown." })
   contractEndsAt?: string | null;
 
-  @Field(() => LocalDateTimeScalar, { nullable: true })
+  @Field(() => DateScalar, { nullable: true, description: "Date of birth; sent to the legacy API as that day at midnight." })
   birthDate?: string | null;
 
   @Field(() => Int, { nullable: true })

@@ -73,12 +73,13 @@ export class TimeEntryResolver {
     return Math.floor(seconds / 60);
   }
 
-  @FieldResolver(() => Employee)
+  @FieldResolver(() => Employee, { nullable: true })
   owner(@Root() entry: RestTimeEntry): EmployeeRef {
     return ref(entry.ownerId)!;
   }
 
   @FieldResolver(() => [AxisSection], {
+    nullable: true,
     description: "The analytical items of the entry (cost centre > project > task); empty in attendance mode.",
   })
   async axisSections(@Root() entry: RestTimeEntry, @Ctx() ctx: SubgraphContext): Promise<RestAxisSection[]> {

@@ -16,12 +16,12 @@ export class WorkContractResolver {
     return readWorkContract(ctx, id);
   }
 
-  @FieldResolver(() => Employee)
+  @FieldResolver(() => Employee, { nullable: true })
   owner(@Root() contract: RestWorkContract): EmployeeRef {
     return ref(contract.ownerId)!;
   }
 
-  @FieldResolver(() => Employment, { description: "The employment this contract is the legacy view of." })
+  @FieldResolver(() => Employment, { nullable: true, description: "The employment this contract is the legacy view of." })
   employment(@Root() contract: RestWorkContract): { id: string } {
     return ref(contract.id)!;
   }
@@ -41,12 +41,12 @@ export class WorkContractResolver {
     return ref(contract.internshipSupervisorId);
   }
 
-  @FieldResolver(() => Employee, { description: "Who created the contract." })
+  @FieldResolver(() => Employee, { nullable: true, description: "Who created the contract." })
   author(@Root() contract: RestWorkContract): EmployeeRef {
     return ref(contract.authorId)!;
   }
 
-  @FieldResolver(() => Employee, { description: "Who last changed the contract." })
+  @FieldResolver(() => Employee, { nullable: true, description: "Who last changed the contract." })
   lastModifier(@Root() contract: RestWorkContract): EmployeeRef {
     return ref(contract.lastModifierId)!;
   }

@@ -44,10 +44,10 @@ export class WorkContract {
   @Field(() => Int, { nullable: true, description: "Initial length plus the renewal, in days." })
   renewedTrialPeriodDays!: number | null;
 
-  @Field(() => DateScalar, { nullable: true, description: "End of the initial trial period." })
+  @Field(() => DateScalar, { name: "trialPeriodEndsOn", nullable: true, description: "Last day of the initial trial period (legacy `trialPeriodEndDate`)." })
   trialPeriodEndDate!: string | null;
 
-  @Field(() => DateScalar, { nullable: true, description: "End of the renewed trial period." })
+  @Field(() => DateScalar, { name: "renewedTrialPeriodEndsOn", nullable: true, description: "Last day of the renewed trial period (legacy `trialPeriodEndDate2`)." })
   trialPeriodEndDate2!: string | null;
 
   @Field(() => Int, { nullable: true })

@@ -16,7 +16,7 @@ export class BusinessEstablishmentResolver {
     return businessEstablishmentLoader(ctx).load(requiredId(id));
   }
 
-  @Query(() => BusinessEstablishmentConnection, { description: "Business establishments, ordered by id." })
+  @Query(() => BusinessEstablishmentConnection, { nullable: true, description: "Business establishments, ordered by id." })
   businessEstablishments(
     @Arg("filter", () => BusinessEstablishmentFilter, { nullable: true }) filter: BusinessEstablishmentFilter | null,
     @Arg("first", () => Int, { nullable: true }) first: number | null,
@@ -33,6 +33,7 @@ export class BusinessEstablishmentResolver {
   }
 
   @FieldResolver(() => [OccupationCategory], {
+    nullable: true,
     description: "The occupation categories valid in this establishment, those valid in every establishment included; ordered by id.",
   })
   async occupationCategories(@Root() establishment: RestBusinessEstablishment, @Ctx() ctx: SubgraphContext): Promise<RestOccupationCategory[]> {

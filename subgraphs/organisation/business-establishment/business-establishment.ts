@@ -1,5 +1,5 @@
 import { Directive, Field, ID, InputType, ObjectType } from "type-graphql";
-import { connectionType, DateTimeScalar, FormattedValue } from "../../shared/graphql/index.js";
+import { connectionType, DateTimeScalar, FormattedIdentifier } from "../../shared/graphql/index.js";
 
 @ObjectType("PostalAddress", { description: "The postal address of a business establishment." })
 export class PostalAddress {
@@ -34,11 +34,11 @@ export class BusinessEstablishment {
   @Field(() => Boolean, { description: "True for the headquarters of its legal entity (at most one per legal entity)." })
   isHeadquarters!: boolean;
 
-  @Field(() => FormattedValue, { description: "Tax identifier (format e.g. franceSIRET)." })
-  taxIdentificationNumber!: FormattedValue;
+  @Field(() => FormattedIdentifier, { description: "Tax identifier (format e.g. franceSIRET)." })
+  taxIdentificationNumber!: FormattedIdentifier;
 
-  @Field(() => FormattedValue)
-  industryCode!: FormattedValue;
+  @Field(() => FormattedIdentifier)
+  industryCode!: FormattedIdentifier;
 
   @Field(() => PostalAddress)
   address!: PostalAddress;

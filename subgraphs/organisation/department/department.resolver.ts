@@ -22,7 +22,7 @@ export class DepartmentResolver {
     return departmentLoader(ctx).load(requiredId(id));
   }
 
-  @Query(() => DepartmentConnection, { description: "Departments, ordered by id." })
+  @Query(() => DepartmentConnection, { nullable: true, description: "Departments, ordered by id." })
   departments(
     @Arg("filter", () => DepartmentFilter, { nullable: true }) filter: DepartmentFilter | null,
     @Arg("first", () => Int, { nullable: true }) first: number | null,
@@ -43,7 +43,7 @@ export class DepartmentResolver {
     return id ? departmentLoader(ctx).load(id) : null;
   }
 
-  @FieldResolver(() => [Department], { description: "The departments directly below this one, ordered by id." })
+  @FieldResolver(() => [Department], { nullable: true, description: "The departments directly below this one, ordered by id." })
   async children(
     @Root() department: RestDepartment,
     @Arg("isArchived", () => Boolean, { nullable: true, description: "true: archived only; false: non-archived only; omitted: both." })
@@ -54,7 +54,7 @@ export class DepartmentResolver {
     return all.filter((d) => d.parent?.id === department.id && (isArchived === null || isArchived === undefined || d.isArchived === isArchived));
   }
 
-  @FieldResolver(() => [Department], { description: "The departments above this one, the root first; [] for a root." })
+  @FieldResolver(() => [Department], { nullable: true, description: "The departments above this one, the root first; [] for a root." })
   async ancestors(@Root() department: RestDepartment, @Ctx() ctx: SubgraphContext): Promise<RestDepartment[]> {
     const loader = departmentLoader(ctx);
     if (!department.parent?.id) return [];

@@ -18,7 +18,7 @@ export class EmploymentTemplateResolver {
     return employmentTemplateLoader(ctx).load(requiredId(id));
   }
 
-  @Query(() => EmploymentTemplateConnection, { description: "Employment templates, ordered by id (the list has no filters)." })
+  @Query(() => EmploymentTemplateConnection, { nullable: true, description: "Employment templates, ordered by id (the list has no filters)." })
   employmentTemplates(
     @Arg("first", () => Int, { nullable: true }) first: number | null,
     @Arg("after", () => String, { nullable: true }) after: string | null,
@@ -41,7 +41,7 @@ export class EmploymentTemplateResolver {
     return translations(template.t9n, "title");
   }
 
-  @FieldResolver(() => [LegalEntity], { description: "The legal entities that use this template." })
+  @FieldResolver(() => [LegalEntity], { nullable: true, description: "The legal entities that use this template." })
   async legalEntities(@Root() template: RestEmploymentTemplate, @Ctx() ctx: SubgraphContext): Promise<RestLegalEntity[]> {
     const entities = await legalEntityLoader(ctx).loadMany((template.legalEntities ?? []).map((ref) => ref.id));
     // a reference the caller cannot resolve (stale or deleted) is left out rather than failing the list

@@ -17,7 +17,7 @@ export class JobQualificationResolver {
     return jobQualificationLoader(ctx).load(requiredId(id));
   }
 
-  @Query(() => JobQualificationConnection, { description: "Job qualifications, ordered by id." })
+  @Query(() => JobQualificationConnection, { nullable: true, description: "Job qualifications, ordered by id." })
   jobQualifications(
     @Arg("filter", () => JobQualificationFilter, { nullable: true }) filter: JobQualificationFilter | null,
     @Arg("first", () => Int, { nullable: true }) first: number | null,

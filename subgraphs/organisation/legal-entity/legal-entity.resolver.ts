@@ -17,7 +17,7 @@ export class LegalEntityResolver {
     return legalEntityLoader(ctx).load(requiredId(id));
   }
 
-  @Query(() => LegalEntityConnection, { description: "Legal entities, ordered by id." })
+  @Query(() => LegalEntityConnection, { nullable: true, description: "Legal entities, ordered by id." })
   legalEntities(
     @Arg("filter", () => LegalEntityFilter, { nullable: true }) filter: LegalEntityFilter | null,
     @Arg("first", () => Int, { nullable: true }) first: number | null,
@@ -32,14 +32,14 @@ export class LegalEntityResolver {
     return listConnection(ctx, info, "/legal-entities", query, { first, after }, legalEntityLoader(ctx));
   }
 
-  @FieldResolver(() => [EmploymentTemplate], { description: "The employment templates this legal entity uses, ordered by id." })
+  @FieldResolver(() => [EmploymentTemplate], { nullable: true, description: "The employment templates this legal entity uses, ordered by id." })
   async employmentTemplates(@Root() entity: RestLegalEntity, @Ctx() ctx: SubgraphContext): Promise<RestEmploymentTemplate[]> {
     // the template list has no filter: it is read whole once per request and serves every legal entity
     const templates = await employmentTemplateLoader(ctx).all();
     return templates.filter((t) => (t.legalEntities ?? []).some((ref) => ref.id === entity.id));
   }
 
-  @FieldResolver(() => BusinessEstablishmentConnection, { description: "The establishments of this legal entity, ordered by id." })
+  @FieldResolver(() => BusinessEstablishmentConnection, { nullable: true, description: "The establishments of this legal entity, ordered by id." })
   businessEstablishments(
     @Root() entity: RestLegalEntity,
     @Arg("isArchived", () => Boolean, { nullable: true, description: "true: archived only; false: non-archived only; omitted: both." })

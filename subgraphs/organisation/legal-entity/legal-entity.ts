@@ -1,5 +1,5 @@
 import { Directive, Field, ID, InputType, ObjectType } from "type-graphql";
-import { connectionType, DateTimeScalar, FormattedValue } from "../../shared/graphql/index.js";
+import { connectionType, DateTimeScalar, FormattedIdentifier } from "../../shared/graphql/index.js";
 
 @ObjectType("LegalEntity", { description: "A company of the group: the employer party of employments." })
 @Directive('@key(fields: "id")')
@@ -22,11 +22,11 @@ export class LegalEntity {
   @Field(() => String, { description: "ISO 4217 currency code, e.g. EUR." })
   currencyCode!: string;
 
-  @Field(() => FormattedValue, { description: "Identifier in the local jurisdiction (format e.g. franceSIREN)." })
-  taxIdentificationNumber!: FormattedValue;
+  @Field(() => FormattedIdentifier, { description: "Identifier in the local jurisdiction (format e.g. franceSIREN)." })
+  taxIdentificationNumber!: FormattedIdentifier;
 
-  @Field(() => FormattedValue, { description: "Main activity classification (format e.g. franceAPE)." })
-  industryCode!: FormattedValue;
+  @Field(() => FormattedIdentifier, { description: "Main activity classification (format e.g. franceAPE)." })
+  industryCode!: FormattedIdentifier;
 
   @Field(() => DateTimeScalar, { nullable: true, description: "Last time the legal entity was archived." })
   lastArchivedAt!: string | null;

@@ -15,7 +15,7 @@ export class OccupationCategoryResolver {
     return occupationCategoryLoader(ctx).load(requiredId(id));
   }
 
-  @Query(() => OccupationCategoryConnection, { description: "Occupation categories, ordered by id." })
+  @Query(() => OccupationCategoryConnection, { nullable: true, description: "Occupation categories, ordered by id." })
   occupationCategories(
     @Arg("filter", () => OccupationCategoryFilter, { nullable: true }) filter: OccupationCategoryFilter | null,
     @Arg("first", () => Int, { nullable: true }) first: number | null,

@@ -15,7 +15,7 @@ export class TaxonomyLabelResolver {
     return taxonomyLabelLoader(ctx).load(requiredId(id));
   }
 
-  @Query(() => TaxonomyLabelConnection, { description: "Taxonomy labels, ordered by `sort` (default: creation order)." })
+  @Query(() => TaxonomyLabelConnection, { nullable: true, description: "Taxonomy labels, ordered by `sort` (default: creation order)." })
   taxonomyLabels(
     @Arg("filter", () => TaxonomyLabelFilter, { nullable: true }) filter: TaxonomyLabelFilter | null,
     @Arg("sort", () => [TaxonomyLabelSort], { nullable: true }) sort: TaxonomyLabelSort[] | null,

@@ -27,7 +27,7 @@ export class TaxonomyResolver {
     return taxonomyLoader(ctx).load(requiredId(id));
   }
 
-  @Query(() => TaxonomyConnection, { description: "Taxonomies, ordered by id." })
+  @Query(() => TaxonomyConnection, { nullable: true, description: "Taxonomies, ordered by id." })
   taxonomies(
     @Arg("filter", () => TaxonomyFilter, { nullable: true }) filter: TaxonomyFilter | null,
     @Arg("first", () => Int, { nullable: true }) first: number | null,
@@ -50,6 +50,7 @@ export class TaxonomyResolver {
   }
 
   @FieldResolver(() => TaxonomyLabelConnection, {
+    nullable: true,
     description: "The labels of this taxonomy, in `sort` order; without `sort`, in the order the taxonomy's `sortLabelsBy` names.",
   })
   labels(

@@ -8,7 +8,7 @@ import { BusinessEstablishment } from "./business-establishment.js";
 
 @Resolver(() => BusinessEstablishment)
 export class BusinessEstablishmentResolver {
-  @FieldResolver(() => EmployeeConnection, { description: "Employees whose applicable job position is in this establishment." })
+  @FieldResolver(() => EmployeeConnection, { nullable: true, description: "Employees whose applicable job position is in this establishment." })
   employees(
     @Root() businessEstablishment: BusinessEstablishment,
     @Args(() => EmployeeListArgs) args: EmployeeListArgs,

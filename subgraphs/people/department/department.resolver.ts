@@ -8,7 +8,7 @@ import { Department } from "./department.js";
 
 @Resolver(() => Department)
 export class DepartmentResolver {
-  @FieldResolver(() => EmployeeConnection, { description: "Employees whose applicable job position is in this department." })
+  @FieldResolver(() => EmployeeConnection, { nullable: true, description: "Employees whose applicable job position is in this department." })
   employees(
     @Root() department: Department,
     @Args(() => EmployeeListArgs) args: EmployeeListArgs,

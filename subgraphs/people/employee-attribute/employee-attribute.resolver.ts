@@ -28,7 +28,7 @@ export class EmployeeAttributeResolver {
     return attributeLoader(ctx, readsDefinitionDetails(info)).load(id);
   }
 
-  @Query(() => EmployeeAttributeConnection, { description: "Employee attribute values, a page at a time." })
+  @Query(() => EmployeeAttributeConnection, { nullable: true, description: "Employee attribute values, a page at a time." })
   employeeAttributes(
     @Args(() => EmployeeAttributeListArgs) args: EmployeeAttributeListArgs,
     @Ctx() ctx: SubgraphContext,
@@ -44,7 +44,7 @@ export class EmployeeAttributeResolver {
    * than the id is asked, the attributes are read again with their definitions, one call per
    * 100 attributes of the operation.
    */
-  @FieldResolver(() => EmployeeAttributeDefinition)
+  @FieldResolver(() => EmployeeAttributeDefinition, { nullable: true })
   async definition(@Root() attribute: AttributeNode, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<DefinitionNode> {
     if (attribute.definitionDetails) return attribute.definitionDetails;
     if (!selectsBeyondKey(info)) return { id: attribute.definition.id };
@@ -58,7 +58,7 @@ export class EmployeeAttributeResolver {
     return details;
   }
 
-  @FieldResolver(() => Employee)
+  @FieldResolver(() => Employee, { nullable: true })
   employee(@Root() attribute: AttributeNode, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
     return referenceTo(attribute.employee, info, (id) => employeeLoader(ctx).load(id));
   }

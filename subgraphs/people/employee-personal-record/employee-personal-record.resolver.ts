@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { FormattedValue, restConnection, selects, type SubgraphContext } from "../../shared/graphql/index.js";
+import { FormattedIdentifier, restConnection, selects, type SubgraphContext } from "../../shared/graphql/index.js";
 import { PageArgs } from "../common/list-args.js";
 import { referenceTo } from "../common/selection.js";
 import { Employee } from "../employee/employee.js";
@@ -23,7 +23,7 @@ export class EmployeePersonalRecordResolver {
     return personalRecordLoader(ctx).load(id);
   }
 
-  @Query(() => EmployeePersonalRecordConnection, { description: "Personal records, a page at a time (the list has no sort)." })
+  @Query(() => EmployeePersonalRecordConnection, { nullable: true, description: "Personal records, a page at a time (the list has no sort)." })
   employeePersonalRecords(
     @Arg("filter", () => EmployeePersonalRecordFilter, { nullable: true }) filter: EmployeePersonalRecordFilter | null,
     @Args(() => PageArgs) page: PageArgs,
@@ -33,7 +33,7 @@ export class EmployeePersonalRecordResolver {
     return restConnection(ctx.upstream, "/employee-personal-records", personalRecordQuery(filter), page, { totalCount: selects(info, "totalCount") });
   }
 
-  @FieldResolver(() => Employee)
+  @FieldResolver(() => Employee, { nullable: true })
   employee(@Root() record: RestEmployeePersonalRecord, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
     return referenceTo(record.employee, info, (id) => employeeLoader(ctx).load(id));
   }
@@ -49,7 +49,7 @@ export class EmployeePersonalRecordResolver {
     return record.legalGender ?? LegalGender.UNKNOWN;
   }
 
-  @FieldResolver(() => FormattedValue, { nullable: true, description: "Validation depends on the format (e.g. frenchSSN; other is not validated)." })
+  @FieldResolver(() => FormattedIdentifier, { nullable: true, description: "Validation depends on the format (e.g. frenchSSN; other is not validated)." })
   insuranceNumber(@Root() record: RestEmployeePersonalRecord) {
     return record.insuranceNumber ?? null;
   }

@@ -31,7 +31,7 @@ export class EmployeeResolver {
     return employeeLoader(ctx).load(id);
   }
 
-  @Query(() => EmployeeConnection, { description: "Employees, a page at a time." })
+  @Query(() => EmployeeConnection, { nullable: true, description: "Employees, a page at a time." })
   employees(@Args(() => EmployeeListArgs) args: EmployeeListArgs, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
     return restConnection(ctx.upstream, "/employees", listQuery(args, employeeQuery), args, { totalCount: selects(info, "totalCount") });
   }
@@ -57,7 +57,7 @@ export class EmployeeResolver {
     return referenceTo(position?.manager, info, (id) => employeeLoader(ctx).load(id));
   }
 
-  @FieldResolver(() => EmployeeConnection, { description: "Employees whose applicable job position has this employee as manager." })
+  @FieldResolver(() => EmployeeConnection, { nullable: true, description: "Employees whose applicable job position has this employee as manager." })
   directReports(
     @Root() employee: RestEmployee,
     @Args(() => EmployeeListArgs) args: EmployeeListArgs,
@@ -67,12 +67,12 @@ export class EmployeeResolver {
     return childConnection(ctx, info, reportsOfManager, employee.id, args, listQuery(args, employeeQuery));
   }
 
-  @FieldResolver(() => EmploymentConnection, { description: "The employee's employments, by start date." })
+  @FieldResolver(() => EmploymentConnection, { nullable: true, description: "The employee's employments, by start date." })
   employments(@Root() employee: RestEmployee, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
     return childConnection(ctx, info, employmentsOfEmployee, employee.id, page);
   }
 
-  @FieldResolver(() => JobPositionConnection, { description: "The employee's whole career across employments, by start date." })
+  @FieldResolver(() => JobPositionConnection, { nullable: true, description: "The employee's whole career across employments, by start date." })
   jobPositions(@Root() employee: RestEmployee, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
     return childConnection(ctx, info, jobPositionsOfEmployee, employee.id, page);
   }
@@ -83,7 +83,7 @@ export class EmployeeResolver {
     return records[0] ?? null;
   }
 
-  @FieldResolver(() => [EmployeeAttribute], { description: "The employee's attribute values." })
+  @FieldResolver(() => [EmployeeAttribute], { nullable: true, description: "The employee's attribute values." })
   async attributes(
     @Root() employee: RestEmployee,
     @Arg("definitionIds", () => [ID], { nullable: true }) definitionIds: string[] | null,
@@ -95,7 +95,7 @@ export class EmployeeResolver {
     return (await attributesByEmployeeLoader(ctx, query, readsDefinitionDetails(info)).load(employee.id)) ?? [];
   }
 
-  @FieldResolver(() => [ProbationaryPeriod], { description: "The probationary periods of all the employee's employments." })
+  @FieldResolver(() => [ProbationaryPeriod], { nullable: true, description: "The probationary periods of all the employee's employments." })
   probationaryPeriods(@Root() employee: RestEmployee, @Ctx() ctx: SubgraphContext) {
     return probationaryPeriodsByEmployeeLoader(ctx)
       .load(employee.id)

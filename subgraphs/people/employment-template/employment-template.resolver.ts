@@ -8,7 +8,7 @@ import { EmploymentTemplate } from "./employment-template.js";
 
 @Resolver(() => EmploymentTemplate)
 export class EmploymentTemplateResolver {
-  @FieldResolver(() => EmploymentConnection, { description: "Employments made from this template." })
+  @FieldResolver(() => EmploymentConnection, { nullable: true, description: "Employments made from this template." })
   employments(
     @Root() employmentTemplate: EmploymentTemplate,
     @Args(() => EmploymentListArgs) args: EmploymentListArgs,

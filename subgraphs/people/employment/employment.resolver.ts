@@ -21,12 +21,12 @@ export class EmploymentResolver {
     return employmentLoader(ctx).load(id);
   }
 
-  @Query(() => EmploymentConnection, { description: "Employments, a page at a time." })
+  @Query(() => EmploymentConnection, { nullable: true, description: "Employments, a page at a time." })
   employments(@Args(() => EmploymentListArgs) args: EmploymentListArgs, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
     return restConnection(ctx.upstream, "/employments", listQuery(args, employmentQuery), args, { totalCount: selects(info, "totalCount") });
   }
 
-  @FieldResolver(() => Employee)
+  @FieldResolver(() => Employee, { nullable: true })
   employee(@Root() employment: RestEmployment, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
     return referenceTo(employment.employee, info, (id) => employeeLoader(ctx).load(id));
   }
@@ -42,12 +42,12 @@ export class EmploymentResolver {
   }
 
   @FieldResolver(() => DateScalar)
-  startDate(@Root() employment: RestEmployment): string {
+  startsOn(@Root() employment: RestEmployment): string {
     return employment.start.date;
   }
 
   @FieldResolver(() => DateScalar, { nullable: true })
-  endDate(@Root() employment: RestEmployment): string | null {
+  endsOn(@Root() employment: RestEmployment): string | null {
     return employment.end?.date ?? null;
   }
 
@@ -56,7 +56,7 @@ export class EmploymentResolver {
     return fileReference(employment.document);
   }
 
-  @FieldResolver(() => JobPositionConnection, { description: "The job positions of this employment, by start date." })
+  @FieldResolver(() => JobPositionConnection, { nullable: true, description: "The job positions of this employment, by start date." })
   jobPositions(
     @Root() employment: RestEmployment,
     @Args(() => PageArgs) page: PageArgs,
@@ -66,7 +66,7 @@ export class EmploymentResolver {
     return childConnection(ctx, info, jobPositionsOfEmployment, employment.id, page);
   }
 
-  @FieldResolver(() => [ProbationaryPeriod])
+  @FieldResolver(() => [ProbationaryPeriod], { nullable: true })
   async probationaryPeriods(@Root() employment: RestEmployment, @Ctx() ctx: SubgraphContext) {
     return probationaryPeriodsByEmploymentLoader(ctx).load(employment.id);
   }

@@ -32,10 +32,10 @@ export const EmploymentConnection = connectionType("Employment", Employment);
 export enum EmploymentSort {
   ID_ASC = "id",
   ID_DESC = "-id",
-  START_DATE_ASC = "start.date",
-  START_DATE_DESC = "-start.date",
-  END_DATE_ASC = "end.date",
-  END_DATE_DESC = "-end.date",
+  STARTS_ON_ASC = "start.date",
+  STARTS_ON_DESC = "-start.date",
+  ENDS_ON_ASC = "end.date",
+  ENDS_ON_DESC = "-end.date",
 }
 registerEnumType(EmploymentSort, { name: "EmploymentSort" });
 
@@ -60,16 +60,16 @@ export class EmploymentFilter {
   status?: EmploymentStatus[] | null;
 
   @Field(() => DateScalar, { nullable: true })
-  startDate?: string | null;
+  startsOn?: string | null;
 
   @Field(() => DateRange, { nullable: true })
-  startDateBetween?: DateRange | null;
+  startsOnBetween?: DateRange | null;
 
   @Field(() => DateScalar, { nullable: true, description: "An explicit null selects employments without an end date." })
-  endDate?: string | null;
+  endsOn?: string | null;
 
   @Field(() => DateRange, { nullable: true })
-  endDateBetween?: DateRange | null;
+  endsOnBetween?: DateRange | null;
 }
 
 /** The arguments of the lists of employments: `employments`, `LegalEntity.employments`, `EmploymentTemplate.employments`. */
@@ -86,8 +86,8 @@ export function employmentQuery(filter: EmploymentFilter | null | undefined, arg
     .strings("template.id", "templateIds", f.templateIds)
     .strings("legalEntity.id", "legalEntityIds", f.legalEntityIds)
     .enums("status", "status", f.status)
-    .date("start.date", "startDate", f.startDate)
-    .range("start.date.between", "startDateBetween", f.startDateBetween)
-    .date("end.date", "endDate", f.endDate, { nullLiteral: true })
-    .range("end.date.between", "endDateBetween", f.endDateBetween).query;
+    .date("start.date", "startsOn", f.startsOn)
+    .range("start.date.between", "startsOnBetween", f.startsOnBetween)
+    .date("end.date", "endsOn", f.endsOn, { nullLiteral: true })
+    .range("end.date.between", "endsOnBetween", f.endsOnBetween).query;
 }

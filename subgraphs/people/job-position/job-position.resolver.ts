@@ -28,17 +28,17 @@ export class JobPositionResolver {
     return jobPositionLoader(ctx).load(id);
   }
 
-  @Query(() => JobPositionConnection, { description: "Job positions, a page at a time." })
+  @Query(() => JobPositionConnection, { nullable: true, description: "Job positions, a page at a time." })
   jobPositions(@Args(() => JobPositionListArgs) args: JobPositionListArgs, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
     return restConnection(ctx.upstream, "/job-positions", listQuery(args, jobPositionQuery), args, { totalCount: selects(info, "totalCount") });
   }
 
-  @FieldResolver(() => Employment)
+  @FieldResolver(() => Employment, { nullable: true })
   employment(@Root() position: RestJobPosition, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
     return referenceTo(position.employment, info, (id) => employmentLoader(ctx).load(id));
   }
 
-  @FieldResolver(() => Employee)
+  @FieldResolver(() => Employee, { nullable: true })
   employee(@Root() position: RestJobPosition, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
     return referenceTo(position.employee, info, (id) => employeeLoader(ctx).load(id));
   }

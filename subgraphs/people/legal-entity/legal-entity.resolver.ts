@@ -8,7 +8,7 @@ import { LegalEntity } from "./legal-entity.js";
 
 @Resolver(() => LegalEntity)
 export class LegalEntityResolver {
-  @FieldResolver(() => EmploymentConnection, { description: "Employments with this legal entity." })
+  @FieldResolver(() => EmploymentConnection, { nullable: true, description: "Employments with this legal entity." })
   employments(
     @Root() legalEntity: LegalEntity,
     @Args(() => EmploymentListArgs) args: EmploymentListArgs,

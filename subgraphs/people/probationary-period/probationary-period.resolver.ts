@@ -20,7 +20,7 @@ export class ProbationaryPeriodResolver {
     return probationaryPeriodLoader(ctx).load(id);
   }
 
-  @Query(() => ProbationaryPeriodConnection, { description: "Probationary periods, a page at a time." })
+  @Query(() => ProbationaryPeriodConnection, { nullable: true, description: "Probationary periods, a page at a time." })
   probationaryPeriods(
     @Args(() => ProbationaryPeriodListArgs) args: ProbationaryPeriodListArgs,
     @Ctx() ctx: SubgraphContext,
@@ -31,7 +31,7 @@ export class ProbationaryPeriodResolver {
     });
   }
 
-  @FieldResolver(() => Employment)
+  @FieldResolver(() => Employment, { nullable: true })
   employment(@Root() period: RestProbationaryPeriod, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
     return referenceTo(period.employment, info, (id) => employmentLoader(ctx).load(id));
   }

@@ -2,11 +2,19 @@ import { buildSubgraphSchema } from "@apollo/subgraph";
 import { printSchemaWithDirectives } from "@graphql-tools/utils";
 import { graphql, parse, type GraphQLSchema } from "graphql";
 import { buildSchema, createResolversMap, type BuildSchemaOptions } from "type-graphql";
+import { describeDocument } from "./descriptions.js";
+import { namespaceSubgraph } from "./namespace.js";
+import { tagDocument } from "./tags.js";
 
 /** The Federation 2 directives our subgraphs use. */
-const FEDERATION_LINK = `extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@requires", "@provides"])`;
+const FEDERATION_LINK = `extend schema @link(url: "https://specs.apollo.dev/federation/v2.3", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@tag"])`;
 
-export interface SubgraphSchemaOptions extends Omit<BuildSchemaOptions, "skipCheck"> {
+/** How a subgraph names what it owns: `prefix` (GRAPH_PREFIX) namespaces types and root fields for a company supergraph. */
+export interface SchemaNaming {
+  prefix?: string | null;
+}
+
+export interface SubgraphSchemaOptions extends Omit<BuildSchemaOptions, "skipCheck">, SchemaNaming {
   /** `__resolveReference` per entity type name */
   referenceResolvers?: Record<string, { __resolveReference: (reference: any, context: any, info: any) => unknown }>;
 }
@@ -14,19 +22,24 @@ export interface SubgraphSchemaOptions extends Omit<BuildSchemaOptions, "skipChe
 /**
  * A type-graphql schema turned into an Apollo Federation 2 subgraph schema: printed with its
  * directives (plain `printSchema` drops `@key`), then rebuilt by `buildSubgraphSchema` with
- * type-graphql's resolvers and the entities' reference resolvers.
+ * type-graphql's resolvers and the entities' reference resolvers. On the way, the catalogue fills
+ * the descriptions decorators leave out (descriptions.ts), the contract `@tag`s go on (tags.ts)
+ * and, with a prefix, every type and root field is renamed (namespace.ts): the one place where
+ * the printed schema is transformed.
  */
 export async function buildFederatedSchema(options: SubgraphSchemaOptions): Promise<GraphQLSchema> {
-  const { referenceResolvers, ...buildOptions } = options;
+  const { referenceResolvers, prefix, ...buildOptions } = options;
   const schema = await buildSchema({ ...buildOptions, skipCheck: true });
   const resolvers = createResolversMap(schema) as Record<string, Record<string, unknown>>;
   for (const [typeName, reference] of Object.entries(referenceResolvers ?? {})) {
     resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...reference };
   }
+  const described = tagDocument(describeDocument(parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`)));
+  const named = prefix ? namespaceSubgraph(described, resolvers, prefix) : { document: described, resolvers };
   return buildSubgraphSchema({
-    typeDefs: parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`),
+    typeDefs: named.document,
     // type-graphql's resolver map is structurally the same as Apollo's
-    resolvers: resolvers as never,
+    resolvers: named.resolvers as never,
   });
 }
 

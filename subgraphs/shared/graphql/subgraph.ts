@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from "graphql";
-import { parsePort } from "../env.js";
+import type { SchemaNaming } from "./federation.js";
+import { parseGraphPrefix, parsePort } from "../env.js";
 import { Logger, parseLogLevel } from "../log.js";
 import { loadUpstreamConfig, Upstream, useExpectationLogger } from "../upstream/index.js";
 import { startSubgraph, type RunningSubgraph } from "./server.js";
@@ -11,7 +12,8 @@ export interface SubgraphModule {
   /** environment variable of its port, and the default port */
   portVariable: string;
   defaultPort: number;
-  buildSchema(): Promise<GraphQLSchema>;
+  /** the subgraph's schema; `naming.prefix` namespaces it for a company supergraph (GRAPH_PREFIX) */
+  buildSchema(naming?: SchemaNaming): Promise<GraphQLSchema>;
 }
 
 export interface StartOptions {
@@ -20,12 +22,14 @@ export interface StartOptions {
   host?: string;
   secret?: string | null;
   logger?: Logger;
+  /** GRAPH_PREFIX: namespaces the subgraph's types and root fields (null: none) */
+  prefix?: string | null;
 }
 
 export async function startSubgraphModule(module: SubgraphModule, options: StartOptions): Promise<RunningSubgraph> {
   return startSubgraph({
     name: module.name,
-    schema: await module.buildSchema(),
+    schema: await module.buildSchema({ prefix: options.prefix ?? null }),
     upstream: options.upstream,
     port: options.port ?? 0,
     host: options.host,
@@ -43,9 +47,11 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
   let logger: Logger;
   let upstream: Upstream;
   let port: number;
+  let prefix: string | null;
   try {
     logger = new Logger(module.name, parseLogLevel(process.env.LOG_LEVEL));
     port = parsePort(module.portVariable, process.env[module.portVariable], module.defaultPort);
+    prefix = parseGraphPrefix("GRAPH_PREFIX", process.env.GRAPH_PREFIX);
     upstream = new Upstream(loadUpstreamConfig(process.env));
     useExpectationLogger(logger);
   } catch (err) {
@@ -60,6 +66,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
       host: process.env.HOST,
       secret: process.env.SUBGRAPH_SECRET || null,
       logger,
+      prefix,
     });
   } catch (err) {
     logger.error("cannot start", { port, error: (err as Error).message });
