@@ -75,7 +75,7 @@ export async function startEmbedded(config: EmbeddedConfig): Promise<Embedded> {
     running.push(upstream);
     const subgraphs: RunningSubgraph[] = [];
     for (const { module, port } of config.subgraphs) {
-      const subgraph = await startSubgraphModule(module, { upstream, port, host: INTERNAL_HOST, secret: config.secret, logger: new Logger(module.name, level) });
+      const subgraph = await startSubgraphModule(module, { upstream, port, host: INTERNAL_HOST, secret: config.secret, logger: new Logger(module.name, level), limits: config.gateway.limits, production: config.gateway.production, debugErrors: config.gateway.debugErrors });
       running.push(subgraph);
       subgraphs.push(subgraph);
     }

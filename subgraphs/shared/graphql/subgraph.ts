@@ -1,7 +1,8 @@
 import type { GraphQLSchema } from "graphql";
-import { parsePort } from "../env.js";
+import { parseBoolean, parsePort } from "../env.js";
 import { Logger, parseLogLevel } from "../log.js";
 import { loadUpstreamConfig, Upstream } from "../upstream/index.js";
+import { loadOperationLimits, type OperationLimits } from "./limits.js";
 import { startSubgraph, type RunningSubgraph } from "./server.js";
 
 /** What each subgraph folder exports from its `index.ts`. */
@@ -20,6 +21,9 @@ export interface StartOptions {
   host?: string;
   secret?: string | null;
   logger?: Logger;
+  limits?: OperationLimits;
+  production?: boolean;
+  debugErrors?: boolean;
 }
 
 export async function startSubgraphModule(module: SubgraphModule, options: StartOptions): Promise<RunningSubgraph> {
@@ -31,6 +35,9 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     host: options.host,
     secret: options.secret,
     logger: options.logger,
+    limits: options.limits,
+    production: options.production,
+    debugErrors: options.debugErrors,
   });
 }
 
@@ -43,9 +50,13 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
   let logger: Logger;
   let upstream: Upstream;
   let port: number;
+  let limits: OperationLimits;
+  let debugErrors: boolean;
   try {
     logger = new Logger(module.name, parseLogLevel(process.env.LOG_LEVEL));
     port = parsePort(module.portVariable, process.env[module.portVariable], module.defaultPort);
+    limits = loadOperationLimits(process.env);
+    debugErrors = parseBoolean("GRAPHQL_DEBUG_ERRORS", process.env.GRAPHQL_DEBUG_ERRORS, false);
     upstream = new Upstream(loadUpstreamConfig(process.env));
   } catch (err) {
     console.error(`${module.name}: configuration error: ${(err as Error).message}`);
@@ -59,6 +70,9 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
       host: process.env.HOST,
       secret: process.env.SUBGRAPH_SECRET || null,
       logger,
+      limits,
+      production: process.env.NODE_ENV === "production",
+      debugErrors,
     });
   } catch (err) {
     logger.error("cannot start", { port, error: (err as Error).message });
