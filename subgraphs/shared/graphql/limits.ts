@@ -72,7 +72,7 @@ export const DEFAULT_OPERATION_LIMITS: Readonly<OperationLimits> = {
   directives: 50,
   rootFields: 15,
   mutationFields: 5,
-  cost: 20_000,
+  cost: 50_000,
   fieldMerges: 2_000,
 };
 
