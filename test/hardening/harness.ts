@@ -26,6 +26,8 @@ export interface HostileCase {
   name: string;
   /** sends the request; `stack.gateway.url` and `stack.subgraphs.*.url` are the targets */
   send: (stack: GatewayStack) => Promise<SentRequest>;
+  /** runs before the statistics are reset (e.g. fetch a token): not counted, not timed */
+  prepare?: (stack: GatewayStack) => Promise<void>;
   /** HTTP status expected */
   status: number;
   /** `errors[0].extensions.code` expected (any of them when a list); omit for a success */
@@ -94,6 +96,7 @@ export function corpus(category: string, cases: HostileCase[], options: CorpusOp
 
   for (const c of cases) {
     it(`${category}: ${c.name}`, async () => {
+      await c.prepare?.(stack);
       stack.resetStats();
       const health = pollHealth(new URL("/health", stack.gateway.url).href);
       const started = performance.now();
