@@ -54,11 +54,12 @@ describe("hostile corpus: query shape and cost", () => {
     limitCase("a manager chain 1 300 deep (13 KB) stops at the token count", "tokens", managerChain(1300)),
     limitCase("a manager chain 20 deep", "depth", managerChain(20)),
     { name: "a manager chain 8 deep answers", send: gateway(managerChain(8)), status: 200, maxUpstreamCalls: 12 },
-    limitCase(
-      "introspection nested 20 deep",
-      "depth",
-      `{ __type(name: "Employee") { fields { type ${"{ ofType ".repeat(18)}{ name }${" }".repeat(18)} } } }`,
-    ),
+    {
+      name: "introspection nested 20 deep reads no data: outside depth, within tokens",
+      send: gateway(`{ __type(name: "Employee") { fields { type ${"{ ofType ".repeat(18)}{ name }${" }".repeat(18)} } } }`),
+      status: 200,
+    },
+    limitCase("introspection nested 1 000 deep stops at the tokens", "tokens", `{ __type(name: "Employee") { fields { type ${"{ ofType ".repeat(1000)}{ name }${" }".repeat(1000)} } } }`),
     {
       name: "8 concurrent 1 300-deep chains leave /health answering",
       send: burst(8, managerChain(1300)),

@@ -38,7 +38,7 @@ export interface OperationLimits {
   bytes: number;
   /** GRAPHQL_MAX_TOKENS: lexical tokens of the document */
   tokens: number;
-  /** GRAPHQL_MAX_DEPTH: nesting of fields (a root field is depth 1) */
+  /** GRAPHQL_MAX_DEPTH: nesting of fields (a root field is depth 1; introspection not counted) */
   depth: number;
   /** GRAPHQL_MAX_ALIASES: aliased fields, fragments counted where they are spread */
   aliases: number;
@@ -142,6 +142,8 @@ interface Measure {
 
 const EMPTY: Measure = { depth: 0, aliases: 0, directives: 0, cost: 0, fields: 0, widest: 0 };
 
+const INTROSPECTION_ROOTS = new Set(["__schema", "__type"]);
+
 /** Size assumed for a list whose length the operation does not state (no `first`). */
 export const ASSUMED_LIST_SIZE = 10;
 
@@ -194,7 +196,9 @@ export function measureDocument(document: DocumentNode, schema: GraphQLSchema | 
           continue;
         }
         const inner = set(s.selectionSet, definition ? getNamedType(definition.type) : undefined);
-        m.depth = Math.max(m.depth, inner.depth + 1);
+        // introspection's nested `ofType` (development tools ask 10 levels) reads no data: its
+        // depth is not counted, the token limit bounds it
+        m.depth = Math.max(m.depth, INTROSPECTION_ROOTS.has(s.name.value) ? 1 : inner.depth + 1);
         m.aliases += inner.aliases;
         m.directives += inner.directives;
         m.cost += 1 + listSize(s, definition, parent, variables) * inner.cost;
