@@ -110,6 +110,7 @@ describe("a subgraph called directly", () => {
       upstream: stack.upstream,
       port: 0,
       limits: { ...DEFAULT_OPERATION_LIMITS, depth: 4 },
+      production: true,
     });
     extras.push(people);
   });
@@ -122,6 +123,16 @@ describe("a subgraph called directly", () => {
     const wide = await postGraphQL(stack.subgraphs.people!.url, `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: employee(id: "${i}") { id }`).join(" ")} }`);
     expect(wide.errors![0]!.extensions).toMatchObject({ code: "OPERATION_LIMIT_EXCEEDED", limit: "aliases" });
     expect(stack.stats().total).toBe(0);
+  });
+
+  it("in production, suggests no names in its errors", async () => {
+    for (const query of [`{ employe(id: "1") { id } }`, `{ employee(id: "1") { givenNam } }`, `{ employees(sort: [FAMILY_NAME_AS]) { nodes { id } } }`]) {
+      const res = await postGraphQL(people.url, query);
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(res)).not.toMatch(/Did you mean/);
+    }
+    // the same subgraph outside production does suggest (the check above can fail)
+    expect(JSON.stringify(await postGraphQL(stack.subgraphs.people!.url, `{ employe(id: "1") { id } }`))).toMatch(/Did you mean/);
   });
 
   it("accepts an _entities query as the gateway sends it: 100 representations, a fragment per type", async () => {
