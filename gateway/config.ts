@@ -1,4 +1,5 @@
-import { parseGraphPrefix, parsePort } from "../subgraphs/shared/env.js";
+import { parseBoolean, parseGraphPrefix, parseInteger, parsePort } from "../subgraphs/shared/env.js";
+import { loadOperationLimits, type OperationLimits } from "../subgraphs/shared/graphql/limits.js";
 import { parseLogLevel, type LogLevel } from "../subgraphs/shared/log.js";
 
 /** The gateway's configuration, parsed and validated once at start-up from the environment. */
@@ -26,6 +27,12 @@ export interface GatewayConfig {
   /** NODE_ENV=production: no Sandbox landing page, no introspection */
   production: boolean;
   logLevel: LogLevel;
+  /** GRAPHQL_MAX_*: the operation limits, checked before validation and planning */
+  limits: OperationLimits;
+  /** GATEWAY_DEADLINE_MS, default 10000: an operation's time budget, subgraph fetches included */
+  deadlineMs: number;
+  /** GRAPHQL_DEBUG_ERRORS, default false: unmasked errors with stack traces and subgraph details */
+  debugErrors: boolean;
 }
 
 export class GatewayConfigError extends Error {}
@@ -66,9 +73,15 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   }
   let logLevel: LogLevel;
   let prefix: string | null;
+  let limits: OperationLimits;
+  let deadlineMs: number;
+  let debugErrors: boolean;
   try {
     logLevel = parseLogLevel(env.LOG_LEVEL);
     prefix = parseGraphPrefix("GRAPH_PREFIX", env.GRAPH_PREFIX);
+    limits = loadOperationLimits(env);
+    deadlineMs = parseInteger("GATEWAY_DEADLINE_MS", env.GATEWAY_DEADLINE_MS, 10_000, 100, 600_000);
+    debugErrors = parseBoolean("GRAPHQL_DEBUG_ERRORS", env.GRAPHQL_DEBUG_ERRORS, false);
   } catch (err) {
     throw new GatewayConfigError((err as Error).message);
   }
@@ -83,6 +96,9 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     auth,
     production: env.NODE_ENV === "production",
     logLevel,
+    limits,
+    deadlineMs,
+    debugErrors,
   };
 }
 

@@ -2,11 +2,13 @@ import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource, type Grap
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin/landingPage/default";
-import { GraphQLError, Kind, type DocumentNode, type OperationDefinitionNode } from "graphql";
+import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { listen, sendJson, serveGraphQL, type HttpListener } from "../subgraphs/shared/graphql/http.js";
-import { SUBGRAPH_SECRET_HEADER } from "../subgraphs/shared/graphql/server.js";
+import { formatErrorHygienically, unknownOperationIsClientError } from "../subgraphs/shared/graphql/errors.js";
+import { operationGuard } from "../subgraphs/shared/graphql/limits.js";
+import { DEADLINE_HEADER, SUBGRAPH_SECRET_HEADER } from "../subgraphs/shared/graphql/server.js";
 import { Logger } from "../subgraphs/shared/log.js";
 import { operationLog } from "../subgraphs/shared/graphql/operation-log.js";
 import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.js";
@@ -21,6 +23,8 @@ interface GatewayContext {
   authorization?: string;
   /** subgraph fetches made for this operation */
   subgraphFetches: number;
+  /** when the operation's time is up (`performance.now()` time) */
+  deadline: number;
 }
 
 export interface RunningGateway {
@@ -28,6 +32,49 @@ export interface RunningGateway {
   url: string;
   port: number;
   close(): Promise<void>;
+}
+
+/** The operation's time is up: what the client sees for the parts that were not fetched in time. */
+export class DeadlineExceededError extends GraphQLError {
+  constructor() {
+    super("The operation's deadline was exceeded before this subgraph answered", { extensions: { code: "DEADLINE_EXCEEDED" } });
+  }
+}
+
+/**
+ * A subgraph fetch bounded by the operation's deadline (the `x-deadline-ms` header the data source
+ * sets; the gateway's own requests carry none and are not bounded here). The body is read within
+ * the deadline too. A subgraph's 4xx answer with a GraphQL body (a variable its scalar refuses, a
+ * validation error) is handed on as a GraphQL response, so that its errors reach the client with
+ * their codes, instead of a "400: Bad Request" carrying the subgraph's URL and body.
+ */
+async function fetchWithinDeadline(url: string, init: RequestInit & { headers: Record<string, string> }): Promise<Response> {
+  const header = init.headers[DEADLINE_HEADER];
+  const remaining = header === undefined ? undefined : Number(header);
+  if (remaining !== undefined && remaining <= 0) throw new DeadlineExceededError();
+  let status: number;
+  let headers: Headers;
+  let text: string;
+  try {
+    const res = await fetch(url, remaining === undefined ? init : { ...init, signal: AbortSignal.timeout(remaining) });
+    status = res.status;
+    headers = res.headers;
+    text = await res.text();
+  } catch (err) {
+    if ((err as Error).name === "TimeoutError") throw new DeadlineExceededError();
+    throw err;
+  }
+  if (status >= 400 && status < 500 && hasGraphQLErrors(text)) status = 200;
+  return new Response(text, { status, headers });
+}
+
+function hasGraphQLErrors(text: string): boolean {
+  try {
+    const body = JSON.parse(text) as { errors?: unknown };
+    return Array.isArray(body.errors) && body.errors.length > 0;
+  } catch {
+    return false;
+  }
 }
 
 class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
@@ -39,7 +86,7 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     // sockets forever, so after a pause longer than the subgraph server's keep-alive timeout (5 s)
     // a request could go out on a socket the server was closing (ECONNRESET, "socket hang up").
     // undici honours the server's `Keep-Alive: timeout=5` and retires sockets before it.
-    super({ url, fetcher: fetch as unknown as RemoteGraphQLDataSource["fetcher"] });
+    super({ url, fetcher: fetchWithinDeadline as unknown as RemoteGraphQLDataSource["fetcher"] });
   }
 
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
@@ -47,6 +94,7 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     if (context && "subgraphFetches" in context) {
       context.subgraphFetches++;
       if (context.authorization) request.http?.headers.set("authorization", context.authorization);
+      request.http?.headers.set(DEADLINE_HEADER, String(Math.max(0, Math.floor(context.deadline - performance.now()))));
     }
     if (this.secret) request.http?.headers.set(SUBGRAPH_SECRET_HEADER, this.secret);
   }
@@ -81,15 +129,25 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
     introspection: !config.production,
+    includeStacktraceInErrorResponses: config.debugErrors,
+    hideSchemaDetailsFromClientErrors: config.production && !config.debugErrors,
+    formatError: formatErrorHygienically({ logger, production: config.production, debug: config.debugErrors }),
     // the process that runs the gateway owns shutdown (close the HTTP server, then stop): Apollo's
     // own SIGTERM handler would stop it under in-flight requests and re-raise the signal
     stopOnTerminationSignals: false,
     plugins: [
       config.production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      unknownOperationIsClientError<GatewayContext>(),
       ...(config.auth === "forward" ? [requireCredentials()] : []),
       operationLog<GatewayContext>(logger, (ctx) => ({ subgraphFetches: ctx.subgraphFetches })),
     ],
   });
+  // the limits are measured against the API schema the gateway serves (list fields, `first`)
+  let apiSchema: GraphQLSchema | undefined;
+  gateway.onSchemaLoadOrUpdate(({ apiSchema: loaded }) => {
+    apiSchema = loaded;
+  });
+  const checkLimits = operationGuard(config.limits, () => apiSchema, logger);
   await apollo.start();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -102,7 +160,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     }
     if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
-    await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0 }));
+    await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits);
   }
 
   let http: HttpListener;

@@ -82,6 +82,9 @@ export async function startEmbedded(config: EmbeddedConfig): Promise<Embedded> {
         secret: config.secret,
         logger: new Logger(module.name, level),
         prefix: config.gateway.prefix,
+        limits: config.gateway.limits,
+        production: config.gateway.production,
+        debugErrors: config.gateway.debugErrors,
       });
       running.push(subgraph);
       subgraphs.push(subgraph);

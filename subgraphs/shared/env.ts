@@ -25,3 +25,23 @@ export function parseGraphPrefix(variable: string, value: string | undefined): s
   }
   return value;
 }
+
+/** A whole number from `min` to `max`; unset or empty → `fallback`. */
+export function parseInteger(variable: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  const raw = value?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
+  if (!/^\d+$/.test(raw)) throw new EnvError(`${variable} must be an integer from ${min} to ${max}, got "${shown}"`);
+  const parsed = Number(raw);
+  if (parsed < min || parsed > max) throw new EnvError(`${variable} must be an integer from ${min} to ${max}, got ${shown}`);
+  return parsed;
+}
+
+/** `true`/`1` or `false`/`0`; unset or empty → `fallback`. */
+export function parseBoolean(variable: string, value: string | undefined, fallback: boolean): boolean {
+  const raw = value?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return fallback;
+  if (raw === "true" || raw === "1") return true;
+  if (raw === "false" || raw === "0") return false;
+  throw new EnvError(`${variable} must be "true" or "false", got "${raw.length > 40 ? `${raw.slice(0, 40)}…` : raw}"`);
+}

@@ -13,6 +13,14 @@ export function parseLogLevel(value: string | undefined): LogLevel {
   return level as LogLevel;
 }
 
+/** Longest text of a logged field taken from a request (operation names, error messages). */
+export const MAX_LOGGED_TEXT = 200;
+
+/** `value` cut to `max` characters, marked with an ellipsis and the length it had. */
+export function truncate(value: string, max = MAX_LOGGED_TEXT): string {
+  return value.length > max ? `${value.slice(0, max)}… (${value.length} characters)` : value;
+}
+
 /** Where a log line goes (tests collect the lines). */
 export type LogSink = (line: string, level: LogLevel) => void;
 

@@ -36,6 +36,12 @@ describe("gateway configuration", () => {
     [{ GATEWAY_PORT: "70000" }, /GATEWAY_PORT/],
     [{ PEOPLE_PORT: "-1" }, /PEOPLE_PORT/],
     [{ LOG_LEVEL: "loud" }, /LOG_LEVEL/],
+    [{ GATEWAY_DEADLINE_MS: "soon" }, /GATEWAY_DEADLINE_MS/],
+    [{ GATEWAY_DEADLINE_MS: "10" }, /GATEWAY_DEADLINE_MS/],
+    [{ GRAPHQL_MAX_DEPTH: "0" }, /GRAPHQL_MAX_DEPTH/],
+    [{ GRAPHQL_MAX_COST: "1e6" }, /GRAPHQL_MAX_COST/],
+    [{ GRAPHQL_MAX_BYTES: "2000000" }, /GRAPHQL_MAX_BYTES/],
+    [{ GRAPHQL_DEBUG_ERRORS: "maybe" }, /GRAPHQL_DEBUG_ERRORS/],
   ])("refuses %o with an error naming the variable", (env, message) => {
     expect(() => loadGatewayConfig(env)).toThrow(GatewayConfigError);
     expect(() => loadGatewayConfig(env)).toThrow(message);

@@ -12,7 +12,8 @@ import { startGatewayStack, type GatewayStack, type GatewayStackOptions } from "
  *
  * One test file per category calls `corpus(category, cases)`; each file starts its own stack.
  * A summary per category is written to `test/hardening/.report/<category>.json` (ignored by git):
- * cases, refused before the upstream, upstream calls caused, worst latency, worst `/health`.
+ * cases, refused before the upstream, upstream calls caused, worst latency, worst `/health`, and the
+ * peak resident memory of the process (stack and tests) while they ran.
  */
 
 export interface SentRequest {
@@ -26,6 +27,8 @@ export interface HostileCase {
   name: string;
   /** sends the request; `stack.gateway.url` and `stack.subgraphs.*.url` are the targets */
   send: (stack: GatewayStack) => Promise<SentRequest>;
+  /** runs before the statistics are reset (e.g. fetch a token): not counted, not timed */
+  prepare?: (stack: GatewayStack) => Promise<void>;
   /** HTTP status expected */
   status: number;
   /** `errors[0].extensions.code` expected (any of them when a list); omit for a success */
@@ -74,10 +77,17 @@ const reportDir = join(dirname(fileURLToPath(import.meta.url)), ".report");
 export function corpus(category: string, cases: HostileCase[], options: CorpusOptions = {}): void {
   let stack: GatewayStack;
   const rows: Array<{ name: string; status: number; upstreamCalls: number; ms: number; healthMs: number }> = [];
+  // the process's resident memory while the cases run (the whole stack runs in this process)
+  let peakRss = 0;
+  const sampleRss = () => (peakRss = Math.max(peakRss, process.memoryUsage().rss));
+  let sampler: NodeJS.Timeout | undefined;
   beforeAll(async () => {
     stack = await startGatewayStack(options);
+    sampleRss();
+    sampler = setInterval(sampleRss, 50);
   });
   afterAll(async () => {
+    clearInterval(sampler);
     await stack?.close();
     const summary = {
       category,
@@ -86,6 +96,7 @@ export function corpus(category: string, cases: HostileCase[], options: CorpusOp
       upstreamCalls: rows.reduce((n, r) => n + r.upstreamCalls, 0),
       worstMs: Math.max(0, ...rows.map((r) => r.ms)),
       worstHealthMs: Math.max(0, ...rows.map((r) => r.healthMs)),
+      peakRssMb: Math.round(peakRss / 2 ** 20),
       rows,
     };
     mkdirSync(reportDir, { recursive: true });
@@ -94,6 +105,7 @@ export function corpus(category: string, cases: HostileCase[], options: CorpusOp
 
   for (const c of cases) {
     it(`${category}: ${c.name}`, async () => {
+      await c.prepare?.(stack);
       stack.resetStats();
       const health = pollHealth(new URL("/health", stack.gateway.url).href);
       const started = performance.now();

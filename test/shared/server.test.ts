@@ -120,10 +120,12 @@ describe("the subgraph server", () => {
     const res = await postGraphQL(probe.subgraph.url, `{ fail(kind: "bug") }`);
     expect(res.data).toEqual({ fail: null });
     expect(res.errors![0]!.message).toBe("Internal server error");
-    expect(res.errors![0]!.extensions).toEqual({ code: "INTERNAL_SERVER_ERROR" });
+    expect(res.errors![0]!.extensions).toEqual({ code: "INTERNAL_SERVER_ERROR", errorId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(JSON.stringify(res)).not.toContain("hunter2");
-    const logged = probe.logs.find((l) => l.msg === "resolver failed");
+    const logged = probe.logs.find((l) => l.msg === "unexpected error");
     expect(logged?.level).toBe("error");
+    // the errorId leads from the answer to its log line
+    expect(logged?.errorId).toBe(res.errors![0]!.extensions!.errorId);
     expect(String(logged?.error)).toContain(INTERNAL_SECRET);
   });
 

@@ -1,4 +1,5 @@
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from "@apollo/server";
+import type { GraphQLError } from "graphql";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "../log.js";
@@ -60,11 +61,18 @@ const MAX_BODY_BYTES = 1 << 20;
 
 export class BodyTooLargeError extends Error {}
 
+/**
+ * A check of the operation a request carries, before Apollo Server parses and validates it (the
+ * operation limits): answers the error to send with a 400, or null to go on.
+ */
+export type OperationCheck = (operation: { query: string; operationName?: unknown; variables: Record<string, unknown> }) => GraphQLError | null;
+
 export async function serveGraphQL<C extends BaseContext>(
   apollo: ApolloServer<C>,
   req: IncomingMessage,
   res: ServerResponse,
   context: () => Promise<C>,
+  check?: OperationCheck,
 ): Promise<void> {
   const url = new URL(req.url ?? "/", "http://graphql.local");
   let body: unknown;
@@ -82,6 +90,12 @@ export async function serveGraphQL<C extends BaseContext>(
     if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
   }
   const request: HTTPGraphQLRequest = { method: (req.method ?? "GET").toUpperCase(), headers, search: url.search, body };
+  const operation = check ? operationOf(request, url.searchParams) : null;
+  const refusal = operation ? check!(operation) : null;
+  if (refusal) {
+    const { http: _http, ...extensions } = refusal.extensions;
+    return sendJson(res, 400, { errors: [{ message: refusal.message, extensions }] });
+  }
   const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: request, context });
   for (const [key, value] of response.headers) res.setHeader(key, value);
   res.statusCode = response.status ?? 200;
@@ -117,6 +131,26 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     req.on("end", onEnd);
     req.once("error", reject);
   });
+}
+
+/** The operation of a single GET or POST request; null for anything Apollo refuses anyway. */
+function operationOf(request: HTTPGraphQLRequest, search: URLSearchParams): Parameters<OperationCheck>[0] | null {
+  if (request.method === "POST") {
+    const body = request.body as Record<string, unknown> | undefined;
+    if (!body || typeof body !== "object" || Array.isArray(body) || typeof body.query !== "string") return null;
+    const variables = body.variables && typeof body.variables === "object" && !Array.isArray(body.variables) ? (body.variables as Record<string, unknown>) : {};
+    return { query: body.query, operationName: body.operationName, variables };
+  }
+  const query = search.get("query");
+  if (request.method !== "GET" || query === null) return null;
+  let variables: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(search.get("variables") ?? "{}") as unknown;
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) variables = parsed as Record<string, unknown>;
+  } catch {
+    // Apollo answers the unreadable variables
+  }
+  return { query, operationName: search.get("operationName"), variables };
 }
 
 function parseBody(req: IncomingMessage, raw: Buffer): unknown {

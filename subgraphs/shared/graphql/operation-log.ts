@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin, BaseContext } from "@apollo/server";
-import type { Logger } from "../log.js";
+import { truncate, type Logger } from "../log.js";
 
 /**
  * One log line per operation: its name, duration, errors (with their codes) and what the server
@@ -15,7 +15,7 @@ export function operationLog<C extends BaseContext>(logger: Logger, calls: (cont
           // `errors` are the raw ones, without codes)
           const errors = response.body.kind === "single" ? (response.body.singleResult.errors ?? []) : [];
           logger.info("operation", {
-            operation: operationName ?? request.operationName ?? null,
+            operation: truncateName(operationName ?? request.operationName),
             durationMs: Math.round((performance.now() - started) * 10) / 10,
             ...calls(contextValue),
             errors: errors.length,
@@ -25,4 +25,9 @@ export function operationLog<C extends BaseContext>(logger: Logger, calls: (cont
       };
     },
   };
+}
+
+/** operation names come from the client: a long one must not bloat the log */
+function truncateName(name: string | null | undefined): string | null {
+  return name == null ? null : truncate(String(name));
 }

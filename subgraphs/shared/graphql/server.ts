@@ -1,11 +1,12 @@
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
-import { unwrapResolverError } from "@apollo/server/errors";
-import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from "graphql";
+import type { GraphQLSchema } from "graphql";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Logger } from "../log.js";
 import { listen, sendJson, serveGraphQL } from "./http.js";
+import { formatErrorHygienically, unknownOperationIsClientError } from "./errors.js";
+import { DEFAULT_OPERATION_LIMITS, operationGuard, type OperationLimits } from "./limits.js";
 import { operationLog } from "./operation-log.js";
 import { writeLimit } from "./writes.js";
 import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
@@ -22,6 +23,9 @@ export interface SubgraphContext {
 /** The header the gateway sends with `SUBGRAPH_SECRET`. */
 export const SUBGRAPH_SECRET_HEADER = "x-subgraph-secret";
 
+/** The header the gateway sends with the milliseconds left to the operation (an integer). */
+export const DEADLINE_HEADER = "x-deadline-ms";
+
 export interface SubgraphServerOptions {
   name: string;
   schema: GraphQLSchema;
@@ -33,6 +37,12 @@ export interface SubgraphServerOptions {
   /** when set, only requests carrying it in `x-subgraph-secret` are served */
   secret?: string | null;
   logger?: Logger;
+  /** GRAPHQL_MAX_*: the operation limits, the gateway's own (default DEFAULT_OPERATION_LIMITS) */
+  limits?: OperationLimits;
+  /** NODE_ENV=production: no "Did you mean" suggestions in errors */
+  production?: boolean;
+  /** GRAPHQL_DEBUG_ERRORS: unmasked errors with stack traces (never in production use) */
+  debugErrors?: boolean;
 }
 
 export interface RunningSubgraph {
@@ -49,21 +59,26 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
   const apollo = new ApolloServer<SubgraphContext>({
     schema: options.schema,
     introspection: true,
-    includeStacktraceInErrorResponses: false,
+    includeStacktraceInErrorResponses: options.debugErrors ?? false,
+    hideSchemaDetailsFromClientErrors: (options.production ?? false) && !options.debugErrors,
     // the process's own SIGINT/SIGTERM handlers close the HTTP server first (runSubgraphMain);
     // Apollo's would stop it and re-raise the signal before they finish
     stopOnTerminationSignals: false,
     // traces are for Apollo Studio usage reporting, which this project does not use
     plugins: [
       ApolloServerPluginInlineTraceDisabled(),
+      unknownOperationIsClientError<SubgraphContext>(),
       operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 })),
       writeLimit<SubgraphContext>(options.upstream.config.maxWritesPerOperation),
     ],
-    formatError: formatUpstreamError(logger),
+    // upstream failures get GRAPH.md's codes; anything unexpected is logged and masked so that no
+    // upstream body, token or stack trace reaches a caller
+    formatError: formatErrorHygienically({ logger, production: options.production ?? false, debug: options.debugErrors ?? false, classify: toGraphQLError }),
   });
   await apollo.start();
 
   const secret = options.secret ? digest(options.secret) : null;
+  const checkLimits = operationGuard(options.limits ?? DEFAULT_OPERATION_LIMITS, () => options.schema, logger);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://subgraph.local");
@@ -80,7 +95,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     await serveGraphQL(apollo, req, res, async () => {
       const upstream = options.upstream.session({ authorization });
       return { upstream, loaders: upstream.loaders, logger };
-    });
+    }, checkLimits);
   }
 
   const http = await listen(handle, { port: options.port, host: options.host || "127.0.0.1", logger });
@@ -102,25 +117,4 @@ function digest(value: string): Buffer {
 /** Compares digests, so that neither the secret's content nor its length shows in the timing. */
 function secretMatches(header: string | string[] | undefined, secret: Buffer): boolean {
   return typeof header === "string" && timingSafeEqual(digest(header), secret);
-}
-
-/**
- * Upstream failures become GRAPH.md's error codes; anything unexpected is logged and masked so
- * that no upstream body, token or stack trace reaches a caller.
- */
-export function formatUpstreamError(logger: Logger) {
-  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
-    if (original instanceof GraphQLError && original.extensions?.code) {
-      // `http` tells Apollo Server the status to answer with; it is not for the client
-      const { http: _status, ...extensions } = original.extensions;
-      return { ...formatted, message: original.message, extensions };
-    }
-    if (formatted.extensions?.code && formatted.extensions.code !== "INTERNAL_SERVER_ERROR") return formatted;
-    const mapped = toGraphQLError(original);
-    if (mapped.extensions?.code === "INTERNAL_SERVER_ERROR") {
-      logger.error("resolver failed", { error: original instanceof Error ? original.stack ?? original.message : String(original), path: formatted.path });
-    }
-    return { ...formatted, message: mapped.message, extensions: { ...mapped.extensions } };
-  };
 }

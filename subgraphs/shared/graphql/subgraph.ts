@@ -1,8 +1,9 @@
 import type { GraphQLSchema } from "graphql";
 import type { SchemaNaming } from "./federation.js";
-import { parseGraphPrefix, parsePort } from "../env.js";
+import { parseBoolean, parseGraphPrefix, parsePort } from "../env.js";
 import { Logger, parseLogLevel } from "../log.js";
 import { loadUpstreamConfig, Upstream, useExpectationLogger } from "../upstream/index.js";
+import { loadOperationLimits, type OperationLimits } from "./limits.js";
 import { startSubgraph, type RunningSubgraph } from "./server.js";
 
 /** What each subgraph folder exports from its `index.ts`. */
@@ -24,6 +25,9 @@ export interface StartOptions {
   logger?: Logger;
   /** GRAPH_PREFIX: namespaces the subgraph's types and root fields (null: none) */
   prefix?: string | null;
+  limits?: OperationLimits;
+  production?: boolean;
+  debugErrors?: boolean;
 }
 
 export async function startSubgraphModule(module: SubgraphModule, options: StartOptions): Promise<RunningSubgraph> {
@@ -35,6 +39,9 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     host: options.host,
     secret: options.secret,
     logger: options.logger,
+    limits: options.limits,
+    production: options.production,
+    debugErrors: options.debugErrors,
   });
 }
 
@@ -48,10 +55,14 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
   let upstream: Upstream;
   let port: number;
   let prefix: string | null;
+  let limits: OperationLimits;
+  let debugErrors: boolean;
   try {
     logger = new Logger(module.name, parseLogLevel(process.env.LOG_LEVEL));
     port = parsePort(module.portVariable, process.env[module.portVariable], module.defaultPort);
     prefix = parseGraphPrefix("GRAPH_PREFIX", process.env.GRAPH_PREFIX);
+    limits = loadOperationLimits(process.env);
+    debugErrors = parseBoolean("GRAPHQL_DEBUG_ERRORS", process.env.GRAPHQL_DEBUG_ERRORS, false);
     upstream = new Upstream(loadUpstreamConfig(process.env));
     useExpectationLogger(logger);
   } catch (err) {
@@ -67,6 +78,9 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
       secret: process.env.SUBGRAPH_SECRET || null,
       logger,
       prefix,
+      limits,
+      production: process.env.NODE_ENV === "production",
+      debugErrors,
     });
   } catch (err) {
     logger.error("cannot start", { port, error: (err as Error).message });

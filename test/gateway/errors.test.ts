@@ -1,0 +1,59 @@
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadGatewayConfig } from "../../gateway/config.js";
+import { startGateway, type RunningGateway } from "../../gateway/gateway.js";
+import { Logger } from "../../subgraphs/shared/log.js";
+import { startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { postGraphQL } from "../helpers/stack.js";
+
+/**
+ * The gateway's own unexpected errors (a subgraph it cannot reach): masked, with an errorId that
+ * leads to the log line holding the real message; GRAPHQL_DEBUG_ERRORS shows them as they are.
+ */
+
+let stack: GatewayStack;
+let deadPeople: string;
+const lines: Array<Record<string, any>> = [];
+const gateways: RunningGateway[] = [];
+
+async function gatewayWith(env: Record<string, string>): Promise<RunningGateway> {
+  const logger = new Logger("gateway", "info", (line) => lines.push(JSON.parse(line)));
+  const gateway = await startGateway(loadGatewayConfig({ ...stack.gatewayEnv, PEOPLE_URL: deadPeople, LOG_LEVEL: "info", ...env }), logger);
+  gateways.push(gateway);
+  return gateway;
+}
+
+beforeAll(async () => {
+  stack = await startGatewayStack();
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  deadPeople = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+afterAll(async () => {
+  for (const g of gateways) await g.close();
+  await stack?.close();
+});
+
+describe("an unexpected gateway error", () => {
+  it("is masked with an errorId that names its log line, without the subgraph's address", async () => {
+    const gateway = await gatewayWith({});
+    const res = await postGraphQL(gateway.url, `{ employee(id: "10") { id } department(id: "5") { name } }`);
+    expect(res.data).toMatchObject({ employee: null, department: { name: expect.any(String) } });
+    const error = res.errors!.find((e) => e.path?.[0] === "employee") ?? res.errors![0]!;
+    expect(error.message).toBe("Internal server error");
+    expect(error.extensions).toEqual({ code: "INTERNAL_SERVER_ERROR", errorId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(JSON.stringify(res)).not.toContain(new URL(deadPeople).host);
+    const logged = lines.find((l) => l.msg === "unexpected error" && l.errorId === error.extensions!.errorId);
+    expect(logged?.level).toBe("error");
+    expect(String(logged?.error)).toMatch(/fetch failed|ECONNREFUSED/);
+  });
+
+  it("GRAPHQL_DEBUG_ERRORS=true shows it as it is", async () => {
+    const gateway = await gatewayWith({ GRAPHQL_DEBUG_ERRORS: "true" });
+    const res = await postGraphQL(gateway.url, `{ employee(id: "10") { id } }`);
+    expect(res.errors![0]!.message).not.toBe("Internal server error");
+    expect(res.errors![0]!.extensions).toHaveProperty("stacktrace");
+  });
+});
