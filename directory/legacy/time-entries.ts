@@ -476,7 +476,9 @@ export class TimeStore {
   private stamp(ownerId: number, entries: TimeEntry[]): void {
     const rng = this.view.random(0x3e7a).fork(ownerId);
     const admin = Number(this.view.administrator?.id ?? ownerId);
-    const clock = (day: number, seconds: number) => startsAtText(Math.min(day, this.view.todayDay), Math.min(seconds, 86_399));
+    // the demo's history ends yesterday: anything stamped today is a real write, so an incremental sync sees only those
+    const clock = (day: number, seconds: number) =>
+      day >= this.view.todayDay ? startsAtText(this.view.todayDay - 1, Math.min(seconds, 86_399)) : startsAtText(day, Math.min(seconds, 86_399));
     for (const e of entries) {
       const imported = e.creationSource === 3;
       const createdDay = imported ? e.day + 1 : e.day;

@@ -336,6 +336,8 @@ export class UserStore {
         patch.dtContractEnd = null;
         continue;
       }
+      // a date the user has none of reads null: sent back as read, it stays unknown
+      if (body[name] === null && current[name] === null) continue;
       const parsed = parseLocalDateTime(body[name], true);
       if (!parsed.ok) {
         problems.add(`${name} must be a date-time YYYY-MM-DDTHH:mm:ss without offset${name === "dtContractEnd" ? " or null" : ""}.`);
