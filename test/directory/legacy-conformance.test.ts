@@ -385,3 +385,31 @@ describe("every route", () => {
   });
 });
 
+
+describe("bad parameters are a 400 naming the parameter, with the legacy error body", () => {
+  test.each([
+    [`${TE}?orderby=colour,asc`, "orderby"],
+    [`${TE}?orderby=id,sideways`, "orderby"],
+    [`${TE}?fields=id,owner[id`, "fields"],
+    [`${TE}?fields=collection.total`, "collection"],
+    [`${TE}?layer=notequal,one`, "layer"],
+    [`${TE}?modifiedAt=after,2026-06-01`, "modifiedAt"],
+    [`${TE}?modifiedAt=since,2026-06-01T08:00:00Z`, "modifiedAt"],
+    [`${TE}?owner.legalEntityId=0`, "owner.legalEntityId"],
+    [`${USERS}?formerEmployees=maybe`, "formerEmployees"],
+    [`${USERS}?dtContractEnd=between,2026-01-01`, "dtContractEnd"],
+    [`${USERS}?mail=like,`, "mail"],
+    [`${USERS}?orderBy=salary,asc`, "orderby"],
+    [`${USERS}?fields=id,manager[id,,name]`, "fields"],
+    [`${USERS}?fields=id,shoeSize`, "shoeSize"],
+    ["/api/v3/departments?headId=0", "headId"],
+    ["/api/v3/departments?paging=0,1001", "paging"],
+    ["/api/v3/axissections?parentAxisSections.id=containsall,", "parentAxisSections.id"],
+    ["/api/v3/timmitimesheets?status=open", "status"],
+  ])("%s", async (path, named) => {
+    const res = await api.get(path);
+    expect(res.status).toBe(400);
+    conforms(S.Error, res.body);
+    expect(res.body.message).toContain(named);
+  });
+});
