@@ -44,6 +44,16 @@ describe("forward mode", () => {
     expect(hidden.length).toBeGreaterThan(0);
   });
 
+  it("lists only the legacy users the caller can read", async () => {
+    const query = `query($filter: LegacyUserFilter) { legacyUsers(filter: $filter, first: 100) { nodes { id login } } }`;
+    const filter = { ids: [...visible.slice(0, 3), ...hidden.slice(0, 3)], includeFormerEmployees: true };
+    const res = await stack.gql(url, query, { filter }, limited);
+    expect(res.errors).toBeUndefined();
+    expect(res.data.legacyUsers.nodes.map((n: any) => n.id).sort()).toEqual(visible.slice(0, 3).sort());
+    const everyone = await stack.gql(url, query, { filter }, full);
+    expect(everyone.data.legacyUsers.nodes).toHaveLength(6);
+  });
+
   it("serves the legacy profile of an employee the caller can read", async () => {
     const res = await stack.gql(url, PROFILE, { r: employees([visible[0]!]) }, limited);
     expect(res.errors).toBeUndefined();
