@@ -653,7 +653,9 @@ export function registerTimeEntryRoutes(router: Router, state: () => { view: Com
       const selection = itemSelection(param("fields"));
 
       const { time } = state();
-      const ownerIds = (owners ?? time.allOwnerIds()).filter(
+      // an id names its owner (employeeId * 10000 + n): a list by id reads only those owners' entries
+      const idOwners = ids === null ? null : [...new Set([...ids].map((id) => Math.floor(id / ID_STRIDE)))].sort((a, b) => a - b);
+      const ownerIds = (owners ?? idOwners ?? time.allOwnerIds()).filter(
         (ownerId) => legalEntities === null || legalEntities.has(time.ownerOf(ownerId).legalEntityId as number),
       );
       const matching = ownerIds

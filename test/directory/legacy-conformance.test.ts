@@ -413,3 +413,13 @@ describe("bad parameters are a 400 naming the parameter, with the legacy error b
     expect(res.body.message).toContain(named);
   });
 });
+
+describe("time entries by id", () => {
+  test("id lists the named entries, whoever owns them", async () => {
+    const a = (await ok(`${TE}?ownerId=5&paging=0,2`)).data.items;
+    const b = (await ok(`${TE}?ownerId=8&paging=0,1`)).data.items;
+    const ids = [...a, ...b].map((e: any) => e.id);
+    const { items } = (await ok(`${TE}?id=${ids.join(",")}&orderby=id,asc`)).data;
+    expect(items.map((e: any) => e.id)).toEqual([...ids].sort((x, y) => x - y));
+  });
+});
