@@ -173,7 +173,7 @@ const OrgChart: Screen = {
 const Timesheet: Screen = {
   async run(client, { id, from, to }) {
     const employee = await client.current(`/employees/${id}`);
-    const entries = await client.legacy("/api/v3/timeentries", { ownerId: id, startsAt: `between,${from},${to}`, paging: "0,1000" });
+    const entries = await client.legacy("/api/v3/timeentries", { ownerId: id, startsAt: `between,${from},${to}`, layer: "notequal,1", paging: "0,1000" });
     const rows = [];
     for (const entry of entries.data.items) {
       const ids = (entry.axisSections ?? []).map((s: { id: number }) => s.id);

@@ -45,6 +45,12 @@ interface Route {
   pattern: string;
   segments: string[];
   handler: Handler;
+  /** literal segments match whatever their case (the legacy API's paths) */
+  ignoreCase: boolean;
+}
+
+export interface RouteOptions {
+  ignoreCase?: boolean;
 }
 
 export interface RouteMatch {
@@ -56,15 +62,17 @@ export interface RouteMatch {
 export class Router {
   private readonly routes: Route[] = [];
 
-  add(method: string, pattern: string, handler: Handler): this {
-    this.routes.push({ method, pattern, segments: pattern.split("/"), handler });
+  add(method: string, pattern: string, handler: Handler, options: RouteOptions = {}): this {
+    const ignoreCase = options.ignoreCase ?? false;
+    const segments = pattern.split("/").map((s) => (ignoreCase && !s.startsWith("{") ? s.toLowerCase() : s));
+    this.routes.push({ method, pattern, segments, handler, ignoreCase });
     return this;
   }
-  get(pattern: string, handler: Handler): this {
-    return this.add("GET", pattern, handler);
+  get(pattern: string, handler: Handler, options?: RouteOptions): this {
+    return this.add("GET", pattern, handler, options);
   }
-  put(pattern: string, handler: Handler): this {
-    return this.add("PUT", pattern, handler);
+  put(pattern: string, handler: Handler, options?: RouteOptions): this {
+    return this.add("PUT", pattern, handler, options);
   }
   post(pattern: string, handler: Handler): this {
     return this.add("POST", pattern, handler);
@@ -79,9 +87,10 @@ export class Router {
    */
   match(method: string, path: string): RouteMatch | { allowed: string[] } | null {
     const parts = path.split("/");
+    const lower = parts.map((p) => p.toLowerCase());
     const allowed = new Set<string>();
     for (const route of this.routes) {
-      const params = matchSegments(route.segments, parts);
+      const params = matchSegments(route.segments, parts, route.ignoreCase ? lower : parts);
       if (!params) continue;
       if (route.method !== method) {
         allowed.add(route.method);
@@ -95,7 +104,8 @@ export class Router {
   }
 }
 
-function matchSegments(pattern: string[], parts: string[]): Record<string, string> | null {
+/** `literal` is `parts` as the route compares them (lower-cased for a route that ignores case). */
+function matchSegments(pattern: string[], parts: string[], literal: string[]): Record<string, string> | null {
   if (pattern.length !== parts.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {
@@ -110,7 +120,7 @@ function matchSegments(pattern: string[], parts: string[]): Record<string, strin
         return null;
       }
       params[p.slice(1, -1)] = decoded;
-    } else if (p !== v) {
+    } else if (p !== literal[i]) {
       return null;
     }
   }

@@ -20,9 +20,11 @@ import { checkBodyId, checkFieldNames, checkId, checkString, isId, isObject, par
  * a cost centre contains projects, a project contains tasks. A section has at most one parent,
  * in the parent axis of its own axis; a section of the root axis has none.
  *
- * `multilingualName` is an object language tag -> text (`{"en-US": "Design", "fr-FR": "Conception"}`,
- * the same structure as the current API's `t9n`); `name` is the invariant name: the `en-US` text,
- * else the first one.
+ * Names are kept per language tag (`{"en-US": "Design", "fr-FR": "Conception"}`) and written as
+ * the reference's string `multilingualName`: each text after its tag in brackets, entries
+ * separated by `|` (`[en-US]Design|[fr-FR]Conception`; hence the characters a name must avoid). A
+ * PUT takes either that string or the object. `name` is the invariant name: the `en-US` text, else
+ * the first one.
  */
 
 export interface Axis {
@@ -51,6 +53,8 @@ export interface AxisSection {
   active: boolean;
   isPublic: boolean;
   parentId: number | null;
+  /** offset-free date-time the section opened (read-only) */
+  startOn: string;
 }
 
 /** Characters that break the legacy name serialisation (INTERFACE.md). */
@@ -126,8 +130,10 @@ export class AxisSectionStore {
     const ownerId = () => (employees.length > 0 ? Number(rng.pick(employees).id) : null);
     const pastEnd = () => `${dateOfDay(view.todayDay - rng.int(10, 200))}T00:00:00`;
     let nextId = 1;
-    const add = (section: Omit<AxisSection, "id">): AxisSection => {
-      const created = { id: nextId++, ...section };
+    // sections opened a year or two before today (drawn from a generator of their own, so the others keep their values)
+    const opened = view.random(0x5ec8);
+    const add = (section: Omit<AxisSection, "id" | "startOn">): AxisSection => {
+      const created = { id: nextId++, ...section, startOn: `${dateOfDay(view.todayDay - opened.int(400, 800))}T00:00:00` };
       this.sections.set(created.id, created);
       return created;
     };
@@ -245,7 +251,7 @@ export class AxisSectionStore {
       if (body[required] === undefined) problems.add(`${required} is required.`);
     }
     const code = body.code === undefined ? undefined : checkString(problems, "code", body.code, { max: 50 });
-    const multilingualName = body.multilingualName === undefined ? undefined : checkNames(problems, body.multilingualName);
+    const multilingualName = body.multilingualName === undefined ? undefined : checkNames(problems, parseNames(body.multilingualName));
     let axis: Axis | undefined;
     if (body.axisId !== undefined) {
       const axisId = checkId(problems, "axisId", body.axisId);
@@ -296,6 +302,7 @@ export class AxisSectionStore {
       active: active!,
       isPublic: isPublic!,
       parentId: parentId as number | null,
+      startOn: this.sections.get(id)!.startOn,
     };
     this.sections.set(id, next);
     this.indexChildren();
@@ -346,7 +353,7 @@ export class AxisSectionStore {
 }
 
 const WRITABLE = new Set(["id", "code", "multilingualName", "axisId", "description", "ownerId", "endOn", "active", "isPublic", "parentAxisSections"]);
-const READ_ONLY = new Set(["name", "childrenAxisSections"]);
+const READ_ONLY = new Set(["name", "childrenAxisSections", "startOn"]);
 
 function shuffled<T>(items: readonly T[], rng: Random): T[] {
   const out = [...items];
@@ -372,19 +379,41 @@ function flat(s: AxisSection) {
     id: s.id,
     code: s.code,
     name: invariantName(s.multilingualName),
-    multilingualName: { ...s.multilingualName },
+    multilingualName: formatNames(s.multilingualName),
     axisId: s.axisId,
     description: s.description,
     ownerId: s.ownerId,
+    startOn: s.startOn,
     endOn: s.endOn,
     active: s.active,
     isPublic: s.isPublic,
   };
 }
 
+/** `{"en-US": "Design", "fr-FR": "Conception"}` as `[en-US]Design|[fr-FR]Conception`. */
+export function formatNames(names: Record<string, string>): string {
+  return Object.entries(names)
+    .map(([tag, text]) => `[${tag}]${text}`)
+    .join("|");
+}
+
+const NAME_ENTRY = /^\[([^\]]*)\]([^|]*)$/;
+
+/** The string form read back into an object; an object is left as it is (checkNames judges both). */
+export function parseNames(raw: unknown): unknown {
+  if (typeof raw !== "string") return raw;
+  const out: Record<string, string> = {};
+  for (const entry of raw.split("|")) {
+    const match = NAME_ENTRY.exec(entry);
+    if (!match) return null;
+    out[match[1]!] = match[2]!;
+  }
+  return out;
+}
+
 function checkNames(problems: Problems, raw: unknown): Record<string, string> | undefined {
   if (!isObject(raw) || Object.keys(raw).length === 0) {
-    problems.add('multilingualName must be an object of language tag -> name with at least one entry, e.g. {"en-US": "Design"}.');
+    problems.add('multilingualName must be [tag]name entries separated by | (e.g. [en-US]Design|[fr-FR]Conception), or an object of language tag -> name, e.g. {"en-US": "Design"}.');
     return undefined;
   }
   const names: Record<string, string> = {};
@@ -414,19 +443,31 @@ function checkBoolean(problems: Problems, name: string, raw: unknown): boolean |
   return raw;
 }
 
+/**
+ * `parentAxisSections.id=1,2`: sections with at least one of these parents;
+ * `containsall,1,2`: sections whose parents include all of them.
+ */
+function parseParentFilter(raw: string | undefined): ((parentIds: number[]) => boolean) | null {
+  if (raw === undefined) return null;
+  const all = raw.toLowerCase().startsWith("containsall,");
+  const ids = parseIdList(all ? raw.slice("containsall,".length) : raw, "parentAxisSections.id", MAX_IDS);
+  return all ? (parentIds) => ids.every((id) => parentIds.includes(id)) : (parentIds) => ids.some((id) => parentIds.includes(id));
+}
+
 export function registerAxisSectionRoutes(router: Router, state: () => { view: CompanyView; sections: AxisSectionStore }): void {
   router.get(
     "/api/v3/axisSections",
     withApiKey((req) => {
-      rejectUnknownParams(req.query, ["id", "axisId"]);
+      rejectUnknownParams(req.query, ["id", "axisId", "parentAxisSections.id"]);
       const { sections } = state();
       const rawIds = singleParam(req.query, "id");
       const rawAxes = singleParam(req.query, "axisId");
       const ids = rawIds === undefined ? null : new Set(parseIdList(rawIds, "id", MAX_IDS));
       const axes = rawAxes === undefined ? null : new Set(parseIdList(rawAxes, "axisId", MAX_IDS));
+      const parents = parseParentFilter(singleParam(req.query, "parentAxisSections.id"));
       const items = sections
         .all()
-        .filter((s) => (ids === null || ids.has(s.id)) && (axes === null || axes.has(s.axisId)))
+        .filter((s) => (ids === null || ids.has(s.id)) && (axes === null || axes.has(s.axisId)) && (parents === null || parents(s.parentId === null ? [] : [s.parentId])))
         .map((s) => sections.represent(s));
       return ok({ data: { items } });
     }),

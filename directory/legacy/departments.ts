@@ -2,7 +2,6 @@ import type { Department, Id } from "../data/model.js";
 import type { Router } from "../http/router.js";
 import type { CompanyView } from "./company.js";
 import {
-  badRequest,
   existing,
   ok,
   parseIdList,
@@ -11,6 +10,7 @@ import {
   singleParam,
   withApiKey,
 } from "./http.js";
+import { parsePaging } from "./query.js";
 import { userRef } from "./refs.js";
 import type { UserStore } from "./users.js";
 
@@ -24,6 +24,8 @@ import type { UserStore } from "./users.js";
  */
 
 const MAX_IDS = 100;
+/** `paging` of the list: 0,1000 by default and at most (the legacy reference) */
+const MAX_PAGE = 1000;
 
 interface TreeInfo {
   hierarchy: string;
@@ -67,12 +69,14 @@ export function representDepartment(d: Department, view: CompanyView, tree: Depa
   const members = memberIds.map((id) => view.employees.get(id)!);
   const head = d.managerId === null ? undefined : view.employees.get(d.managerId);
   const info = tree.get(d.id);
+  const current = members.filter((e) => view.employeeStatus(e.id) === "active");
   return {
     id: Number(d.id),
     name: d.name,
     code: d.remoteId,
     hierarchy: info.hierarchy,
-    parentId: d.parentId === null ? null : Number(d.parentId),
+    // the reference writes the parent's place in the tree, a string: its hierarchy, "/" for a root
+    parentId: d.parentId !== null && view.departments.has(d.parentId) ? tree.get(d.parentId).hierarchy : "/",
     position: info.position,
     sortOrder: info.sortOrder,
     level: d.level,
@@ -80,7 +84,8 @@ export function representDepartment(d: Department, view: CompanyView, tree: Depa
     headID: head ? Number(head.id) : null,
     head: head ? userRef(origin, head) : null,
     users: members.map((e) => userRef(origin, e)),
-    currentUsers: members.filter((e) => view.employeeStatus(e.id) === "active").map((e) => userRef(origin, e)),
+    currentUsers: current.map((e) => userRef(origin, e)),
+    currentUsersCount: current.length,
     url: `${origin}/api/v3/departments/${d.id}`,
   };
 }
@@ -92,15 +97,23 @@ export function registerDepartmentRoutes(
   router.get(
     "/api/v3/departments",
     withApiKey((req) => {
-      rejectUnknownParams(req.query, ["id"]);
-      const rawIds = singleParam(req.query, "id");
-      if (rawIds === undefined) throw badRequest(`'id' is required: a comma-separated list of at most ${MAX_IDS} department ids.`);
-      const ids = parseIdList(rawIds, "id", MAX_IDS).sort((a, b) => a - b);
+      const q = req.query;
+      rejectUnknownParams(q, ["id", "headId", "parentId", "paging"]);
+      const param = (name: string) => singleParam(q, name);
+      const ids = param("id") === undefined ? null : new Set(parseIdList(param("id")!, "id", MAX_IDS));
+      const heads = param("headId") === undefined ? null : new Set(parseIdList(param("headId")!, "headId", MAX_IDS));
+      const parents = param("parentId") === undefined ? null : new Set(parseIdList(param("parentId")!, "parentId", MAX_IDS));
+      const { offset, limit } = parsePaging(param("paging"), MAX_PAGE, MAX_PAGE);
       const { view, departments, users } = state();
-      const items = ids.flatMap((id) => {
-        const d = view.departments.get(String(id));
-        return d ? [representDepartment(d, view, departments, users, req.origin)] : [];
-      });
+      const matching = view.company.departments
+        .filter(
+          (d) =>
+            (ids === null || ids.has(Number(d.id))) &&
+            (heads === null || (d.managerId !== null && heads.has(Number(d.managerId)))) &&
+            (parents === null || (d.parentId !== null && parents.has(Number(d.parentId)))),
+        )
+        .sort((a, b) => Number(a.id) - Number(b.id));
+      const items = matching.slice(offset, offset + limit).map((d) => representDepartment(d, view, departments, users, req.origin));
       return ok({ data: { items } });
     }),
   );

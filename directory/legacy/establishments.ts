@@ -1,8 +1,9 @@
-import type { BusinessEstablishment } from "../data/model.js";
+import type { BusinessEstablishment, LegalEntity } from "../data/model.js";
 import { splitWords } from "../data/text.js";
 import type { Router } from "../http/router.js";
 import type { CompanyView } from "./company.js";
-import { badRequest, localDateTime, ok, parseBoundedInt, parseIdList, rejectUnknownParams, singleParam, wantsCount, withApiKey } from "./http.js";
+import { badRequest, localDateTime, ok, parseBoundedInt, parseIdList, rejectUnknownParams, singleParam, withApiKey } from "./http.js";
+import { alpha2Of } from "./countries.js";
 import { CALENDARS } from "./reference.js";
 
 /**
@@ -14,7 +15,8 @@ import { CALENDARS } from "./reference.js";
  *
  * The list (DECISIONS.md) is ordered by id. `page` is a 1-based page index or a cursor taken
  * from `prev`/`next`; a cursor holds the offset of its page, so it stays valid when `limit`
- * changes. `prev`, `next` and `count` are only written with `fields.root=count`.
+ * changes. `prev`, `next` and `count` are only written with `fields.root` (any of `prev`, `next`,
+ * `count`; each asks for all three). Each item carries its `legalUnit`.
  */
 
 export const DEFAULT_LIMIT = 100;
@@ -48,6 +50,57 @@ function parseArchived(raw: string | undefined): ReadonlySet<boolean> {
   return new Set(values.map((v) => v === "true"));
 }
 
+/** Countries of the demo's legal units: ISO numeric id, name, default time zone; currencies: name and symbol. */
+const COUNTRIES: Record<string, { id: number; name: string; timeZone: string }> = {
+  FRA: { id: 250, name: "France", timeZone: "Europe/Paris" },
+  GBR: { id: 826, name: "United Kingdom", timeZone: "Europe/London" },
+  USA: { id: 840, name: "United States", timeZone: "America/New_York" },
+  CHE: { id: 756, name: "Switzerland", timeZone: "Europe/Zurich" },
+  DEU: { id: 276, name: "Germany", timeZone: "Europe/Berlin" },
+  ESP: { id: 724, name: "Spain", timeZone: "Europe/Madrid" },
+};
+const CURRENCIES: Record<string, { englishName: string; symbol: string }> = {
+  EUR: { englishName: "Euro", symbol: "€" },
+  GBP: { englishName: "Pound sterling", symbol: "£" },
+  USD: { englishName: "US dollar", symbol: "$" },
+  CHF: { englishName: "Swiss franc", symbol: "CHF" },
+};
+
+/** The legal unit (legal entity) of an establishment as the reference embeds it. */
+export function representLegalUnit(le: LegalEntity, view: CompanyView): Record<string, unknown> {
+  const country = COUNTRIES[le.countryCode] ?? { id: 0, name: le.countryCode, timeZone: "UTC" };
+  const currency = CURRENCIES[le.currencyCode] ?? { englishName: le.currencyCode, symbol: le.currencyCode };
+  const headquarters = view.company.businessEstablishments.find((b) => b.legalEntityId === le.id && b.isHeadquarters);
+  return {
+    id: Number(le.id),
+    name: le.legalName,
+    countryId: alpha2Of(le.countryCode) ?? le.countryCode,
+    code: le.remoteId,
+    legalIdentificationNumber: le.taxIdentificationNumber.value,
+    activityCode: le.industryCode.value,
+    country: {
+      id: country.id,
+      name: country.name,
+      code: alpha2Of(le.countryCode) ?? le.countryCode,
+      currencyCode: le.currencyCode,
+      currency: { code: le.currencyCode, ...currency },
+      defaultTimeZone: country.timeZone,
+    },
+    headquartersId: headquarters ? Number(headquarters.id) : null,
+    createdAt: localDateTime(le.createdAt),
+    isArchived: le.isArchived,
+  };
+}
+
+/** `fields.root`: any of prev, next, count; true when given. */
+function wantsRootFields(query: URLSearchParams): boolean {
+  const raw = singleParam(query, "fields.root");
+  if (raw === undefined) return false;
+  const values = raw.split(",").map((v) => v.trim());
+  if (values.some((v) => !["prev", "next", "count"].includes(v))) throw badRequest(`'fields.root' takes prev, next and count, got '${raw}'.`);
+  return true;
+}
+
 export function representEstablishment(b: BusinessEstablishment, view: CompanyView, origin: string): Record<string, unknown> {
   const admin = view.administrator;
   const legalEntity = view.legalEntities.get(b.legalEntityId);
@@ -57,6 +110,7 @@ export function representEstablishment(b: BusinessEstablishment, view: CompanyVi
     name: b.name,
     legalUnitId: Number(b.legalEntityId),
     code: b.remoteId,
+    legalUnit: legalEntity ? representLegalUnit(legalEntity, view) : null,
     legalIdentificationNumber: b.taxIdentificationNumber.value,
     activityCode: b.industryCode.value,
     calendarId: CALENDARS.find((c) => c.country === country)?.id ?? null,
@@ -92,7 +146,7 @@ export function registerEstablishmentRoutes(router: Router, state: () => { view:
       const rawPage = param("page");
       const offset =
         rawPage === undefined ? 0 : /^\d+$/.test(rawPage) ? (parseBoundedInt(rawPage, "page", 1, 1_000_000_000) - 1) * limit : decodeCursor(rawPage);
-      const withCount = wantsCount(q);
+      const withCount = wantsRootFields(q);
 
       const { view } = state();
       const matching = view.company.businessEstablishments.filter(

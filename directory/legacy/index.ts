@@ -1,4 +1,4 @@
-import type { Router } from "../http/router.js";
+import type { Handler, RouteOptions, Router } from "../http/router.js";
 import type { DirectoryContext } from "../server.js";
 import { AxisSectionStore, registerAxisSectionRoutes } from "./axis-sections.js";
 import { CompanyView } from "./company.js";
@@ -27,18 +27,23 @@ export interface LegacyState {
 export function createLegacyState(ctx: DirectoryContext): LegacyState {
   const view = new CompanyView(ctx.company);
   const sections = new AxisSectionStore(view);
+  const users = new UserStore(view, sections);
   return {
     view,
     sections,
-    users: new UserStore(view, sections),
+    users,
     departments: new DepartmentTree(view),
-    time: new TimeStore(view, sections),
+    time: new TimeStore(view, sections, users),
   };
 }
 
-export function registerLegacyApi(router: Router, ctx: DirectoryContext): void {
+export function registerLegacyApi(target: Router, ctx: DirectoryContext): void {
   let state: LegacyState | null = null;
   const get = () => (state ??= createLegacyState(ctx));
+  // the legacy API matches its paths whatever their case (`/api/v3/axissections`, as its own guides write it)
+  const router: Router = Object.create(target, {
+    add: { value: (method: string, pattern: string, handler: Handler, options?: RouteOptions) => target.add(method, pattern, handler, { ...options, ignoreCase: true }) },
+  });
   registerUserRoutes(router, get);
   registerDepartmentRoutes(router, get);
   registerWorkContractRoutes(router, get);

@@ -7,17 +7,18 @@ import {
   badRequest,
   existing,
   legacyError,
+  nowOn,
   objectBody,
   ok,
-  parseBoundedInt,
   parseIdList,
   rejectUnknownParams,
   resourceRoute,
   singleParam,
   withApiKey,
 } from "./http.js";
+import { compareBy, parseDateComparator, parseIntComparator, parseOrderBy, parsePaging, parseSelection, project, type Selection } from "./query.js";
 import { TIME_TYPES, byId } from "./reference.js";
-import { userRef } from "./refs.js";
+import type { UserStore } from "./users.js";
 import {
   checkBodyId,
   checkFieldNames,
@@ -56,7 +57,12 @@ export const ID_STRIDE = 10_000;
 export const MAX_DURATION = 86_400;
 const MAX_OWNERS = 100;
 const DEFAULT_LIMIT = 100;
-const MAX_LIMIT = 1000;
+/** the legacy reference serves at most 10 000 items a request */
+export const MAX_LIMIT = 10_000;
+/** theoretical entries (layer 1) are numbered from here within their owner's ids */
+export const THEORETICAL_BASE = 5_000;
+/** a theoretical day: what the work cycle expects */
+const THEORETICAL_DAY = 7 * 3600;
 const HALF_DAY = 43_200;
 const QUARTER = 900;
 
@@ -77,6 +83,14 @@ export interface TimeEntry {
   axisSectionIds: number[];
   comment: string | null;
   timeTypeId: number | null;
+  /** 0: what was declared; 1: theoretical working time from the work cycle (read-only) */
+  layer: 0 | 1;
+  authorId: number;
+  /** offset-free date-times */
+  createdAt: string;
+  modifierId: number;
+  modifiedAt: string;
+  archivedAt: string | null;
 }
 
 /** What the person's time-tracking regulation says. */
@@ -90,10 +104,22 @@ interface Regulation {
 }
 
 export interface Timesheet {
+  /** `ownerId * 10000 + week`, the week counted from 1970 */
+  id: number;
+  ownerId: number;
   /** the Monday */
   startsOn: string;
+  /** the Sunday */
+  endsOn: string;
   status: SheetStatus;
   mode: Mode;
+}
+
+/** Timesheet workflow states as the legacy API numbers them: 0 temporary, 1 pending, 2 approved (3 rejected is not in the demo). */
+export const SHEET_STATUS_CODE: Record<SheetStatus, number> = { open: 0, submitted: 1, approved: 2 };
+
+export function timesheetId(ownerId: number, day: number): number {
+  return ownerId * ID_STRIDE + (mondayOf(day) + 3) / 7;
 }
 
 const TIME_TYPE_BY_ID = byId(TIME_TYPES);
@@ -135,8 +161,9 @@ function timeOfDay(seconds: number): string {
   return `${two(Math.floor(seconds / 3600))}:${two(Math.floor((seconds % 3600) / 60))}:${two(seconds % 60)}`;
 }
 
+/** The date-time `seconds` after the midnight of `day` (a time past midnight falls on the next day). */
 function startsAtText(day: number, seconds: number): string {
-  return `${dateOfDay(day)}T${timeOfDay(seconds)}`;
+  return `${dateOfDay(day + Math.floor(seconds / 86_400))}T${timeOfDay(seconds % 86_400)}`;
 }
 
 class RuleViolation {
@@ -154,6 +181,7 @@ export class TimeStore {
   constructor(
     private readonly view: CompanyView,
     private readonly sections: AxisSectionStore,
+    private readonly users: UserStore,
   ) {
     this.currentMonday = mondayOf(view.todayDay);
     this.windowStart = this.currentMonday - 7 * (WEEKS_OF_ENTRIES - 1);
@@ -183,7 +211,18 @@ export class TimeStore {
     else if (age <= 3) status = roll < 0.1 ? "open" : roll < 0.55 ? "submitted" : "approved";
     else if (age < WEEKS_OF_ENTRIES) status = roll < 0.15 ? "submitted" : "approved";
     else status = "approved";
-    return { startsOn: dateOfDay(monday), status, mode };
+    return { id: timesheetId(ownerId, day), ownerId, startsOn: dateOfDay(monday), endsOn: dateOfDay(monday + 6), status, mode };
+  }
+
+  /** The timesheets of an owner that hold entries: the weeks of the window on which they are employed. */
+  timesheetsOf(ownerId: number): Timesheet[] {
+    const weeks = new Set(this.entriesOf(ownerId).map((e) => mondayOf(e.day)));
+    return [...weeks].sort((a, b) => a - b).map((monday) => this.timesheet(ownerId, monday));
+  }
+
+  /** The owners a list without `ownerId` walks: every employee, by id (those without entries cost a lookup). */
+  allOwnerIds(): number[] {
+    return this.view.company.employees.map((e) => Number(e.id)).sort((a, b) => a - b);
   }
 
   /** The entries of an employee, chronological (by startsAt, then id). */
@@ -198,20 +237,43 @@ export class TimeStore {
     return this.owner(ownerId).byId.get(id);
   }
 
-  represent(entry: TimeEntry, origin: string): Record<string, unknown> {
-    const owner = this.view.employee(entry.ownerId)!;
+  /** The owner as the legacy reference writes it on time entries and timesheets. */
+  ownerOf(ownerId: number): Record<string, unknown> {
+    return this.users.brief(this.view.employee(ownerId)!);
+  }
+
+  represent(entry: TimeEntry): Record<string, unknown> {
     return {
       id: entry.id,
       ownerId: entry.ownerId,
-      owner: userRef(origin, owner),
+      owner: this.ownerOf(entry.ownerId),
       unit: entry.unit,
       startsAt: entry.startsAt,
       duration: formatDuration(entry.duration),
+      endsAt: startsAtText(entry.day, entry.seconds + entry.duration),
+      authorId: entry.authorId,
+      createdAt: entry.createdAt,
+      modifierId: entry.modifierId,
+      modifiedAt: entry.modifiedAt,
+      archivedAt: entry.archivedAt,
       creationSource: entry.creationSource,
+      layer: entry.layer,
       axisSections: entry.axisSectionIds.length > 0 ? entry.axisSectionIds.map((id) => ({ id })) : null,
       comment: entry.comment === null ? null : { id: entry.id, content: entry.comment },
       timeTypeId: entry.timeTypeId,
-      timesheet: this.timesheet(entry.ownerId, entry.day),
+      timesheetId: timesheetId(entry.ownerId, entry.day),
+    };
+  }
+
+  representTimesheet(sheet: Timesheet): Record<string, unknown> {
+    return {
+      id: sheet.id,
+      name: `Week of ${sheet.startsOn} - ${sheet.status}`,
+      ownerId: sheet.ownerId,
+      owner: this.ownerOf(sheet.ownerId),
+      startsOn: sheet.startsOn,
+      endsOn: sheet.endsOn,
+      status: SHEET_STATUS_CODE[sheet.status],
     };
   }
 
@@ -223,10 +285,12 @@ export class TimeStore {
    */
   update(id: number, body: Record<string, unknown>): TimeEntry {
     const entry = existing(this.find(id), "Time entry", id);
+    if (entry.layer === 1) throw badRequest(`Time entry ${id} is theoretical working time (layer 1), computed from the work cycle: it cannot be modified.`);
     try {
       const next = this.validate(entry, body);
       const owner = this.owner(entry.ownerId);
-      Object.assign(entry, next);
+      // the API key acts as the company's administrator: the modification is theirs, now
+      Object.assign(entry, next, { modifiedAt: nowOn(this.view.today), modifierId: Number(this.view.administrator?.id ?? entry.ownerId) });
       owner.entries.sort(byStart);
       return entry;
     } catch (err) {
@@ -237,8 +301,9 @@ export class TimeStore {
     }
   }
 
-  private validate(entry: TimeEntry, body: Record<string, unknown>): Omit<TimeEntry, "id" | "ownerId"> {
+  private validate(entry: TimeEntry, body: Record<string, unknown>): Partial<TimeEntry> {
     const problems = new Problems();
+    // read-only fields are ignored: a client sends back what it read
     checkFieldNames(problems, body, WRITABLE, READ_ONLY);
     checkBodyId(problems, body, entry.id);
     for (const required of ["ownerId", "unit", "startsAt", "duration"]) {
@@ -389,16 +454,85 @@ export class TimeStore {
           axisSectionIds: mode === "activity" && staffed.length > 0 ? chain(rng.pick(staffed), rng) : [],
           comment: rng.chance(0.08) ? rng.pick(COMMENTS) : null,
           timeTypeId: regulation.typed ? timeType(afternoon, rng) : null,
+          layer: 0,
+          authorId: ownerId,
+          createdAt: "",
+          modifierId: ownerId,
+          modifiedAt: "",
+          archivedAt: null,
         });
       }
     }
     entries.forEach((e, i) => (e.id = ownerId * ID_STRIDE + i + 1));
-    return entries;
+    this.stamp(ownerId, entries);
+    return [...entries, ...this.theoretical(ownerId, regulation)].sort(byStart);
+  }
+
+  /**
+   * Who wrote each entry and when, from a generator of its own (so that the entries themselves do
+   * not change): entries are typed in the evening of their day, imported ones the next morning by
+   * the administrator; one in six is corrected a day or two later.
+   */
+  private stamp(ownerId: number, entries: TimeEntry[]): void {
+    const rng = this.view.random(0x3e7a).fork(ownerId);
+    const admin = Number(this.view.administrator?.id ?? ownerId);
+    // the demo's history ends yesterday: anything stamped today is a real write, so an incremental sync sees only those
+    const clock = (day: number, seconds: number) =>
+      day >= this.view.todayDay ? startsAtText(this.view.todayDay - 1, Math.min(seconds, 86_399)) : startsAtText(day, Math.min(seconds, 86_399));
+    for (const e of entries) {
+      const imported = e.creationSource === 3;
+      const createdDay = imported ? e.day + 1 : e.day;
+      const createdSeconds = imported ? 7 * 3600 + rng.int(0, 3600) : Math.max(e.seconds + e.duration, 17 * 3600) + rng.int(0, 7200);
+      e.authorId = imported ? admin : ownerId;
+      e.createdAt = clock(createdDay, createdSeconds);
+      if (rng.chance(1 / 6)) {
+        e.modifierId = rng.chance(0.7) ? ownerId : admin;
+        e.modifiedAt = clock(createdDay + rng.int(1, 2), 9 * 3600 + rng.int(0, 8 * 3600));
+      } else {
+        e.modifierId = e.authorId;
+        e.modifiedAt = e.createdAt;
+      }
+    }
+  }
+
+  /**
+   * Theoretical working time (layer 1): one entry per weekday of the window on which the person is
+   * employed, what the work cycle expects, written by the system on the Monday of its week. Sync
+   * clients leave them out with `layer=notequal,1`.
+   */
+  private theoretical(ownerId: number, regulation: Regulation): TimeEntry[] {
+    const id = String(ownerId);
+    const out: TimeEntry[] = [];
+    for (let day = this.windowStart; day <= this.view.todayDay; day++) {
+      if ((day + 3) % 7 >= 5 || !this.view.employedOn(id, dateOfDay(day))) continue;
+      const seconds = regulation.unit === 2 ? 9 * 3600 : 0;
+      const created = startsAtText(mondayOf(day), 300);
+      out.push({
+        id: ownerId * ID_STRIDE + THEORETICAL_BASE + out.length + 1,
+        ownerId,
+        unit: regulation.unit,
+        day,
+        seconds,
+        startsAt: startsAtText(day, seconds),
+        duration: THEORETICAL_DAY,
+        creationSource: 0,
+        axisSectionIds: [],
+        comment: null,
+        timeTypeId: null,
+        layer: 1,
+        authorId: ownerId,
+        createdAt: created,
+        modifierId: ownerId,
+        modifiedAt: created,
+        archivedAt: null,
+      });
+    }
+    return out;
   }
 }
 
 const WRITABLE = new Set(["id", "ownerId", "unit", "startsAt", "duration", "creationSource", "axisSections", "comment", "timeTypeId"]);
-const READ_ONLY = new Set(["owner", "timesheet"]);
+const READ_ONLY = new Set(["owner", "endsAt", "authorId", "createdAt", "modifierId", "modifiedAt", "archivedAt", "layer", "timesheetId"]);
 
 function byStart(a: TimeEntry, b: TimeEntry): number {
   return a.startsAt < b.startsAt ? -1 : a.startsAt > b.startsAt ? 1 : a.id - b.id;
@@ -461,62 +595,92 @@ function timeType(afternoon: boolean, rng: Random): number {
   return 1;
 }
 
-/** `between,<from>,<to>`: dates or offset-free date-times, both inclusive (a date `to` covers its whole day). */
-function parseBetween(raw: string): { from: string; to: string } {
-  const parts = raw.split(",");
-  if (parts.length !== 3 || parts[0] !== "between") {
-    throw badRequest(`'startsAt' must be between,<from>,<to> (dates or date-times without offset), got '${raw}'.`);
+/** The fields the list can be ordered by (`orderby=<field>,<asc|desc>`); the default is startsAt, then id. */
+const ORDER_FIELDS = ["id", "ownerId", "startsAt", "endsAt", "duration", "createdAt", "modifiedAt"];
+const LIST_PARAMS = ["id", "ownerId", "owner.legalEntityId", "startsAt", "modifiedAt", "createdAt", "layer", "paging", "fields", "orderby"];
+
+function orderValue(e: TimeEntry, field: string): string | number {
+  switch (field) {
+    case "ownerId":
+      return e.ownerId;
+    case "startsAt":
+      return e.startsAt;
+    case "endsAt":
+      return startsAtText(e.day, e.seconds + e.duration);
+    case "duration":
+      return e.duration;
+    case "createdAt":
+      return e.createdAt;
+    case "modifiedAt":
+      return e.modifiedAt;
+    default:
+      return e.id;
   }
-  const bound = (text: string, end: boolean): string => {
-    const parsed = parseLocalDateTime(text, true);
-    if (!parsed.ok) {
-      throw badRequest(`'startsAt' bound '${text}' must be a date YYYY-MM-DD or a date-time YYYY-MM-DDTHH:mm:ss without offset.`);
-    }
-    return end && text.length === 10 ? `${text}T23:59:59` : parsed.value.text;
-  };
-  const from = bound(parts[1]!, false);
-  const to = bound(parts[2]!, true);
-  if (from > to) throw badRequest(`'startsAt' range is empty: ${parts[1]} is after ${parts[2]}.`);
-  return { from, to };
 }
 
-/** `paging=<offset>,<limit>`. */
-function parsePaging(raw: string | undefined): { offset: number; limit: number } {
-  if (raw === undefined) return { offset: 0, limit: DEFAULT_LIMIT };
-  const parts = raw.split(",");
-  if (parts.length !== 2) throw badRequest(`'paging' must be <offset>,<limit>, got '${raw}'.`);
-  return {
-    offset: parseBoundedInt(parts[0]!, "paging offset", 0, Number.MAX_SAFE_INTEGER),
-    limit: parseBoundedInt(parts[1]!, "paging limit", 0, MAX_LIMIT),
-  };
+/**
+ * `fields`: the item fields to write (nested selections allowed) and `collection.count`. Without
+ * it, items are whole. Returns the selection of item fields, or null for whole items.
+ */
+function itemSelection(raw: string | undefined): Selection | null {
+  if (raw === undefined) return null;
+  const selection = parseSelection(raw);
+  for (const name of selection.keys()) {
+    if (name.startsWith("collection.")) {
+      if (name !== "collection.count") throw badRequest(`'fields': the only collection field is collection.count, got '${name}'.`);
+      selection.delete(name);
+    }
+  }
+  return selection;
 }
 
 export function registerTimeEntryRoutes(router: Router, state: () => { view: CompanyView; time: TimeStore }): void {
   router.get(
     "/api/v3/timeentries",
     withApiKey((req) => {
-      rejectUnknownParams(req.query, ["ownerId", "startsAt", "paging"]);
-      const rawOwners = singleParam(req.query, "ownerId");
-      if (rawOwners === undefined) throw badRequest("'ownerId' is required: a comma-separated list of at most 100 user ids.");
-      const ownerIds = parseIdList(rawOwners, "ownerId", MAX_OWNERS);
-      const rawStartsAt = singleParam(req.query, "startsAt");
-      const range = rawStartsAt === undefined ? null : parseBetween(rawStartsAt);
-      const { offset, limit } = parsePaging(singleParam(req.query, "paging"));
+      const q = req.query;
+      rejectUnknownParams(q, [...LIST_PARAMS, ...[...new Set(q.keys())].filter((k) => k.toLowerCase() === "orderby")]);
+      const param = (name: string) => singleParam(q, name);
+      const ids = param("id") === undefined ? null : new Set(parseIdList(param("id")!, "id", MAX_LIMIT));
+      const owners = param("ownerId") === undefined ? null : parseIdList(param("ownerId")!, "ownerId", MAX_OWNERS);
+      const legalEntities = param("owner.legalEntityId") === undefined ? null : new Set(parseIdList(param("owner.legalEntityId")!, "owner.legalEntityId"));
+      const startsAt = param("startsAt") === undefined ? null : parseDateComparator(param("startsAt")!, "startsAt");
+      const modifiedAt = param("modifiedAt") === undefined ? null : parseDateComparator(param("modifiedAt")!, "modifiedAt");
+      const createdAt = param("createdAt") === undefined ? null : parseDateComparator(param("createdAt")!, "createdAt");
+      const layer = param("layer") === undefined ? null : parseIntComparator(param("layer")!, "layer");
+      const { offset, limit } = parsePaging(param("paging"), DEFAULT_LIMIT, MAX_LIMIT);
+      const order = parseOrderBy(q, ORDER_FIELDS);
+      const selection = itemSelection(param("fields"));
+
       const { time } = state();
+      // an id names its owner (employeeId * 10000 + n): a list by id reads only those owners' entries
+      const idOwners = ids === null ? null : [...new Set([...ids].map((id) => Math.floor(id / ID_STRIDE)))].sort((a, b) => a - b);
+      const ownerIds = (owners ?? idOwners ?? time.allOwnerIds()).filter(
+        (ownerId) => legalEntities === null || legalEntities.has(time.ownerOf(ownerId).legalEntityId as number),
+      );
       const matching = ownerIds
         .flatMap((ownerId) => time.entriesOf(ownerId))
-        .filter((e) => range === null || (e.startsAt >= range.from && e.startsAt <= range.to))
-        .sort(byStart);
-      const items = matching.slice(offset, offset + limit).map((e) => time.represent(e, req.origin));
+        .filter(
+          (e) =>
+            (ids === null || ids.has(e.id)) &&
+            (startsAt === null || startsAt(e.startsAt)) &&
+            (modifiedAt === null || modifiedAt(e.modifiedAt)) &&
+            (createdAt === null || createdAt(e.createdAt)) &&
+            (layer === null || layer(e.layer)),
+        )
+        .sort(order ? compareBy(order, orderValue) : byStart);
+      const page = matching.slice(offset, offset + limit);
+      if (selection !== null && selection.size === 0) return ok({ data: { count: matching.length } });
+      const items = page.map((e) => project(time.represent(e), selection));
       return ok({ data: { items, count: matching.length } });
     }),
   );
   // a single read, as the other legacy resources have: the facade reads an entry before merging a partial update into its PUT
   router.get(
     "/api/v3/timeentries/{id}",
-    resourceRoute([], (id, req) => {
+    resourceRoute(["fields"], (id, req) => {
       const { time } = state();
-      return ok({ data: time.represent(existing(time.find(id), "Time entry", id), req.origin) });
+      return ok({ data: project(time.represent(existing(time.find(id), "Time entry", id)), itemSelection(singleParam(req.query, "fields"))) });
     }),
   );
   router.put(
@@ -524,7 +688,32 @@ export function registerTimeEntryRoutes(router: Router, state: () => { view: Com
     resourceRoute([], (id, req) => {
       const { time } = state();
       const updated = time.update(id, objectBody(req));
-      return ok({ data: time.represent(updated, req.origin) });
+      return ok({ data: time.represent(updated) });
+    }),
+  );
+  router.get(
+    "/api/v3/timmitimesheets",
+    withApiKey((req) => {
+      const q = req.query;
+      rejectUnknownParams(q, ["id", "ownerId", "startsOn", "endsOn", "status", "paging"]);
+      const param = (name: string) => singleParam(q, name);
+      const ids = param("id") === undefined ? null : new Set(parseIdList(param("id")!, "id", MAX_LIMIT));
+      const owners = param("ownerId") === undefined ? null : parseIdList(param("ownerId")!, "ownerId", MAX_OWNERS);
+      const startsOn = param("startsOn") === undefined ? null : parseDateComparator(param("startsOn")!, "startsOn");
+      const endsOn = param("endsOn") === undefined ? null : parseDateComparator(param("endsOn")!, "endsOn");
+      const status = param("status") === undefined ? null : parseIntComparator(param("status")!, "status");
+      const { offset, limit } = parsePaging(param("paging"), 1000, MAX_LIMIT);
+      const { time } = state();
+      const matching = (owners ?? time.allOwnerIds())
+        .flatMap((ownerId) => time.timesheetsOf(ownerId))
+        .filter(
+          (t) =>
+            (ids === null || ids.has(t.id)) &&
+            (startsOn === null || startsOn(`${t.startsOn}T00:00:00`)) &&
+            (endsOn === null || endsOn(`${t.endsOn}T00:00:00`)) &&
+            (status === null || status(SHEET_STATUS_CODE[t.status])),
+        );
+      return ok({ data: { items: matching.slice(offset, offset + limit).map((t) => time.representTimesheet(t)), count: matching.length } });
     }),
   );
 }

@@ -16,12 +16,14 @@ import {
   nowOn,
   objectBody,
   ok,
+  parseBoolean,
   parseIdList,
   rejectUnknownParams,
   resourceRoute,
   singleParam,
   withApiKey,
 } from "./http.js";
+import { compareBy, parseDateComparator, parseOrderBy, parsePaging, parseSelection, parseStringComparator, project, type Selection } from "./query.js";
 import {
   CALENDARS,
   CULTURES,
@@ -109,6 +111,10 @@ interface UserData {
 /** Fields written when `fields` is absent: what identifies a user, as the production service does. */
 export const DEFAULT_FIELDS: readonly string[] = ["id", "name", "url"];
 export const MAX_USER_IDS = 100;
+/** `paging` of the list: 0,1000 by default, at most 1000 a page (the legacy reference) */
+export const MAX_USER_PAGE = 1000;
+const LIST_PARAMS = ["id", "fields", "paging", "modifiedAt", "dtContractStart", "dtContractEnd", "mail", "login", "formerEmployees"];
+const ORDER_FIELDS = ["id", "lastName", "firstName", "modifiedAt", "dtContractStart", "dtContractEnd", "employeeNumber"];
 
 const READABLE = [
   "id", "name", "displayName", "url", "modifiedAt", "firstName", "lastName", "login", "mail",
@@ -166,6 +172,47 @@ export class UserStore {
     return out;
   }
 
+  /** The user as the legacy reference writes an owner: `{id, firstName, lastName, mail, legalEntityId}`. */
+  brief(employee: Employee): { id: number; firstName: string; lastName: string; mail: string; legalEntityId: number | null } {
+    return {
+      id: Number(employee.id),
+      firstName: employee.givenName,
+      lastName: employee.familyName,
+      mail: employee.email ?? "",
+      legalEntityId: this.data(employee).legalEntityId,
+    };
+  }
+
+  /** A value of a user for filtering and ordering the list. */
+  value(employee: Employee, field: string): string | number | null {
+    const d = this.data(employee);
+    switch (field) {
+      case "id":
+        return Number(employee.id);
+      case "firstName":
+        return employee.givenName;
+      case "lastName":
+        return employee.familyName;
+      case "mail":
+        return employee.email ?? "";
+      case "employeeNumber":
+        return employee.employeeNumber;
+      case "login":
+      case "modifiedAt":
+      case "dtContractStart":
+      case "dtContractEnd":
+        return d[field];
+      default:
+        return null;
+    }
+  }
+
+  /** A former employee: their contract ended before today. */
+  isFormer(employee: Employee): boolean {
+    const end = this.data(employee).dtContractEnd;
+    return end !== null && end.slice(0, 10) < this.view.today;
+  }
+
   represent(employee: Employee, fields: readonly string[], origin: string): Record<string, unknown> {
     const d = this.data(employee);
     const view = this.view;
@@ -186,7 +233,8 @@ export class UserStore {
       firstName: () => employee.givenName,
       lastName: () => employee.familyName,
       login: () => d.login,
-      mail: () => employee.email,
+      // a string, as the reference documents it: empty for a person without a professional address
+      mail: () => employee.email ?? "",
       dtContractStart: () => d.dtContractStart,
       dtContractEnd: () => d.dtContractEnd,
       birthDate: () => d.birthDate,
@@ -262,9 +310,13 @@ export class UserStore {
     if (has("lastName")) record.familyName = str("lastName") ?? undefined;
     if (has("login")) set("login", str("login") ?? undefined);
     if (has("mail")) {
-      const mail = str("mail", { min: 3 });
-      if (typeof mail === "string" && !EMAIL.test(mail)) problems.add("mail must be an email address.");
-      else record.email = mail ?? undefined;
+      // "" is how a user without address reads: writing it back keeps them without one
+      if (body.mail === "" || body.mail === null) record.email = null;
+      else {
+        const mail = str("mail", { min: 3 });
+        if (typeof mail === "string" && !EMAIL.test(mail)) problems.add("mail must be an email address, or empty for none.");
+        else record.email = mail ?? undefined;
+      }
     }
     if (has("employeeNumber")) {
       const number = str("employeeNumber", { max: 50 });
@@ -284,6 +336,8 @@ export class UserStore {
         patch.dtContractEnd = null;
         continue;
       }
+      // a date the user has none of reads null: sent back as read, it stays unknown
+      if (body[name] === null && current[name] === null) continue;
       const parsed = parseLocalDateTime(body[name], true);
       if (!parsed.ok) {
         problems.add(`${name} must be a date-time YYYY-MM-DDTHH:mm:ss without offset${name === "dtContractEnd" ? " or null" : ""}.`);
@@ -538,7 +592,8 @@ export class UserStore {
       allowsElectronicPayslip: rng.chance(0.7),
       bankName: bank?.bankName ?? null,
       iban,
-      bic: bank?.bankIdentifier ?? null,
+      // only a BIC is a bic: a US account's ABA routing number is not one
+      bic: bank?.format === "iban" ? (bank.bankIdentifier ?? null) : null,
       // a French IBAN carries the RIB (bank, branch, account, key) after its first four characters
       rib: iban?.startsWith("FR") ? iban.replace(/ /g, "").slice(4) : null,
       frenchCarTaxHorsePower: rng.chance(0.5) ? rng.int(3, 11) : null,
@@ -582,30 +637,58 @@ function loginOf(employee: Employee): string {
   return `${ascii(employee.givenName)}.${ascii(employee.familyName)}`;
 }
 
-/** `fields=a,b,c`: the fields to write (always with `id`); absent: the default set. */
-export function parseFields(raw: string | undefined): string[] {
-  if (raw === undefined) return [...DEFAULT_FIELDS];
-  const names = raw.split(",").map((n) => n.trim());
-  if (names.some((n) => n === "")) throw badRequest("'fields' must be a comma-separated list of user fields, without empty entries.");
+/**
+ * `fields=a,b[c,d]`: the fields to write (always with `id`), with nested selections of object
+ * fields (`manager[id,name]`); absent: the default set.
+ */
+export function parseFields(raw: string | undefined): { names: string[]; selection: Selection | null } {
+  if (raw === undefined) return { names: [...DEFAULT_FIELDS], selection: null };
+  const selection = parseSelection(raw);
+  const names = [...selection.keys()];
   const unknown = names.filter((n) => !READABLE_SET.has(n));
   if (unknown.length > 0) throw badRequest(`Unknown user field${unknown.length > 1 ? "s" : ""} in 'fields': ${unknown.join(", ")}.`);
-  return [...new Set(["id", ...names])];
+  const nested = [...selection.values()].some((v) => v !== null);
+  return { names: [...new Set(["id", ...names])], selection: nested ? selection : null };
+}
+
+function representSelected(users: UserStore, employee: Employee, fields: ReturnType<typeof parseFields>, origin: string): Record<string, unknown> {
+  const user = users.represent(employee, fields.names, origin);
+  if (fields.selection === null) return user;
+  return Object.fromEntries(Object.entries(user).map(([k, v]) => [k, project(v, fields.selection!.get(k) ?? null)]));
 }
 
 export function registerUserRoutes(router: Router, state: () => { view: CompanyView; users: UserStore }): void {
   router.get(
     "/api/v3/users",
     withApiKey((req) => {
-      rejectUnknownParams(req.query, ["id", "fields"]);
-      const rawIds = singleParam(req.query, "id");
-      if (rawIds === undefined) throw badRequest(`'id' is required: a comma-separated list of at most ${MAX_USER_IDS} user ids.`);
-      const ids = parseIdList(rawIds, "id", MAX_USER_IDS).sort((a, b) => a - b);
-      const fields = parseFields(singleParam(req.query, "fields"));
+      const q = req.query;
+      rejectUnknownParams(q, [...LIST_PARAMS, ...[...new Set(q.keys())].filter((k) => k.toLowerCase() === "orderby")]);
+      const param = (name: string) => singleParam(q, name);
+      const ids = param("id") === undefined ? null : parseIdList(param("id")!, "id", MAX_USER_IDS);
+      const fields = parseFields(param("fields"));
+      const { offset, limit } = parsePaging(param("paging"), MAX_USER_PAGE, MAX_USER_PAGE);
+      const dateFilters = (["modifiedAt", "dtContractStart", "dtContractEnd"] as const).flatMap((name) =>
+        param(name) === undefined ? [] : [{ name, test: parseDateComparator(param(name)!, name) }],
+      );
+      const stringFilters = (["mail", "login"] as const).flatMap((name) =>
+        param(name) === undefined ? [] : [{ name, test: parseStringComparator(param(name)!, name) }],
+      );
+      // former employees are left out unless asked for, or unless the caller filters on the contract end itself
+      const withFormer = param("formerEmployees") === undefined ? param("dtContractEnd") !== undefined : parseBoolean(param("formerEmployees")!, "formerEmployees");
+      const order = parseOrderBy(q, ORDER_FIELDS) ?? { field: "id", descending: false };
+
       const { view, users } = state();
-      const items = ids.flatMap((id) => {
-        const employee = view.employee(id);
-        return employee ? [users.represent(employee, fields, req.origin)] : [];
-      });
+      const candidates = ids === null ? view.company.employees : ids.flatMap((id) => view.employee(id) ?? []);
+      const matching = candidates
+        .filter(
+          (e) =>
+            (withFormer || !users.isFormer(e)) &&
+            dateFilters.every((f) => f.test(users.value(e, f.name) as string | null)) &&
+            stringFilters.every((f) => f.test(users.value(e, f.name) as string | null)),
+        )
+        .map((e) => ({ id: Number(e.id), e }))
+        .sort(compareBy(order, (item, field) => users.value(item.e, field)));
+      const items = matching.slice(offset, offset + limit).map(({ e }) => representSelected(users, e, fields, req.origin));
       return ok({ data: { items } });
     }),
   );
@@ -614,7 +697,7 @@ export function registerUserRoutes(router: Router, state: () => { view: CompanyV
     resourceRoute(["fields"], (id, req) => {
       const fields = parseFields(singleParam(req.query, "fields"));
       const { view, users } = state();
-      return ok({ data: users.represent(existing(view.employee(id), "User", id), fields, req.origin) });
+      return ok({ data: representSelected(users, existing(view.employee(id), "User", id), fields, req.origin) });
     }),
   );
   router.put(
@@ -624,7 +707,7 @@ export function registerUserRoutes(router: Router, state: () => { view: CompanyV
       const { view, users } = state();
       const employee = existing(view.employee(id), "User", id);
       users.update(employee, objectBody(req));
-      return ok({ data: users.represent(employee, fields, req.origin) });
+      return ok({ data: representSelected(users, employee, fields, req.origin) });
     }),
   );
 }

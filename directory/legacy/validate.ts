@@ -112,7 +112,10 @@ export function checkId(problems: Problems, name: string, value: unknown, nullab
   return value;
 }
 
-/** Fields of a body that the resource does not know, or that are read-only, are a 400. */
+/**
+ * Fields of a body that the resource does not know are a 400; read-only ones are ignored (a
+ * client sends back the resource as it read it).
+ */
 export function checkFieldNames(
   problems: Problems,
   body: Record<string, unknown>,
@@ -121,8 +124,8 @@ export function checkFieldNames(
   isWritable: (name: string) => boolean = () => false,
 ): void {
   for (const name of Object.keys(body)) {
-    if (writable.has(name) || isWritable(name)) continue;
-    problems.add(readOnly.has(name) ? `${name} is read-only.` : `Unknown field '${name}'.`);
+    if (writable.has(name) || isWritable(name) || readOnly.has(name)) continue;
+    problems.add(`Unknown field '${name}'.`);
   }
 }
 

@@ -11,6 +11,7 @@ import { EmployeeResolver } from "./employee/employee.resolver.js";
 import { employmentReference } from "./employment/employment.reference.js";
 import { EmploymentResolver } from "./employment/employment.resolver.js";
 import { LegacyProfileResolver } from "./legacy-profile/legacy-profile.resolver.js";
+import { LegacyUsersResolver } from "./legacy-profile/legacy-users.resolver.js";
 import { timeEntryReference } from "./time-entry/time-entry.reference.js";
 import { TimeEntryResolver } from "./time-entry/time-entry.resolver.js";
 import { workContractReference } from "./work-contract/work-contract.reference.js";
@@ -36,6 +37,7 @@ export const subgraph: SubgraphModule = {
         BusinessEstablishmentResolver,
         LegacyEstablishmentResolver,
         LegacyProfileResolver,
+        LegacyUsersResolver,
         WorkContractResolver,
         TimeEntryResolver,
         AxisSectionResolver,

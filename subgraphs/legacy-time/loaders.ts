@@ -19,6 +19,7 @@ import {
   type RestLegacyEstablishment,
   type RestLegacyUser,
   type RestTimeEntry,
+  type RestTimesheet,
   type RestWorkContract,
 } from "./rest.js";
 
@@ -46,13 +47,17 @@ export const ESTABLISHMENTS_PATH = "/organization/structure/api/establishments";
 export const WORK_CONTRACTS_PATH = "/directory/api/4.0/work-contracts";
 export const TIME_ENTRIES_PATH = "/api/v3/timeentries";
 export const AXIS_SECTIONS_PATH = "/api/v3/axisSections";
+export const TIMESHEETS_PATH = "/api/v3/timmitimesheets";
 
 /** the largest page of the work-contract and time-entry lists (INTERFACE.md, DECISIONS.md) */
 const LEGACY_PAGE = 1000;
 const MAX_IDS = 100;
 
 export const legacyUserLoader = (ctx: SubgraphContext) =>
-  ctx.loaders.get("legacyUser", () => legacyListByIdsLoader<RestLegacyUser>(ctx.upstream, USERS_PATH, { query: { fields: USER_FIELDS } }));
+  ctx.loaders.get("legacyUser", () =>
+    // former employees are left out of the list unless asked for: a reference must find them too
+    legacyListByIdsLoader<RestLegacyUser>(ctx.upstream, USERS_PATH, { query: { fields: USER_FIELDS, formerEmployees: "true" } }),
+  );
 
 export const legacyDepartmentLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("legacyDepartment", () => legacyListByIdsLoader<RestLegacyDepartment>(ctx.upstream, DEPARTMENTS_PATH));
@@ -104,6 +109,15 @@ export interface TimeEntriesKey {
   from: string;
   /** YYYY-MM-DD, inclusive (the whole day) */
   to: string;
+  /** only entries modified at or after this offset-free date-time */
+  modifiedSince?: string | null;
+  /** theoretical entries (layer 1, from the work cycle) too */
+  includeTheoretical?: boolean;
+}
+
+/** The query of one group of keys: keys with the same range and filters share their calls. */
+function groupOf(key: TimeEntriesKey): string {
+  return `${key.from}|${key.to}|${key.modifiedSince ?? ""}|${key.includeTheoretical ? 1 : 0}`;
 }
 
 /**
@@ -116,18 +130,18 @@ export const timeEntriesLoader = (ctx: SubgraphContext) =>
 function timeEntriesByOwner(session: UpstreamSession): DataLoader<TimeEntriesKey, RestTimeEntry[], string> {
   return new DataLoader<TimeEntriesKey, RestTimeEntry[], string>(
     async (keys) => {
-      const ranges = new Map<string, { from: string; to: string; owners: Set<string> }>();
+      const ranges = new Map<string, { key: TimeEntriesKey; owners: Set<string> }>();
       for (const key of keys) {
-        const range = `${key.from}|${key.to}`;
+        const range = groupOf(key);
         let entry = ranges.get(range);
-        if (!entry) ranges.set(range, (entry = { from: key.from, to: key.to, owners: new Set() }));
+        if (!entry) ranges.set(range, (entry = { key, owners: new Set() }));
         if (isLegacyId(key.ownerId)) entry.owners.add(key.ownerId);
       }
       const results = new Map<string, Map<string, RestTimeEntry[]> | Error>();
       await Promise.all(
-        [...ranges].map(async ([range, { from, to, owners }]) => {
+        [...ranges].map(async ([range, { key, owners }]) => {
           try {
-            const items = await timeEntriesIn(session, [...owners], from, to);
+            const items = await timeEntriesIn(session, [...owners], key);
             results.set(range, groupBy(items, (e) => String(e.ownerId), byStartsAt));
           } catch (err) {
             results.set(range, err instanceof Error ? err : new Error(String(err)));
@@ -135,11 +149,11 @@ function timeEntriesByOwner(session: UpstreamSession): DataLoader<TimeEntriesKey
         }),
       );
       return keys.map((key) => {
-        const found = results.get(`${key.from}|${key.to}`)!;
+        const found = results.get(groupOf(key))!;
         return found instanceof Error ? found : (found.get(key.ownerId) ?? []);
       });
     },
-    { cacheKeyFn: (key) => `${key.ownerId}|${key.from}|${key.to}` },
+    { cacheKeyFn: (key) => `${key.ownerId}|${groupOf(key)}` },
   );
 }
 
@@ -148,12 +162,19 @@ function timeEntriesByOwner(session: UpstreamSession): DataLoader<TimeEntriesKey
  * 1000; otherwise the first page's `count` tells how many pages remain, and they are read at once
  * (the session bounds the concurrency) rather than one after the other.
  */
-async function timeEntriesIn(session: UpstreamSession, owners: readonly string[], from: string, to: string): Promise<RestTimeEntry[]> {
+async function timeEntriesIn(session: UpstreamSession, owners: readonly string[], key: TimeEntriesKey): Promise<RestTimeEntry[]> {
+  if (owners.length === 0) return [];
   const chunks: string[][] = [];
   for (let i = 0; i < owners.length; i += MAX_IDS) chunks.push(owners.slice(i, i + MAX_IDS));
   const parts = await Promise.all(
     chunks.map(async (chunk) => {
-      const query = { ownerId: chunk, startsAt: `between,${from},${to}` };
+      const query = {
+        ownerId: chunk,
+        startsAt: `between,${key.from},${key.to}`,
+        // theoretical working time (layer 1) is left out unless asked for, as the legacy reference advises sync clients
+        ...(key.includeTheoretical ? {} : { layer: "notequal,1" }),
+        ...(key.modifiedSince ? { modifiedAt: `since,${key.modifiedSince}` } : {}),
+      };
       const first = await session.legacy.get<unknown>(TIME_ENTRIES_PATH, { ...query, paging: `0,${LEGACY_PAGE}` });
       const items = legacyItems<RestTimeEntry>(first);
       const count = (first as { data?: { count?: unknown } }).data?.count;
@@ -170,6 +191,38 @@ async function timeEntriesIn(session: UpstreamSession, owners: readonly string[]
   );
   return parts.flat();
 }
+
+export interface TimesheetKey {
+  id: number;
+  ownerId: number;
+  /** YYYY-MM-DD: a day of the week the timesheet covers (the entry's) */
+  day: string;
+}
+
+/**
+ * Timesheets by id, through the timesheet list filtered by owner and start date (the list has no
+ * id filter): one call per 100 owners, over the weeks of the entries asked about.
+ */
+export const timesheetLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("timesheet", () =>
+    new DataLoader<TimesheetKey, RestTimesheet | null, number>(
+      async (keys) => {
+        const owners = [...new Set(keys.map((k) => k.ownerId))];
+        const days = keys.map((k) => k.day).sort();
+        // a week starts at most six days before the entry's day
+        const from = new Date(Date.parse(`${days[0]}T00:00:00Z`) - 6 * 86_400_000).toISOString().slice(0, 10);
+        const to = days[days.length - 1]!;
+        const items = await legacyAllByValues<RestTimesheet>(ctx.upstream, TIMESHEETS_PATH, "ownerId", owners, {
+          startsOn: `between,${from},${to}`,
+          paging: `0,${LEGACY_PAGE * 10}`,
+        });
+        const byId = new Map(items.map((t) => [t.id, t]));
+        return keys.map((k) => byId.get(k.id) ?? null);
+      },
+      // owners are sent 100 at a time (legacyAllByValues), so a batch may hold any number of keys
+      { cacheKeyFn: (key) => key.id },
+    ),
+  );
 
 /**
  * Forward mode: the employees the caller can read through the current API with its own token.

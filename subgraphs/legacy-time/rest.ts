@@ -89,7 +89,8 @@ export interface RestLegacyDepartment {
   name: string;
   code: string | null;
   hierarchy: string;
-  parentId: number | null;
+  /** the parent's place in the tree (its `hierarchy`, e.g. `/1/4/`); `/` for a root */
+  parentId: string | null;
   position: number;
   sortOrder: number;
   level: number;
@@ -98,7 +99,16 @@ export interface RestLegacyDepartment {
   head?: LegacyRef | null;
   users: LegacyRef[];
   currentUsers: LegacyRef[];
+  currentUsersCount?: number;
   url?: string;
+}
+
+/** The id of a department's parent from its `parentId` (the parent's hierarchy path); null for a root. */
+export function parentDepartmentId(parentId: string | number | null | undefined): number | null {
+  if (parentId === null || parentId === undefined) return null;
+  if (typeof parentId === "number") return parentId;
+  const last = parentId.split("/").filter((part) => part !== "").at(-1);
+  return last !== undefined && /^\d{1,15}$/.test(last) ? Number(last) : null;
 }
 
 export interface RestWorkContract {
@@ -142,10 +152,19 @@ export interface RestLegacyEstablishment {
   isArchived: boolean;
 }
 
+/** The owner of a time entry or timesheet as the legacy API writes it. */
+export interface LegacyOwner {
+  id: number;
+  firstName?: string;
+  lastName?: string;
+  mail?: string;
+  legalEntityId?: number | null;
+}
+
 export interface RestTimeEntry {
   id: number;
   ownerId: number;
-  owner?: LegacyRef;
+  owner?: LegacyOwner;
   /** 0 days, 1 hours, 2 time */
   unit: number;
   startsAt: string;
@@ -155,8 +174,24 @@ export interface RestTimeEntry {
   axisSections: Array<{ id: number }> | null;
   comment: { id: number; content: string } | null;
   timeTypeId: number | null;
-  /** the weekly timesheet that holds the entry (a response field of the directory service) */
-  timesheet?: { startsOn: string; status: string; mode: string } | null;
+  endsAt?: string | null;
+  authorId?: number | null;
+  createdAt?: string | null;
+  modifierId?: number | null;
+  modifiedAt?: string | null;
+  archivedAt?: string | null;
+  /** 0 declared, 1 theoretical (from the work cycle) */
+  layer?: number;
+  timesheetId?: number | null;
+}
+
+/** A weekly timesheet (`/api/v3/timmitimesheets`); status 0 temporary, 1 pending, 2 approved, 3 rejected. */
+export interface RestTimesheet {
+  id: number;
+  ownerId: number;
+  startsOn: string;
+  endsOn: string;
+  status: number;
 }
 
 /** An axis section without its parents and children (the nested shape). */
@@ -165,14 +200,29 @@ export interface RestAxisSectionFlat {
   code: string;
   /** the invariant name */
   name?: string;
-  /** language tag -> name */
-  multilingualName: Record<string, string>;
+  /** `[en-US]Design|[fr-FR]Conception` (the legacy reference's string); an object language tag -> name is read too */
+  multilingualName: string | Record<string, string>;
+  startOn?: string | null;
   axisId: number;
   description: string | null;
   ownerId: number | null;
   endOn: string | null;
   active: boolean;
   isPublic: boolean;
+}
+
+const NAME_ENTRY = /^\[([^\]]*)\](.*)$/s;
+
+/** An axis section's names by language tag, whichever form the upstream wrote. */
+export function sectionNames(section: Pick<RestAxisSectionFlat, "multilingualName">): Record<string, string> {
+  const raw = section.multilingualName;
+  if (typeof raw !== "string") return raw ?? {};
+  const out: Record<string, string> = {};
+  for (const entry of raw.split("|")) {
+    const match = NAME_ENTRY.exec(entry);
+    if (match) out[match[1]!] = match[2]!;
+  }
+  return out;
 }
 
 export interface RestAxisSection extends RestAxisSectionFlat {

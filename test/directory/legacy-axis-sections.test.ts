@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { TODAY, addDays, startLegacy, type LegacyClient } from "./legacy-helpers.js";
 
 const BASE = "/api/v3/axisSections";
-const FLAT_FIELDS = ["id", "code", "name", "multilingualName", "axisId", "description", "ownerId", "endOn", "active", "isPublic"].sort();
+const FLAT_FIELDS = ["id", "code", "name", "multilingualName", "axisId", "description", "ownerId", "startOn", "endOn", "active", "isPublic"].sort();
 
 let api: LegacyClient;
 let all: any[];
@@ -83,7 +83,7 @@ describe("GET /api/v3/axisSections/{id}", () => {
     const project = ofAxis(2)[0];
     const s = await one(project.id);
     expect(Object.keys(s).sort()).toEqual([...FLAT_FIELDS, "childrenAxisSections", "parentAxisSections"].sort());
-    expect(s.name).toBe(s.multilingualName["en-US"]);
+    expect(s.multilingualName).toMatch(new RegExp(`^\\[en-US\\]${s.name}\\|\\[fr-FR\\][^|]+$`));
     expect(s.parentAxisSections).toHaveLength(1);
     expect(Object.keys(s.parentAxisSections[0]).sort()).toEqual(FLAT_FIELDS);
     expect(s.childrenAxisSections.length).toBeGreaterThan(0);
@@ -123,7 +123,13 @@ describe("PUT /api/v3/axisSections/{id}", () => {
     };
     const res = await api.put(`${BASE}/${task.id}`, body);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ ...body, id: task.id, name: "Code review", parentAxisSections: [{ id: task.parentAxisSections[0].id }] });
+    expect(res.body.data).toMatchObject({
+      ...body,
+      multilingualName: "[en-US]Code review|[fr-FR]Revue de code|[de-DE]Code-Review",
+      id: task.id,
+      name: "Code review",
+      parentAxisSections: [{ id: task.parentAxisSections[0].id }],
+    });
     expect(await one(task.id)).toEqual(res.body.data);
   });
 
@@ -154,7 +160,7 @@ describe("PUT /api/v3/axisSections/{id}", () => {
     const owners = Array.from({ length: 60 }, (_, i) => i + 1).join(",");
     const entries = (await api.get(`/api/v3/timeentries?ownerId=${owners}&startsAt=between,${addDays(TODAY, -7)},${TODAY}&paging=0,1000`)).body.data.items;
     const activeIds = new Set(all.filter((s) => s.active).map((s) => s.id));
-    const entry = entries.find((e: any) => e.timesheet.status === "open" && e.axisSections?.length === 3 && e.axisSections.every((s: any) => activeIds.has(s.id)) && !used.has(e.axisSections[2].id));
+    const entry = entries.find((e: any) => e.axisSections?.length === 3 && e.axisSections.every((s: any) => activeIds.has(s.id)) && !used.has(e.axisSections[2].id));
     const task = all.find((s) => s.id === entry.axisSections[2].id)!;
     used.add(task.id);
     expect((await api.put(`${BASE}/${task.id}`, { ...bodyOf(task), active: false })).status).toBe(200);
@@ -191,11 +197,20 @@ describe("PUT /api/v3/axisSections/{id}", () => {
     ["active that is no boolean", (s) => ({ ...bodyOf(s), active: "no" }), "active"],
     ["a description that is no string", (s) => ({ ...bodyOf(s), description: 3 }), "description"],
     ["an unknown field", (s) => ({ ...bodyOf(s), colour: "red" }), "colour"],
-    ["the read-only name", (s) => ({ ...bodyOf(s), name: "X" }), "read-only"],
-    ["read-only children", (s) => ({ ...bodyOf(s), childrenAxisSections: [] }), "read-only"],
     ["an id that differs from the path", (s) => ({ ...bodyOf(s), id: s.id + 1 }), "id"],
     ["a valid rename beside an invalid field", (s) => ({ ...bodyOf(s), multilingualName: { "en-US": "Fine" }, axisId: 0 }), "axisId"],
   ];
+
+  test("the section sent back as read is accepted: read-only fields (name, children, startOn) are ignored, the string name is read", async () => {
+    const task = all.find((s) => s.axisId === 3 && !used.has(s.id))!;
+    used.add(task.id);
+    const before = await one(task.id);
+    const res = await api.put(`${BASE}/${task.id}`, { ...before, name: "Ignored", childrenAxisSections: [], startOn: "2000-01-01T00:00:00" });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual(before);
+    const renamed = await api.put(`${BASE}/${task.id}`, { ...before, multilingualName: "[en-US]Pairing|[fr-FR]Binôme" });
+    expect(renamed.body.data).toMatchObject({ name: "Pairing", multilingualName: "[en-US]Pairing|[fr-FR]Binôme" });
+  });
 
   test.each(bad)("%s is a 400 that changes nothing", async (_name, makeBody, mentioned) => {
     const task = all.find((s) => s.axisId === 3 && !used.has(s.id))!;

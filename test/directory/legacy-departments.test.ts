@@ -33,7 +33,9 @@ describe("GET /api/v3/departments/{id}", () => {
       id: Number(d.id),
       name: d.name,
       code: d.remoteId,
-      parentId: Number(d.parentId),
+      // the parent's place in the tree, as the reference writes it: a string
+      parentId: expect.stringMatching(new RegExp(`/${d.parentId}/$`)),
+      currentUsersCount: expect.any(Number),
       level: d.level,
       isActive: !d.isArchived,
       headID: Number(head.id),
@@ -74,6 +76,7 @@ describe("GET /api/v3/departments/{id}", () => {
     const departments = await allDepartments();
     const byParent = new Map<number | null, any[]>();
     for (const d of departments) byParent.set(d.parentId, [...(byParent.get(d.parentId) ?? []), d]);
+    const parentOf = (d: any) => (d.parentId === "/" ? null : Number(d.parentId.split("/").at(-2)));
     for (const siblings of byParent.values()) {
       expect(siblings.map((d) => d.position).sort((a, b) => a - b)).toEqual(siblings.map((_, i) => i + 1));
     }
@@ -81,7 +84,7 @@ describe("GET /api/v3/departments/{id}", () => {
     expect(walk.map((d) => d.sortOrder)).toEqual(departments.map((_, i) => i + 1));
     // depth first: a department comes right after its parent or after a descendant of its parent's earlier child
     walk.forEach((d, i) => {
-      if (d.parentId !== null) expect(walk.slice(0, i).some((x) => x.id === d.parentId)).toBe(true);
+      if (parentOf(d) !== null) expect(walk.slice(0, i).some((x) => x.id === parentOf(d))).toBe(true);
       if (i > 0) expect(d.hierarchy.startsWith(walk[i - 1].hierarchy) || d.level <= walk[i - 1].level).toBe(true);
     });
   });
@@ -113,8 +116,17 @@ describe("GET /api/v3/departments", () => {
     expect(res.body.data.items.map((d: any) => d.id)).toEqual([1, 3]);
   });
 
-  test("the list needs id", async () => {
-    expect((await api.get("/api/v3/departments")).status).toBe(400);
+  test("without id the list pages every department; headId and parentId filter it", async () => {
+    const all = (await api.get("/api/v3/departments")).body.data.items;
+    expect(all).toHaveLength(company.departments.length);
+    const child = company.departments.find((d) => d.parentId !== null && d.managerId !== null)!;
+    const underParent = (await api.get(`/api/v3/departments?parentId=${child.parentId}`)).body.data.items;
+    expect(underParent.map((d: any) => d.id).sort((a: number, b: number) => a - b)).toEqual(
+      company.departments.filter((d) => d.parentId === child.parentId).map((d) => Number(d.id)).sort((a, b) => a - b),
+    );
+    const headed = (await api.get(`/api/v3/departments?headId=${child.managerId}`)).body.data.items;
+    expect(headed.every((d: any) => d.headID === Number(child.managerId))).toBe(true);
+    expect((await api.get("/api/v3/departments?paging=1,2")).body.data.items.map((d: any) => d.id)).toEqual(all.slice(1, 3).map((d: any) => d.id));
   });
 
   test("more than 100 ids is a 400", async () => {

@@ -35,6 +35,7 @@ describe("GET /organization/structure/api/establishments", () => {
       name: b.name,
       legalUnitId: Number(b.legalEntityId),
       code: b.remoteId,
+      legalUnit: expect.objectContaining({ id: Number(b.legalEntityId), name: expect.any(String), country: expect.objectContaining({ currencyCode: expect.any(String) }) }),
       legalIdentificationNumber: b.taxIdentificationNumber.value,
       activityCode: b.industryCode.value,
       calendarId: expect.any(Number),

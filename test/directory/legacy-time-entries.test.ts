@@ -9,6 +9,10 @@ const OWNERS = Array.from({ length: 60 }, (_, i) => i + 1);
 let api: LegacyClient;
 let entries: any[];
 let sections: Map<number, any>;
+/** timesheet id -> {status, mode}: the status from /api/v3/timmitimesheets, the mode from the week's entries */
+let sheets: Map<number, { status: string; mode: string; startsOn: string }>;
+const STATUS = ["open", "submitted", "approved"];
+const sheetOf = (e: any) => sheets.get(e.timesheetId)!;
 
 async function listAll(query: string): Promise<any[]> {
   const out: any[] = [];
@@ -27,10 +31,10 @@ function take(what: string, predicate: (e: any) => boolean): any {
   return entries.splice(index, 1)[0];
 }
 
-const isOpen = (e: any) => e.timesheet.status === "open";
+const isOpen = (e: any) => sheetOf(e).status === "open";
 const inactive = (e: any) => (e.axisSections ?? []).some((s: any) => !sections.get(s.id).active);
-const openActivity = (e: any) => isOpen(e) && e.timesheet.mode === "activity" && !inactive(e);
-const openAttendance = (e: any) => isOpen(e) && e.timesheet.mode === "attendance";
+const openActivity = (e: any) => isOpen(e) && sheetOf(e).mode === "activity" && !inactive(e);
+const openAttendance = (e: any) => isOpen(e) && sheetOf(e).mode === "attendance";
 
 /** The PUT body that restates an entry as it is. */
 function bodyOf(e: any): Record<string, unknown> {
@@ -70,8 +74,11 @@ async function expectBadInput(e: any, body: Record<string, unknown>, mentioned: 
 
 beforeAll(async () => {
   api = await startLegacy();
-  entries = await listAll(`ownerId=${OWNERS.join(",")}&startsAt=between,${WINDOW_START},${TODAY}`);
+  entries = await listAll(`ownerId=${OWNERS.join(",")}&startsAt=between,${WINDOW_START},${TODAY}&layer=notequal,1`);
   sections = new Map((await api.get("/api/v3/axisSections")).body.data.items.map((s: any) => [s.id, s]));
+  const listed = (await api.get(`/api/v3/timmitimesheets?ownerId=${OWNERS.join(",")}&paging=0,10000`)).body.data.items;
+  const activity = new Set(entries.filter((e) => e.axisSections !== null).map((e) => e.timesheetId));
+  sheets = new Map(listed.map((t: any) => [t.id, { status: STATUS[t.status]!, mode: activity.has(t.id) ? "activity" : "attendance", startsOn: t.startsOn }]));
 });
 afterAll(() => api.close());
 
@@ -87,21 +94,21 @@ describe("the demo's time entries", () => {
 
   test("use every creation source, both modes, every timesheet state and every unit", () => {
     expect(new Set(entries.map((e) => e.creationSource))).toEqual(new Set([0, 1, 2, 3, 4]));
-    expect(new Set(entries.map((e) => e.timesheet.mode))).toEqual(new Set(["activity", "attendance"]));
-    expect(new Set(entries.map((e) => e.timesheet.status))).toEqual(new Set(["open", "submitted", "approved"]));
+    expect(new Set(entries.map((e) => sheetOf(e).mode))).toEqual(new Set(["activity", "attendance"]));
+    expect(new Set(entries.map((e) => sheetOf(e).status))).toEqual(new Set(["open", "submitted", "approved"]));
     expect(new Set(entries.map((e) => e.unit))).toEqual(new Set([0, 1, 2]));
   });
 
   test("the current and the previous week are open, weeks from four weeks back are closed", () => {
-    const recentClosed = entries.filter((e) => e.startsAt >= addDays(TODAY, -7) && e.timesheet.status !== "open");
-    const oldOpen = entries.filter((e) => e.startsAt < addDays(TODAY, -28) && e.timesheet.status === "open");
+    const recentClosed = entries.filter((e) => e.startsAt >= addDays(TODAY, -7) && sheetOf(e).status !== "open");
+    const oldOpen = entries.filter((e) => e.startsAt < addDays(TODAY, -28) && sheetOf(e).status === "open");
     expect(recentClosed).toEqual([]);
     expect(oldOpen).toEqual([]);
   });
 
   test("activity entries carry a chain from a cost centre down, attendance entries none", () => {
     const broken = entries.filter((e) => {
-      if (e.timesheet.mode === "attendance") return e.axisSections !== null;
+      if (sheetOf(e).mode === "attendance") return e.axisSections !== null;
       const chain = e.axisSections.map((s: any) => sections.get(s.id));
       return chain[0].parentAxisSections.length > 0 || chain.some((s: any, i: number) => i > 0 && s.parentAxisSections[0].id !== chain[i - 1].id);
     });
@@ -154,17 +161,27 @@ describe("GET /api/v3/timeentries", () => {
     expect(keys).toEqual([...keys].sort());
   });
 
-  test("an entry carries its owner, duration, sections, comment and timesheet", async () => {
+  test("an entry carries its owner, duration, sections, comment, authorship and timesheet id", async () => {
     const e = entries.find((x) => x.comment !== null && x.axisSections !== null)!;
+    const dateTime = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
     expect(e).toMatchObject({
       id: expect.any(Number),
-      owner: { id: e.ownerId, name: expect.any(String), url: `${api.directory.url}/api/v3/users/${e.ownerId}` },
-      startsAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/),
+      owner: { id: e.ownerId, firstName: expect.any(String), lastName: expect.any(String), mail: expect.any(String), legalEntityId: expect.any(Number) },
+      startsAt: dateTime,
       duration: expect.stringMatching(/^\d{2}:\d{2}:\d{2}$/),
+      endsAt: dateTime,
+      authorId: expect.any(Number),
+      createdAt: dateTime,
+      modifierId: expect.any(Number),
+      modifiedAt: dateTime,
+      archivedAt: null,
+      layer: 0,
       comment: { id: e.id, content: expect.any(String) },
-      timesheet: { startsOn: expect.any(String), status: expect.any(String), mode: "activity" },
+      timesheetId: expect.any(Number),
     });
-    expect(new Date(`${e.timesheet.startsOn}T00:00:00Z`).getUTCDay()).toBe(1);
+    expect(e).not.toHaveProperty("timesheet");
+    expect(e.modifiedAt >= e.createdAt).toBe(true);
+    expect(new Date(`${sheetOf(e).startsOn}T00:00:00Z`).getUTCDay()).toBe(1);
   });
 
   test("between includes both bounds, a date upper bound covering its whole day", async () => {
@@ -178,7 +195,7 @@ describe("GET /api/v3/timeentries", () => {
   });
 
   test("without startsAt every entry of the owners is listed", async () => {
-    const all = (await api.get(`${LIST}?ownerId=5&paging=0,1000`)).body.data;
+    const all = (await api.get(`${LIST}?ownerId=5&layer=notequal,1&paging=0,1000`)).body.data;
     const inWindow = entries.filter((e) => e.ownerId === 5);
     expect(all.count).toBe(inWindow.length);
   });
@@ -205,16 +222,15 @@ describe("GET /api/v3/timeentries", () => {
   });
 
   test.each([
-    ["no ownerId", "startsAt=between,2026-06-01,2026-06-07"],
     ["more than 100 owners", `ownerId=${Array.from({ length: 101 }, (_, i) => i + 1).join(",")}`],
     ["an ownerId of 0", "ownerId=0"],
-    ["startsAt without between", "ownerId=5&startsAt=2026-06-01"],
+    ["startsAt with an unknown comparator", "ownerId=5&startsAt=after,2026-06-01"],
     ["a between with one bound", "ownerId=5&startsAt=between,2026-06-01"],
     ["a from after the to", "ownerId=5&startsAt=between,2026-06-07,2026-06-01"],
     ["a bound with an offset", "ownerId=5&startsAt=between,2026-06-01T00:00:00Z,2026-06-07"],
     ["a bound that is no date", "ownerId=5&startsAt=between,yesterday,2026-06-07"],
     ["paging without a limit", "ownerId=5&paging=10"],
-    ["a paging limit above 1000", "ownerId=5&paging=0,1001"],
+    ["a paging limit above 10000", "ownerId=5&paging=0,10001"],
     ["a negative paging offset", "ownerId=5&paging=-1,10"],
     ["an unknown parameter", "ownerId=5&owner=6"],
   ])("%s is a 400", async (_name, query) => {
@@ -251,7 +267,7 @@ describe("GET /api/v3/timeentries/{id}", () => {
   test.each([
     ["an id that is not an integer", "abc"],
     ["an id of 0", "0"],
-    ["a query parameter", `${10_001}?fields=id`],
+    ["an unknown query parameter", `${10_001}?unit=1`],
   ])("%s is a 400", async (_name, rest) => {
     const res = await api.get(`${LIST}/${rest}`);
     expect(res.status).toBe(400);
@@ -264,7 +280,14 @@ describe("PUT /api/v3/timeentries/{id}", () => {
     const e = take("open, in activity mode", openActivity);
     const res = await api.put(`${LIST}/${e.id}`, { ...bodyOf(e), duration: "02:30:00", comment: { content: "Corrected" } });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ ...e, duration: "02:30:00", comment: { id: e.id, content: "Corrected" } });
+    expect(res.body.data).toEqual({
+      ...e,
+      duration: "02:30:00",
+      endsAt: expect.any(String),
+      comment: { id: e.id, content: "Corrected" },
+      modifiedAt: expect.any(String),
+      modifierId: 1,
+    });
     expect(await readBack(e)).toEqual(res.body.data);
   });
 
@@ -284,18 +307,18 @@ describe("PUT /api/v3/timeentries/{id}", () => {
   });
 
   test("rule 1: an entry of an approved timesheet cannot be modified", async () => {
-    const e = take("approved", (x) => x.timesheet.status === "approved" && !inactive(x));
+    const e = take("approved", (x) => sheetOf(x).status === "approved" && !inactive(x));
     await expectRule(e, { ...bodyOf(e), duration: "01:00:00" }, 1);
   });
 
   test("rule 1: an entry of a submitted timesheet cannot be modified", async () => {
-    const e = take("submitted", (x) => x.timesheet.status === "submitted" && !inactive(x));
+    const e = take("submitted", (x) => sheetOf(x).status === "submitted" && !inactive(x));
     await expectRule(e, { ...bodyOf(e), duration: "01:00:00" }, 1);
   });
 
   test("rule 1: an entry cannot move into a closed week", async () => {
     const e = take("open, in attendance mode", openAttendance);
-    const closed = entries.find((x) => x.ownerId === e.ownerId && x.timesheet.status !== "open")!;
+    const closed = entries.find((x) => x.ownerId === e.ownerId && sheetOf(x).status !== "open")!;
     await expectRule(e, { ...bodyOf(e), startsAt: `${closed.startsAt.slice(0, 10)}${e.startsAt.slice(10)}` }, 1);
   });
 
@@ -379,7 +402,6 @@ describe("PUT /api/v3/timeentries/{id}", () => {
     ["a creationSource as a string", { creationSource: "2" }, "creationSource"],
     ["a unit of 3", { unit: 3 }, "unit"],
     ["an unknown field", { project: 1 }, "project"],
-    ["a read-only field", { owner: { id: 1 } }, "read-only"],
     ["another owner", { ownerId: 1 }, "ownerId"],
     ["an id that differs from the path", { id: 1 }, "id"],
     ["a comment that is a string", { comment: "text" }, "comment"],
@@ -388,6 +410,28 @@ describe("PUT /api/v3/timeentries/{id}", () => {
   ])("%s is a 400 without rule", async (_name, change, mentioned) => {
     const e = take("open, in attendance mode, unit 2", (x) => openAttendance(x) && x.unit === 2 && x.timeTypeId === null);
     await expectBadInput(e, { ...bodyOf(e), ...change }, mentioned);
+  });
+
+  test("the entry sent back as read is accepted: read-only fields are ignored; modifiedAt and the modifier move", async () => {
+    const e = take("open, in attendance mode", (x) => openAttendance(x) && x.timeTypeId === null);
+    const res = await api.put(`${LIST}/${e.id}`, { ...e, owner: { id: 1 }, layer: 7, createdAt: "2000-01-01T00:00:00", duration: "01:15:00" });
+    expect(res.status).toBe(200);
+    const after = res.body.data;
+    expect(after).toMatchObject({ id: e.id, duration: "01:15:00", owner: e.owner, layer: 0, createdAt: e.createdAt, authorId: e.authorId });
+    expect(after.modifiedAt > e.modifiedAt).toBe(true);
+    expect(after.modifierId).toBe(1);
+    // an incremental sync from just before the write sees it
+    const since = (await api.get(`${LIST}?ownerId=${e.ownerId}&modifiedAt=since,${e.modifiedAt.slice(0, 10)}T23:59:59&layer=notequal,1`)).body.data.items;
+    expect(since.map((x: any) => x.id)).toContain(e.id);
+  });
+
+  test("a theoretical entry (layer 1) cannot be modified", async () => {
+    const e = entries[0]!;
+    const theoretical = (await api.get(`${LIST}?ownerId=${e.ownerId}&layer=1&paging=0,1`)).body.data.items[0];
+    expect(theoretical).toMatchObject({ layer: 1, creationSource: 0 });
+    const res = await api.put(`${LIST}/${theoretical.id}`, theoretical);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain("theoretical");
   });
 
   test.each(["ownerId", "unit", "startsAt", "duration"])("a body without %s is a 400", async (field) => {

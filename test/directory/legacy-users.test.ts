@@ -231,13 +231,18 @@ describe("GET /api/v3/users", () => {
 
   test("exactly 100 ids is allowed", async () => {
     const ids = Array.from({ length: 100 }, (_, i) => i + 1).join(",");
-    const res = await api.get(`/api/v3/users?id=${ids}`);
+    const res = await api.get(`/api/v3/users?id=${ids}&formerEmployees=true`);
     expect(res.status).toBe(200);
     expect(res.body.data.items).toHaveLength(100);
   });
 
-  test("the list needs id", async () => {
-    expect((await api.get("/api/v3/users")).status).toBe(400);
+  test("without id the list pages every current user; former employees only when asked", async () => {
+    const current = (await api.get("/api/v3/users?fields=id,dtContractEnd")).body.data.items;
+    const all = (await api.get("/api/v3/users?fields=id,dtContractEnd&formerEmployees=true")).body.data.items;
+    expect(all).toHaveLength(300);
+    const former = all.filter((u: any) => u.dtContractEnd !== null && u.dtContractEnd.slice(0, 10) < TODAY);
+    expect(former.length).toBeGreaterThan(0);
+    expect(current).toHaveLength(300 - former.length);
   });
 
   test("an id list with a bad entry is a 400", async () => {
@@ -332,7 +337,6 @@ describe("PUT /api/v3/users/{id}", () => {
 
   const bad: Array<[string, Record<string, unknown>, string]> = [
     ["an unknown field", { shoeSize: 42 }, "shoeSize"],
-    ["a read-only field", { displayName: "X" }, "read-only"],
     ["an empty firstName", { firstName: "" }, "firstName"],
     ["a firstName that is not a string", { firstName: 12 }, "firstName"],
     ["a mail that is no address", { mail: "not-an-email" }, "mail"],

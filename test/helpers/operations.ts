@@ -128,8 +128,9 @@ export function pickDemoData(company: Company): Demo {
   const legacy = createLegacyState({ company, options: { tokenLifetimeSeconds: 1800 } });
   const time = legacy.time;
   const weekBefore = time.currentMonday - 7;
+  // declared time only: the facade leaves theoretical entries (layer 1) out
   const entriesIn = (owner: number, monday: number) =>
-    time.entriesOf(owner).filter((e) => e.day >= monday && e.day < monday + 7);
+    time.entriesOf(owner).filter((e) => e.layer === 0 && e.day >= monday && e.day < monday + 7);
 
   // profile: active, with a manager, reports, several employments and time entries last week
   const profileCandidates = active
@@ -171,10 +172,11 @@ export function pickDemoData(company: Company): Demo {
   // entries to update: one the legacy rules let through with the new duration, one in an approved week
   const newDuration = parseDuration(NEW_DURATION)!;
   const acceptsUpdate = (e: TimeEntry) =>
+    e.layer === 0 &&
     time.timesheet(e.ownerId, e.day).status === "open" &&
     e.seconds + newDuration <= MAX_DURATION &&
     e.axisSectionIds.every((id) => legacy.sections.get(id)?.active);
-  const isApproved = (e: TimeEntry) => time.timesheet(e.ownerId, e.day).status === "approved";
+  const isApproved = (e: TimeEntry) => e.layer === 0 && time.timesheet(e.ownerId, e.day).status === "approved";
   const open = time.entriesOf(owner).find(acceptsUpdate) ?? findEntry(active, time, acceptsUpdate);
   const approved = time.entriesOf(owner).find(isApproved) ?? findEntry(active, time, isApproved);
   if (!open || !approved) throw new Error("the demo company has no time entry in an open and in an approved timesheet");

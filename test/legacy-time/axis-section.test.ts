@@ -11,7 +11,11 @@ let all: any[];
 beforeAll(async () => {
   stack = await startStack({ subgraphs: ["legacy-time"] });
   url = stack.subgraphs["legacy-time"]!.url;
-  all = (await legacyGet(stack, "/api/v3/axisSections")).data.items;
+  // the REST multilingualName is the string `[en-US]…|[fr-FR]…`: read here as an object
+  all = (await legacyGet(stack, "/api/v3/axisSections")).data.items.map((s: any) => ({
+    ...s,
+    multilingualName: Object.fromEntries(s.multilingualName.split("|").map((entry: string) => [entry.slice(1, entry.indexOf("]")), entry.slice(entry.indexOf("]") + 1)])),
+  }));
 });
 afterAll(() => stack?.close());
 

@@ -39,7 +39,7 @@ describe("Employee.legacyProfile", () => {
     ];
     // an employee with a manager, so that the references are exercised
     const ids = range(2, 40);
-    const users = (await legacyGet(stack, `/api/v3/users?id=${ids.join(",")}&fields=${fields.join(",")}`)).data.items as any[];
+    const users = (await legacyGet(stack, `/api/v3/users?formerEmployees=true&id=${ids.join(",")}&fields=${fields.join(",")}`)).data.items as any[];
     const user = users.find((u) => u.managerId !== null && u.manager2Id !== null && u.habilitedRoles.length > 0)!;
     expect(user).toBeDefined();
 
@@ -145,16 +145,19 @@ describe("Employee.workContracts and applicableWorkContract", () => {
 
 const TIMESHEET = `timeEntries(from: $from, to: $to) {
   id startsAt duration durationMinutes unit creationSource comment { id content } timeTypeId
-  timesheet { startsOn status mode } owner { id }
+  timesheet { id startsOn endsOn status mode } owner { id }
+  endsAt createdAt modifiedAt author { id } modifier { id } isTheoretical
   axisSections { id code name active parent { id code } }
 }`;
 const RANGE_VARS = ", $from: Date!, $to: Date!";
 
 describe("Employee.timeEntries", () => {
   it("reads the week's entries of the legacy API, ordered by startsAt", async () => {
-    const rest = (await legacyGet(stack, `/api/v3/timeentries?ownerId=2&startsAt=between,${OPEN_WEEK.from},${OPEN_WEEK.to}&paging=0,1000`)).data
+    const rest = (await legacyGet(stack, `/api/v3/timeentries?layer=notequal,1&ownerId=2&startsAt=between,${OPEN_WEEK.from},${OPEN_WEEK.to}&paging=0,1000`)).data
       .items as any[];
     expect(rest.length).toBeGreaterThan(0);
+    const sheets = new Map(((await legacyGet(stack, `/api/v3/timmitimesheets?ownerId=2`)).data.items as any[]).map((t) => [t.id, t]));
+    const statuses = ["OPEN", "SUBMITTED", "APPROVED", "REJECTED"];
     const res = await employee(2, TIMESHEET, OPEN_WEEK, RANGE_VARS);
     expect(res.errors).toBeUndefined();
     const entries = res.data._entities[0].timeEntries;
@@ -171,8 +174,20 @@ describe("Employee.timeEntries", () => {
         creationSource: sources[r.creationSource],
         comment: r.comment ? { id: String(r.comment.id), content: r.comment.content } : null,
         timeTypeId: r.timeTypeId,
-        timesheet: { startsOn: r.timesheet.startsOn, status: r.timesheet.status.toUpperCase(), mode: r.timesheet.mode.toUpperCase() },
+        timesheet: {
+          id: String(r.timesheetId),
+          startsOn: sheets.get(r.timesheetId).startsOn,
+          endsOn: sheets.get(r.timesheetId).endsOn,
+          status: statuses[sheets.get(r.timesheetId).status],
+          mode: r.axisSections ? "ACTIVITY" : "ATTENDANCE",
+        },
         owner: { id: "2" },
+        endsAt: r.endsAt,
+        createdAt: r.createdAt,
+        modifiedAt: r.modifiedAt,
+        author: { id: String(r.authorId) },
+        modifier: { id: String(r.modifierId) },
+        isTheoretical: false,
       });
       expect(e.axisSections.map((s: any) => s.id)).toEqual((r.axisSections ?? []).map((s: any) => String(s.id)));
     });
@@ -250,7 +265,7 @@ describe("Employee.timeEntries", () => {
     const entries = hundred.data._entities.reduce((n: number, e: any) => n + e.timeEntries.length, 0);
     expect(entries).toBeGreaterThan(500);
     expect(callsFor100).toEqual(callsFor10);
-    expect(callsFor100.byRoute).toEqual({ "GET /api/v3/timeentries": 1, "GET /api/v3/axisSections": 1 });
+    expect(callsFor100.byRoute).toEqual({ "GET /api/v3/timeentries": 1, "GET /api/v3/axisSections": 1, "GET /api/v3/timmitimesheets": 1 });
   });
 
   it("of two ranges in one operation cost one list call per range", async () => {
@@ -274,7 +289,7 @@ describe("Employee.timeEntries", () => {
       to: "2026-06-15",
     });
     expect(res.errors).toBeUndefined();
-    const count = (await legacyGet(stack, `/api/v3/timeentries?ownerId=${range(1, 100).join(",")}&startsAt=between,2026-03-16,2026-06-15&paging=0,1`)).data
+    const count = (await legacyGet(stack, `/api/v3/timeentries?layer=notequal,1&ownerId=${range(1, 100).join(",")}&startsAt=between,2026-03-16,2026-06-15&paging=0,1`)).data
       .count;
     expect(count).toBeGreaterThan(1000);
     const ids = res.data._entities.flatMap((e: any) => e.timeEntries.map((t: any) => t.id));

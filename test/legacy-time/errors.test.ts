@@ -41,7 +41,7 @@ describe("legacy-time upstream failures", () => {
   });
 
   it("a failing read before an update is an error, not a refusal, and writes nothing", async () => {
-    const entry = (await legacyGet(stack, `/api/v3/timeentries?ownerId=2&startsAt=between,${OPEN_WEEK.from},${OPEN_WEEK.to}`)).data.items[0];
+    const entry = (await legacyGet(stack, `/api/v3/timeentries?layer=notequal,1&ownerId=2&startsAt=between,${OPEN_WEEK.from},${OPEN_WEEK.to}`)).data.items[0];
     failEverything(500);
     const res = await stack.gql(url, `mutation($id: ID!) { updateTimeEntry(id: $id, input: { duration: "01:00:00" }) { __typename } }`, {
       id: String(entry.id),
@@ -49,7 +49,7 @@ describe("legacy-time upstream failures", () => {
     expect(res.data.updateTimeEntry).toBeNull();
     expect(res.errors?.[0]?.extensions?.code).toBe("UPSTREAM_UNAVAILABLE");
     stack.directory.faults.clear();
-    expect((await legacyGet(stack, `/api/v3/timeentries?ownerId=2&startsAt=between,${OPEN_WEEK.from},${OPEN_WEEK.to}`)).data.items[0]).toEqual(entry);
+    expect((await legacyGet(stack, `/api/v3/timeentries?layer=notequal,1&ownerId=2&startsAt=between,${OPEN_WEEK.from},${OPEN_WEEK.to}`)).data.items[0]).toEqual(entry);
   });
 
   it("a legacy API that refuses the facade's key answers UNAUTHENTICATED", async () => {

@@ -46,6 +46,16 @@ describe("forward mode", () => {
     expect(hidden.length).toBeGreaterThan(0);
   });
 
+  it("lists only the legacy users the caller can read", async () => {
+    const query = `query($filter: LegacyUserFilter) { legacyUsers(filter: $filter, first: 100) { nodes { id login } } }`;
+    const filter = { ids: [...visible.slice(0, 3), ...hidden.slice(0, 3)], includeFormerEmployees: true };
+    const res = await stack.gql(url, query, { filter }, limited);
+    expect(res.errors).toBeUndefined();
+    expect(res.data.legacyUsers.nodes.map((n: any) => n.id).sort()).toEqual(visible.slice(0, 3).sort());
+    const everyone = await stack.gql(url, query, { filter }, full);
+    expect(everyone.data.legacyUsers.nodes).toHaveLength(6);
+  });
+
   it("serves the legacy profile of an employee the caller can read", async () => {
     const res = await stack.gql(url, PROFILE, { r: employees([visible[0]!]) }, limited);
     expect(res.errors).toBeUndefined();
@@ -119,7 +129,7 @@ describe("forward mode", () => {
   });
 
   it("refuses with FORBIDDEN to update a time entry of an employee the caller cannot read, and writes nothing", async () => {
-    const entries = (await legacyGet(stack, `/api/v3/timeentries?ownerId=${hidden[0]}&startsAt=between,${OPEN_WEEK.from},${OPEN_WEEK.to}`)).data.items;
+    const entries = (await legacyGet(stack, `/api/v3/timeentries?layer=notequal,1&ownerId=${hidden[0]}&startsAt=between,${OPEN_WEEK.from},${OPEN_WEEK.to}`)).data.items;
     expect(entries.length).toBeGreaterThan(0);
     const entry = entries[0];
     const res = await stack.gql(
@@ -130,7 +140,7 @@ describe("forward mode", () => {
     );
     expect(res.data.updateTimeEntry).toBeNull();
     expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
-    const after = (await legacyGet(stack, `/api/v3/timeentries?ownerId=${hidden[0]}&startsAt=between,${OPEN_WEEK.from},${OPEN_WEEK.to}`)).data.items[0];
+    const after = (await legacyGet(stack, `/api/v3/timeentries?layer=notequal,1&ownerId=${hidden[0]}&startsAt=between,${OPEN_WEEK.from},${OPEN_WEEK.to}`)).data.items[0];
     expect(after).toEqual(entry);
   });
 

@@ -20,7 +20,7 @@ describe("Department.legacy", () => {
 
   it("reads the legacy department, with references for its parent, head and members", async () => {
     const departments = (await legacyGet(stack, `/api/v3/departments?id=${range(1, 40).join(",")}`)).data.items as any[];
-    const d = departments.find((x) => x.parentId !== null && x.headID !== null && x.users.length > 0)!;
+    const d = departments.find((x) => x.parentId !== "/" && x.headID !== null && x.users.length > 0)!;
     const res = await stack.gql(url, entitiesQuery("Department", LEGACY), { r: refs("Department", [d.id]) });
     expect(res.errors).toBeUndefined();
     expect(res.data._entities[0]).toEqual({
@@ -29,7 +29,8 @@ describe("Department.legacy", () => {
         name: d.name,
         code: d.code,
         hierarchy: d.hierarchy,
-        parent: { id: String(d.parentId) },
+        // the REST parentId is the parent's hierarchy path: its last id is the parent
+        parent: { id: d.parentId.split("/").at(-2) },
         position: d.position,
         sortOrder: d.sortOrder,
         level: d.level,

@@ -56,7 +56,7 @@ describe("the legacy API", () => {
 
   it("users by id are read 100 per call and answered in key order", async () => {
     fx.reset();
-    const loader = legacyListByIdsLoader<{ id: number }>(fx.upstream.session(), "/api/v3/users", { query: { fields: "id,name" } });
+    const loader = legacyListByIdsLoader<{ id: number }>(fx.upstream.session(), "/api/v3/users", { query: { fields: "id,name", formerEmployees: "true" } });
     const wanted = [...ids.slice(0, 140)].reverse();
     const got = await Promise.all([...wanted, "999999", "abc"].map((id) => loader.load(id)));
     expect(got.slice(0, 140).map((u) => String(u?.id))).toEqual(wanted);
@@ -66,7 +66,7 @@ describe("the legacy API", () => {
 
   it("chunked reads without paging make one call per 100 values", async () => {
     fx.reset();
-    const users = await legacyAllByValues<{ id: number }>(fx.upstream.session(), "/api/v3/users", "id", ids.slice(0, 150), { fields: "id" });
+    const users = await legacyAllByValues<{ id: number }>(fx.upstream.session(), "/api/v3/users", "id", ids.slice(0, 150), { fields: "id", formerEmployees: "true" });
     expect(users).toHaveLength(150);
     expect(fx.stats().byRoute).toEqual({ "GET /api/v3/users": 2 });
   });

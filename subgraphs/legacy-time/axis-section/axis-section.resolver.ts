@@ -18,7 +18,7 @@ import { isLegacyId, ref } from "../common/ids.js";
 import { assertCaller, assertLegacyWriteAllowed } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { AXIS_SECTIONS_PATH, axisSectionLoader } from "../loaders.js";
-import type { RestAxisSection, RestAxisSectionFlat } from "../rest.js";
+import { sectionNames, type RestAxisSection, type RestAxisSectionFlat } from "../rest.js";
 import { AxisSection, AxisSectionFilter, AxisSectionInput } from "./axis-section.js";
 
 export const AxisSectionConnection = connectionType("AxisSection", AxisSection);
@@ -93,12 +93,12 @@ export class AxisSectionResolver {
 
   @FieldResolver(() => String, { description: "The name in `lang` (e.g. fr-FR), else the invariant name." })
   name(@Root() section: RestAxisSectionFlat, @Arg("lang", () => String, { nullable: true }) lang: string | null): string {
-    return translate(invariantName(section), { name: section.multilingualName }, "name", lang);
+    return translate(invariantName(section), { name: sectionNames(section) }, "name", lang);
   }
 
   @FieldResolver(() => [Translation], { description: "The name in every language it has (legacy `multilingualName`)." })
   nameTranslations(@Root() section: RestAxisSectionFlat): Translation[] {
-    return translations({ name: section.multilingualName }, "name");
+    return translations({ name: sectionNames(section) }, "name");
   }
 
   @FieldResolver(() => Employee, { nullable: true })
@@ -158,7 +158,8 @@ export class AxisSectionResolver {
 }
 
 export function invariantName(section: RestAxisSectionFlat): string {
-  return section.name ?? section.multilingualName["en-US"] ?? Object.values(section.multilingualName)[0] ?? section.code;
+  const names = sectionNames(section);
+  return section.name ?? names["en-US"] ?? Object.values(names)[0] ?? section.code;
 }
 
 /**
@@ -195,7 +196,7 @@ function merge(current: RestAxisSection, input: AxisSectionInput): Record<string
   const parentId = input.parentId === undefined ? (current.parentAxisSections?.[0]?.id ?? null) : input.parentId === null ? null : Number(input.parentId);
   return {
     code: input.code ?? current.code,
-    multilingualName: input.names ? Object.fromEntries(input.names.map((n) => [n.language, n.text])) : current.multilingualName,
+    multilingualName: input.names ? Object.fromEntries(input.names.map((n) => [n.language, n.text])) : sectionNames(current),
     axisId: input.axisId ?? current.axisId,
     description: input.description === undefined ? current.description : input.description,
     ownerId: input.ownerId === undefined ? current.ownerId : input.ownerId === null ? null : Number(input.ownerId),

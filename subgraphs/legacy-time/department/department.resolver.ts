@@ -4,7 +4,7 @@ import { isLegacyId, ref } from "../common/ids.js";
 import { assertCaller, visibleIds } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { legacyDepartmentLoader } from "../loaders.js";
-import type { LegacyRef, RestLegacyDepartment } from "../rest.js";
+import { parentDepartmentId, type LegacyRef, type RestLegacyDepartment } from "../rest.js";
 import { Department, LegacyDepartment } from "./department.js";
 
 @Resolver(() => Department)
@@ -21,7 +21,7 @@ export class DepartmentResolver {
 export class LegacyDepartmentResolver {
   @FieldResolver(() => Department, { nullable: true })
   parent(@Root() department: RestLegacyDepartment): { id: string } | null {
-    return ref(department.parentId);
+    return ref(parentDepartmentId(department.parentId));
   }
 
   @FieldResolver(() => Employee, { nullable: true, description: "The head of the department." })

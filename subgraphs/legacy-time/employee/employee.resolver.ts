@@ -1,5 +1,5 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, Resolver, Root } from "type-graphql";
-import { DateScalar, badUserInput, type SubgraphContext } from "../../shared/graphql/index.js";
+import { DateScalar, LocalDateTimeScalar, badUserInput, type SubgraphContext } from "../../shared/graphql/index.js";
 import { isLegacyId } from "../common/ids.js";
 import { guarded } from "../common/visibility.js";
 import { LegacyProfile } from "../legacy-profile/legacy-profile.js";
@@ -20,6 +20,18 @@ class TimeEntriesArgs {
 
   @Field(() => DateScalar, { description: "The last day, inclusive (the whole day)." })
   to!: string;
+
+  @Field(() => LocalDateTimeScalar, {
+    nullable: true,
+    description: "Only entries created or changed at or after this local date-time (an incremental sync); null: all.",
+  })
+  modifiedSince?: string | null;
+
+  @Field(() => Boolean, {
+    defaultValue: false,
+    description: "Also the theoretical working time computed from the work cycle (legacy layer 1); left out by default.",
+  })
+  includeTheoretical!: boolean;
 }
 
 /**
@@ -50,13 +62,15 @@ export class EmployeeResolver {
   })
   timeEntries(
     @Root() employee: EmployeeRef,
-    @Args(() => TimeEntriesArgs) { from, to }: TimeEntriesArgs,
+    @Args(() => TimeEntriesArgs) { from, to, modifiedSince, includeTheoretical }: TimeEntriesArgs,
     @Ctx() ctx: SubgraphContext,
   ): Promise<RestTimeEntry[]> {
     if (from > to) throw badUserInput(`from (${from}) must be on or before to (${to})`, "from");
     const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
     if (days > MAX_TIME_ENTRY_DAYS) throw badUserInput(`from..to spans ${days} days; at most ${MAX_TIME_ENTRY_DAYS} are allowed`, "to");
-    return guarded(ctx, employee.id, () => timeEntriesLoader(ctx).load({ ownerId: employee.id, from, to }));
+    return guarded(ctx, employee.id, () =>
+      timeEntriesLoader(ctx).load({ ownerId: employee.id, from, to, modifiedSince: modifiedSince ?? null, includeTheoretical }),
+    );
   }
 
   @FieldResolver(() => LegacyProfile, { nullable: true, description: "The employee as the legacy API's user; null when it has none." })

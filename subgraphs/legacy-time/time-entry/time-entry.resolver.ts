@@ -14,10 +14,10 @@ import {
 import { isLegacyId, ref } from "../common/ids.js";
 import { assertLegacyWriteAllowed, guarded } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { TIME_ENTRIES_PATH, axisSectionLoader, timeEntriesLoader, timeEntryLoader } from "../loaders.js";
+import { TIME_ENTRIES_PATH, axisSectionLoader, timeEntriesLoader, timeEntryLoader, timesheetLoader } from "../loaders.js";
 import type { RestAxisSection, RestTimeEntry } from "../rest.js";
 import { durationSeconds, normaliseDuration } from "./duration.js";
-import { TimeEntry, TimeEntryInput } from "./time-entry.js";
+import { TimeEntry, TimeEntryInput, Timesheet, TimesheetMode } from "./time-entry.js";
 
 export const UpdateTimeEntryResult = createUnionType({
   name: "UpdateTimeEntryResult",
@@ -76,6 +76,30 @@ export class TimeEntryResolver {
   @FieldResolver(() => Employee, { nullable: true })
   owner(@Root() entry: RestTimeEntry): EmployeeRef {
     return ref(entry.ownerId)!;
+  }
+
+  @FieldResolver(() => Employee, { nullable: true, description: "Who created the entry." })
+  author(@Root() entry: RestTimeEntry): EmployeeRef | null {
+    return ref(entry.authorId);
+  }
+
+  @FieldResolver(() => Employee, { nullable: true, description: "Who changed the entry last." })
+  modifier(@Root() entry: RestTimeEntry): EmployeeRef | null {
+    return ref(entry.modifierId);
+  }
+
+  @FieldResolver(() => Boolean)
+  isTheoretical(@Root() entry: RestTimeEntry): boolean {
+    return entry.layer === 1;
+  }
+
+  @FieldResolver(() => Timesheet, { nullable: true, description: "The weekly timesheet that holds the entry (one call per 100 owners)." })
+  async timesheet(@Root() entry: RestTimeEntry, @Ctx() ctx: SubgraphContext): Promise<Timesheet | null> {
+    if (typeof entry.timesheetId !== "number") return null;
+    const sheet = await timesheetLoader(ctx).load({ id: entry.timesheetId, ownerId: entry.ownerId, day: entry.startsAt.slice(0, 10) });
+    if (!sheet) return null;
+    const mode = (entry.axisSections ?? []).length > 0 ? TimesheetMode.ACTIVITY : TimesheetMode.ATTENDANCE;
+    return { id: sheet.id, startsOn: sheet.startsOn, endsOn: sheet.endsOn, status: sheet.status, mode };
   }
 
   @FieldResolver(() => [AxisSection], {

@@ -37,14 +37,22 @@ registerEnumType(TimeEntryCreationSource, {
   },
 });
 
+/** The enum's internal values are the legacy API's status numbers. */
 export enum TimesheetStatus {
-  OPEN = "open",
-  SUBMITTED = "submitted",
-  APPROVED = "approved",
+  OPEN = 0,
+  SUBMITTED = 1,
+  APPROVED = 2,
+  REJECTED = 3,
 }
 registerEnumType(TimesheetStatus, {
   name: "TimesheetStatus",
   description: "The state of a weekly timesheet; entries of a submitted or approved one are locked (rule 1).",
+  valuesConfig: {
+    OPEN: { description: "Being filled in (legacy status 0, temporary)." },
+    SUBMITTED: { description: "Submitted, waiting for approval (legacy status 1, pending)." },
+    APPROVED: { description: "Approved (legacy status 2)." },
+    REJECTED: { description: "Sent back to its owner (legacy status 3); its entries can be changed again." },
+  },
 });
 
 export enum TimesheetMode {
@@ -67,13 +75,19 @@ export class TimeEntryComment {
 
 @ObjectType({ description: "The weekly timesheet (Monday to Sunday) that holds a time entry." })
 export class Timesheet {
+  @Field(() => ID)
+  id!: number;
+
   @Field(() => DateScalar, { description: "The Monday of the week." })
   startsOn!: string;
+
+  @Field(() => DateScalar, { description: "The Sunday of the week." })
+  endsOn!: string;
 
   @Field(() => TimesheetStatus)
   status!: TimesheetStatus;
 
-  @Field(() => TimesheetMode)
+  @Field(() => TimesheetMode, { description: "Read from the entry: one with axis sections is in an activity timesheet (rule 5)." })
   mode!: TimesheetMode;
 }
 
@@ -106,8 +120,20 @@ export class TimeEntry {
   @Field(() => Int, { nullable: true, description: "Only for people whose regulation tracks typed time; otherwise null." })
   timeTypeId!: number | null;
 
-  @Field(() => Timesheet, { nullable: true })
-  timesheet?: Timesheet | null;
+  @Field(() => LocalDateTimeScalar, { nullable: true, description: "When the entry ends: startsAt plus its duration." })
+  endsAt?: string | null;
+
+  @Field(() => LocalDateTimeScalar, { nullable: true, description: "When the entry was created." })
+  createdAt?: string | null;
+
+  @Field(() => LocalDateTimeScalar, {
+    nullable: true,
+    description: "When the entry last changed (a write included): what an incremental sync filters on (Employee.timeEntries(modifiedSince)).",
+  })
+  modifiedAt?: string | null;
+
+  @Field(() => Boolean, { description: "Theoretical working time computed from the work cycle (legacy layer 1), not declared time." })
+  isTheoretical!: boolean;
 }
 
 /**

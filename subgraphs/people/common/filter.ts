@@ -1,19 +1,11 @@
-import { Field, InputType } from "type-graphql";
-import { badUserInput, checkFilterList, checkSearchText, DateScalar } from "../../shared/graphql/index.js";
+import { badUserInput, checkFilterList, checkSearchText, DateRange } from "../../shared/graphql/index.js";
 
 /**
  * Filter inputs of the people subgraph → REST query parameters, validated before any upstream
  * call so that a bad filter is the caller's BAD_USER_INPUT and never an upstream 400.
  */
 
-@InputType({ description: "A range of dates, both bounds inclusive; a missing bound is open." })
-export class DateRange {
-  @Field(() => DateScalar, { nullable: true })
-  from?: string | null;
-
-  @Field(() => DateScalar, { nullable: true })
-  to?: string | null;
-}
+export { DateRange };
 
 type Query = Record<string, string>;
 

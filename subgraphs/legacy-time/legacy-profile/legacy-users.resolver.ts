@@ -1,0 +1,177 @@
+import { Args, ArgsType, Ctx, Field, FieldResolver, ID, InputType, Int, Query, Resolver, Root } from "type-graphql";
+import {
+  DateRange,
+  LocalDateTimeScalar,
+  badUserInput,
+  checkFilterList,
+  connectionType,
+  pageSize,
+  type ConnectionResult,
+  type SubgraphContext,
+} from "../../shared/graphql/index.js";
+import { legacyItems, type QueryParams } from "../../shared/upstream/index.js";
+import { isLegacyId, ref } from "../common/ids.js";
+import { assertCaller, visibleIds } from "../common/visibility.js";
+import { Employee, type EmployeeRef } from "../employee/employee.js";
+import { USERS_PATH, legacyUserLoader } from "../loaders.js";
+import { USER_FIELDS, type RestLegacyUser } from "../rest.js";
+import { LegacyProfile } from "./legacy-profile.js";
+
+/**
+ * The legacy API's list of users (`GET /api/v3/users`) as a root connection, with the list's own
+ * filters. Former employees (contract ended before today) are left out unless asked for, as the
+ * legacy API does. One upstream call per page; each user also primes the per-request user loader,
+ * so `Employee.legacyProfile` of a listed person costs nothing more.
+ */
+
+@InputType({ description: "Filters of the legacy users list; all given filters apply together." })
+export class LegacyUserFilter {
+  @Field(() => [ID], { nullable: true, description: "Employee (user) ids, at most 100." })
+  ids?: string[] | null;
+
+  @Field(() => Boolean, { defaultValue: false, description: "Also the people whose contract ended before today (left out by default)." })
+  includeFormerEmployees!: boolean;
+
+  @Field(() => LocalDateTimeScalar, { nullable: true, description: "Users whose attributes changed at or after this local date-time." })
+  modifiedSince?: string | null;
+
+  @Field(() => DateRange, { nullable: true, description: "On the start of the contract (legacy dtContractStart)." })
+  contractStart?: DateRange | null;
+
+  @Field(() => DateRange, { nullable: true, description: "On the end of the contract (legacy dtContractEnd); users without an end do not match." })
+  contractEnd?: DateRange | null;
+
+  @Field(() => String, { nullable: true, description: "The professional address, exactly." })
+  mail?: string | null;
+
+  @Field(() => String, { nullable: true, description: "Part of the professional address, whatever its case." })
+  mailContains?: string | null;
+
+  @Field(() => String, { nullable: true, description: "The login, exactly." })
+  login?: string | null;
+}
+
+@ArgsType()
+class LegacyUsersArgs {
+  @Field(() => LegacyUserFilter, { nullable: true })
+  filter?: LegacyUserFilter | null;
+
+  @Field(() => Int, { nullable: true, description: "0 to 100, default 25." })
+  first?: number | null;
+
+  @Field(() => String, { nullable: true })
+  after?: string | null;
+}
+
+export const LegacyProfileConnection = connectionType("LegacyProfile", LegacyProfile);
+
+const CURSOR_PREFIX = "legacyUsers:";
+const MAX_TEXT = 255;
+
+function encodeOffset(offset: number): string {
+  return Buffer.from(`${CURSOR_PREFIX}${offset}`).toString("base64url");
+}
+
+function decodeOffset(cursor: string): number {
+  const text = Buffer.from(cursor, "base64url").toString("utf8");
+  const offset = text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : "";
+  if (!/^\d{1,9}$/.test(offset)) throw badUserInput("after is not a cursor of this connection", "after");
+  return Number(offset);
+}
+
+/** A date range as the legacy comparator: `between,a,b`, `since,a` or `until,b`. */
+function range(value: DateRange | null | undefined, field: string): string | undefined {
+  if (!value || (!value.from && !value.to)) return undefined;
+  if (value.from && value.to) {
+    if (value.from > value.to) throw badUserInput(`${field}: from (${value.from}) must be on or before to (${value.to})`, field);
+    return `between,${value.from},${value.to}`;
+  }
+  return value.from ? `since,${value.from}` : `until,${value.to}`;
+}
+
+function text(value: string | null | undefined, field: string): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (value.trim() === "" || value.length > MAX_TEXT) throw badUserInput(`${field} must be 1 to ${MAX_TEXT} characters`, field);
+  return value;
+}
+
+/** The REST query of a filter, checked before any upstream call; null when it can match nothing. */
+function restQuery(filter: LegacyUserFilter | null | undefined): QueryParams | null {
+  const f = filter ?? ({ includeFormerEmployees: false } as LegacyUserFilter);
+  const query: QueryParams = { fields: USER_FIELDS };
+  if (f.ids) {
+    checkFilterList(f.ids, "filter.ids", { allowEmpty: true });
+    const ids = f.ids.filter(isLegacyId);
+    if (ids.length === 0) return null;
+    query.id = ids;
+  }
+  if (f.includeFormerEmployees) query.formerEmployees = "true";
+  if (f.modifiedSince) query.modifiedAt = `since,${f.modifiedSince}`;
+  const start = range(f.contractStart, "filter.contractStart");
+  if (start) query.dtContractStart = start;
+  const end = range(f.contractEnd, "filter.contractEnd");
+  if (end) query.dtContractEnd = end;
+  if (f.mail !== undefined && f.mail !== null && f.mailContains !== undefined && f.mailContains !== null) {
+    throw badUserInput("filter.mail and filter.mailContains cannot be given together", "filter.mail");
+  }
+  const mail = text(f.mail, "filter.mail");
+  if (mail) {
+    if (mail.toLowerCase().startsWith("like,")) throw badUserInput("filter.mail: use mailContains for a partial match", "filter.mail");
+    query.mail = mail;
+  }
+  const contains = text(f.mailContains, "filter.mailContains");
+  if (contains) query.mail = `like,${contains}`;
+  const login = text(f.login, "filter.login");
+  if (login) query.login = login;
+  return query;
+}
+
+@Resolver(() => LegacyProfile)
+export class LegacyUsersResolver {
+  @Query(() => LegacyProfileConnection, {
+    description:
+      "The legacy API's users, by id, with its filters; former employees only when asked. In forward mode, only the people the caller can read.",
+  })
+  async legacyUsers(@Args(() => LegacyUsersArgs) args: LegacyUsersArgs, @Ctx() ctx: SubgraphContext): Promise<ConnectionResult<RestLegacyUser>> {
+    const first = pageSize(args.first);
+    const start = args.after ? decodeOffset(args.after) + 1 : 0;
+    const query = restQuery(args.filter);
+    const empty: ConnectionResult<RestLegacyUser> = {
+      edges: [],
+      nodes: [],
+      totalCount: null,
+      pageInfo: { hasNextPage: false, hasPreviousPage: start > 0, startCursor: null, endCursor: null },
+    };
+    if (query === null || first === 0) return empty;
+    await assertCaller(ctx);
+    // one more than asked: whether a next page exists, without a count the list does not give
+    const body = await ctx.upstream.legacy.get<unknown>(USERS_PATH, { ...query, paging: `${start},${first + 1}` });
+    const users = legacyItems<RestLegacyUser>(body);
+    const page = users.slice(0, first);
+    const loader = legacyUserLoader(ctx);
+    for (const user of page) loader.prime(String(user.id), user);
+    const visible = await visibleIds(ctx, page.map((u) => String(u.id)));
+    const edges = page.flatMap((node, k) => (visible.has(String(node.id)) ? [{ cursor: encodeOffset(start + k), node }] : []));
+    return {
+      edges,
+      nodes: edges.map((e) => e.node),
+      totalCount: null,
+      pageInfo: {
+        hasNextPage: users.length > first,
+        hasPreviousPage: start > 0,
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: page.length > 0 ? encodeOffset(start + page.length - 1) : null,
+      },
+    };
+  }
+
+  @FieldResolver(() => Employee, { nullable: true, description: "The employee this user is (same id)." })
+  employee(@Root() user: RestLegacyUser): EmployeeRef | null {
+    return ref(user.id);
+  }
+
+  @FieldResolver(() => ID, { nullable: true, description: "The user's id: the employee's id." })
+  id(@Root() user: RestLegacyUser): string | null {
+    return user.id === undefined ? null : String(user.id);
+  }
+}
