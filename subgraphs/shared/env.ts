@@ -10,3 +10,11 @@ export function parsePort(variable: string, value: string | undefined, fallback:
   }
   return port;
 }
+
+/** SUBGRAPH_LANDING_PAGE: `none` (the default: a subgraph is reached through its gateway) or `sandbox`. */
+export function parseSubgraphLandingPage(value: string | undefined): boolean {
+  const text = (value ?? "").trim();
+  if (text === "" || text === "none") return false;
+  if (text === "sandbox") return true;
+  throw new EnvError(`SUBGRAPH_LANDING_PAGE must be "none" or "sandbox", got "${value}"`);
+}

@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from "graphql";
-import { parsePort } from "../env.js";
+import { parsePort, parseSubgraphLandingPage } from "../env.js";
 import { Logger, parseLogLevel } from "../log.js";
 import { loadUpstreamConfig, Upstream } from "../upstream/index.js";
 import { startSubgraph, type RunningSubgraph } from "./server.js";
@@ -19,6 +19,8 @@ export interface StartOptions {
   port?: number;
   host?: string;
   secret?: string | null;
+  /** SUBGRAPH_LANDING_PAGE=sandbox */
+  landingPage?: boolean;
   logger?: Logger;
 }
 
@@ -30,6 +32,7 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     port: options.port ?? 0,
     host: options.host,
     secret: options.secret,
+    landingPage: options.landingPage,
     logger: options.logger,
   });
 }
@@ -43,9 +46,11 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
   let logger: Logger;
   let upstream: Upstream;
   let port: number;
+  let landingPage: boolean;
   try {
     logger = new Logger(module.name, parseLogLevel(process.env.LOG_LEVEL));
     port = parsePort(module.portVariable, process.env[module.portVariable], module.defaultPort);
+    landingPage = parseSubgraphLandingPage(process.env.SUBGRAPH_LANDING_PAGE);
     upstream = new Upstream(loadUpstreamConfig(process.env));
   } catch (err) {
     console.error(`${module.name}: configuration error: ${(err as Error).message}`);
@@ -58,6 +63,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
       port,
       host: process.env.HOST,
       secret: process.env.SUBGRAPH_SECRET || null,
+      landingPage,
       logger,
     });
   } catch (err) {
