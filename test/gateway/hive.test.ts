@@ -1,5 +1,5 @@
 import { createGatewayRuntime, type GatewayRuntime } from "@graphql-hive/gateway-runtime";
-import { buildHTTPExecutor } from "@graphql-tools/executor-http";
+import { buildHTTPExecutor, type AsyncFetchFn } from "@graphql-tools/executor-http";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -29,9 +29,12 @@ beforeAll(async () => {
   hive = createGatewayRuntime({
     ...hiveGatewayConfig(stack.gatewayEnv),
     // `@graphql-mesh/transport-http` (the package the runtime would load for `http` subgraphs)
-    // is not installed; it is a thin wrapper of this executor from the runtime's own dependencies
+    // is not installed; it is a thin wrapper of this executor from the runtime's own dependencies,
+    // on the runtime's fetch (whose hooks pass the configuration's propagated headers on)
     transports: {
-      http: { getSubgraphExecutor: ({ transportEntry, fetch }) => buildHTTPExecutor({ endpoint: transportEntry.location!, fetch }) },
+      http: {
+        getSubgraphExecutor: ({ transportEntry, fetch }) => buildHTTPExecutor({ endpoint: transportEntry.location!, fetch: fetch as AsyncFetchFn }),
+      },
     },
     logging: false,
     landingPage: false,
