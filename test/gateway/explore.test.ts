@@ -3,6 +3,7 @@ import { GatewayConfigError, loadGatewayConfig } from "../../gateway/config.js";
 import { FORWARD_HEADER_PRESET } from "../../gateway/explore.js";
 import type { RunningGateway } from "../../gateway/gateway.js";
 import { loadOperations, TOUR_VARIABLES } from "../../gateway/operations.js";
+import { parseSubgraphLandingPage } from "../../subgraphs/shared/env.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
 import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
@@ -34,7 +35,7 @@ async function extraGateway(env: Record<string, string>): Promise<RunningGateway
   return gateway;
 }
 
-/** the JSON object assigned to `name` in a page's script */
+/** the configuration Apollo Sandbox is embedded with, read from its page */
 function embedConfig(html: string): any {
   const match = /var embeddedSandboxConfig = (\{.*\});/.exec(html);
   expect(match, "the Sandbox page's embed configuration").not.toBeNull();
@@ -210,5 +211,13 @@ describe("subgraph landing pages", () => {
     expect(res.headers.get("content-type")).toMatch(/text\/html/);
     const config = embedConfig(await res.text());
     expect(config.runTelemetry).toBe(false);
+  });
+
+  it.each(["graphiql", "true", "sandbox,none"])("SUBGRAPH_LANDING_PAGE=%s stops the start with an error naming the variable", (value) => {
+    expect(() => parseSubgraphLandingPage(value)).toThrow(/SUBGRAPH_LANDING_PAGE/);
+  });
+
+  it.each([[undefined, false], ["", false], ["none", false], ["sandbox", true]] as const)("SUBGRAPH_LANDING_PAGE=%s reads as %s", (value, expected) => {
+    expect(parseSubgraphLandingPage(value)).toBe(expected);
   });
 });
