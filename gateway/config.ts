@@ -1,6 +1,7 @@
 import { parseBoolean, parseGraphPrefix, parseInteger, parsePort } from "../subgraphs/shared/env.js";
 import { loadOperationLimits, type OperationLimits } from "../subgraphs/shared/graphql/limits.js";
 import { parseLogLevel, type LogLevel } from "../subgraphs/shared/log.js";
+import { parseCorsOrigins, type CorsOrigins } from "./cors.js";
 
 /** The gateway's configuration, parsed and validated once at start-up from the environment. */
 
@@ -33,6 +34,16 @@ export interface GatewayConfig {
   deadlineMs: number;
   /** GRAPHQL_DEBUG_ERRORS, default false: unmasked errors with stack traces and subgraph details */
   debugErrors: boolean;
+  /** GATEWAY_CORS_ORIGINS: the origins browser frontends may call from (default: loopback outside production, none in production) */
+  corsOrigins: CorsOrigins;
+  /** GATEWAY_EXPLORER: the exploration pages served (default: both outside production, none in production) */
+  explorers: Explorers;
+}
+
+/** `sandbox`: Apollo Sandbox at `/` (loaded from Apollo's CDN); `explorer`: GraphiQL at `/explorer`, served offline. */
+export interface Explorers {
+  sandbox: boolean;
+  explorer: boolean;
 }
 
 export class GatewayConfigError extends Error {}
@@ -85,6 +96,13 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   } catch (err) {
     throw new GatewayConfigError((err as Error).message);
   }
+  const production = env.NODE_ENV === "production";
+  let corsOrigins: CorsOrigins;
+  try {
+    corsOrigins = parseCorsOrigins(env.GATEWAY_CORS_ORIGINS, production);
+  } catch (err) {
+    throw new GatewayConfigError((err as Error).message);
+  }
   return {
     port,
     host: env.HOST || "127.0.0.1",
@@ -94,11 +112,13 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     subgraphUrls,
     subgraphSecret: env.SUBGRAPH_SECRET || null,
     auth,
-    production: env.NODE_ENV === "production",
+    production,
     logLevel,
     limits,
     deadlineMs,
     debugErrors,
+    corsOrigins,
+    explorers: parseExplorers(env.GATEWAY_EXPLORER, production),
   };
 }
 
@@ -108,4 +128,19 @@ function parsePortVariable(env: NodeJS.ProcessEnv, variable: string, fallback: n
   } catch (err) {
     throw new GatewayConfigError((err as Error).message);
   }
+}
+
+/** GATEWAY_EXPLORER: unset or empty → both outside production, none in production; `none`; or a comma-separated list of `sandbox`, `explorer`. */
+function parseExplorers(value: string | undefined, production: boolean): Explorers {
+  const text = (value ?? "").trim();
+  if (text === "") return { sandbox: !production, explorer: !production };
+  const explorers = { sandbox: false, explorer: false };
+  if (text === "none") return explorers;
+  for (const entry of text.split(",").map((e) => e.trim())) {
+    if (entry !== "sandbox" && entry !== "explorer") {
+      throw new GatewayConfigError(`GATEWAY_EXPLORER must be "none" or a comma-separated list of "sandbox" and "explorer", got "${entry}"`);
+    }
+    explorers[entry] = true;
+  }
+  return explorers;
 }

@@ -1,7 +1,6 @@
 import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
-import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin/landingPage/default";
 import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -12,11 +11,14 @@ import { DEADLINE_HEADER, SUBGRAPH_SECRET_HEADER } from "../subgraphs/shared/gra
 import { Logger } from "../subgraphs/shared/log.js";
 import { operationLog } from "../subgraphs/shared/graphql/operation-log.js";
 import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.js";
+import { handleCors } from "./cors.js";
+import { createExploration } from "./explore.js";
 
 /**
  * The gateway: composes the three subgraphs (from the committed supergraph, or by introspecting
- * the live subgraphs), serves Apollo Sandbox at `/` outside production, forwards the caller's
- * credentials and the shared subgraph secret, and answers `/health` and `/ready`.
+ * the live subgraphs), serves Apollo Sandbox at `/` and an offline explorer at `/explorer` outside
+ * production (explore.ts), answers browser frontends of the allowed origins (cors.ts), forwards
+ * the caller's credentials and the shared subgraph secret, and answers `/health` and `/ready`.
  */
 
 interface GatewayContext {
@@ -136,7 +138,8 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     // own SIGTERM handler would stop it under in-flight requests and re-raise the signal
     stopOnTerminationSignals: false,
     plugins: [
-      config.production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      // the exploration pages are served by explore.ts, one per operation
+      ApolloServerPluginLandingPageDisabled(),
       unknownOperationIsClientError<GatewayContext>(),
       ...(config.auth === "forward" ? [requireCredentials()] : []),
       operationLog<GatewayContext>(logger, (ctx) => ({ subgraphFetches: ctx.subgraphFetches })),
@@ -149,6 +152,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   });
   const checkLimits = operationGuard(config.limits, () => apiSchema, logger);
   await apollo.start();
+  const exploration = await createExploration(config);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://gateway.local").pathname;
@@ -158,7 +162,9 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
       const ready = Object.values(subgraphs).every((s) => s === "ok");
       return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "unavailable", subgraphs });
     }
+    if (await exploration.handle(req, res, path)) return;
     if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
+    if (handleCors(config.corsOrigins, req, res)) return;
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
     await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits);
   }

@@ -3,7 +3,7 @@ import { directoryOptionsFromEnv } from "../directory/options.js";
 import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../directory/server.js";
 import { loadGatewayConfig, type GatewayConfig, type SubgraphName } from "../gateway/config.js";
 import { startGateway, type RunningGateway } from "../gateway/gateway.js";
-import { parsePort } from "../subgraphs/shared/env.js";
+import { parsePort, parseSubgraphLandingPage } from "../subgraphs/shared/env.js";
 import type { RunningSubgraph } from "../subgraphs/shared/graphql/server.js";
 import { startSubgraphModule, type SubgraphModule } from "../subgraphs/shared/graphql/subgraph.js";
 import { Logger } from "../subgraphs/shared/log.js";
@@ -25,6 +25,8 @@ export interface EmbeddedConfig {
   subgraphs: Array<{ module: SubgraphModule; port: number }>;
   /** SUBGRAPH_SECRET */
   secret: string | null;
+  /** SUBGRAPH_LANDING_PAGE=sandbox */
+  subgraphLandingPage: boolean;
   /** the gateway's own settings; its subgraph URLs are replaced by the running subgraphs' */
   gateway: GatewayConfig;
 }
@@ -53,6 +55,7 @@ export async function loadEmbeddedConfig(env: NodeJS.ProcessEnv): Promise<Embedd
       upstream: loadUpstreamConfig(embedded ? { ...env, DIRECTORY_PORT: undefined } : env),
       subgraphs: modules.map((module) => ({ module, port: parsePort(module.portVariable, env[module.portVariable], module.defaultPort) })),
       secret: env.SUBGRAPH_SECRET || null,
+      subgraphLandingPage: parseSubgraphLandingPage(env.SUBGRAPH_LANDING_PAGE),
       gateway: loadGatewayConfig(env),
     };
   } catch (err) {
@@ -85,6 +88,7 @@ export async function startEmbedded(config: EmbeddedConfig): Promise<Embedded> {
         limits: config.gateway.limits,
         production: config.gateway.production,
         debugErrors: config.gateway.debugErrors,
+        landingPage: config.subgraphLandingPage,
       });
       running.push(subgraph);
       subgraphs.push(subgraph);

@@ -45,3 +45,11 @@ export function parseBoolean(variable: string, value: string | undefined, fallba
   if (raw === "false" || raw === "0") return false;
   throw new EnvError(`${variable} must be "true" or "false", got "${raw.length > 40 ? `${raw.slice(0, 40)}…` : raw}"`);
 }
+
+/** SUBGRAPH_LANDING_PAGE: `none` (the default: a subgraph is reached through its gateway) or `sandbox`. */
+export function parseSubgraphLandingPage(value: string | undefined): boolean {
+  const text = (value ?? "").trim();
+  if (text === "" || text === "none") return false;
+  if (text === "sandbox") return true;
+  throw new EnvError(`SUBGRAPH_LANDING_PAGE must be "none" or "sandbox", got "${value}"`);
+}

@@ -1,9 +1,9 @@
 import { createGatewayRuntime, type GatewayRuntime } from "@graphql-hive/gateway-runtime";
-import { buildHTTPExecutor } from "@graphql-tools/executor-http";
-import { readFile } from "node:fs/promises";
+import { buildHTTPExecutor, type AsyncFetchFn } from "@graphql-tools/executor-http";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hiveGatewayConfig } from "../../gateway/hive.config.js";
 import { startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
 import { postGraphQL } from "../helpers/stack.js";
@@ -11,7 +11,9 @@ import { postGraphQL } from "../helpers/stack.js";
 /**
  * A second, independent gateway — The Guild's Hive Gateway runtime, its own query planner —
  * serves the committed supergraph against the same subgraphs: the supergraph is a standard
- * Federation 2 supergraph, and both gateways give the same answers to the operations.
+ * Federation 2 supergraph, and both gateways give the same answers to the operations. The Hive
+ * runtime runs the committed configuration (gateway/hive.config.ts) with our gateway's
+ * environment: the subgraphs' ephemeral URLs and the subgraph secret, which they require.
  */
 
 let stack: GatewayStack;
@@ -22,20 +24,17 @@ let hiveUrl: string;
 const operations = loadOperations();
 
 beforeAll(async () => {
-  stack = await startGatewayStack();
+  stack = await startGatewayStack({ secret: "hive-test-secret" });
   demo = pickDemoData(stack.directory.company);
   hive = createGatewayRuntime({
-    supergraph: await readFile(new URL("../../schema/supergraph.graphql", import.meta.url), "utf8"),
-    // the supergraph routes to the demo's fixed ports; these subgraphs run on ephemeral ones
-    transportEntries: {
-      people: { location: stack.subgraphs.people!.url },
-      organisation: { location: stack.subgraphs.organisation!.url },
-      "legacy-time": { location: stack.subgraphs["legacy-time"]!.url },
-    },
+    ...hiveGatewayConfig(stack.gatewayEnv),
     // `@graphql-mesh/transport-http` (the package the runtime would load for `http` subgraphs)
-    // is not installed; it is a thin wrapper of this executor from the runtime's own dependencies
+    // is not installed; it is a thin wrapper of this executor from the runtime's own dependencies,
+    // on the runtime's fetch (whose hooks pass the configuration's propagated headers on)
     transports: {
-      http: { getSubgraphExecutor: ({ transportEntry }) => buildHTTPExecutor({ endpoint: transportEntry.location! }) },
+      http: {
+        getSubgraphExecutor: ({ transportEntry, fetch }) => buildHTTPExecutor({ endpoint: transportEntry.location!, fetch: fetch as AsyncFetchFn }),
+      },
     },
     logging: false,
     landingPage: false,

@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { Kind, parse, type OperationDefinitionNode } from "graphql";
 import { buildLookup, compareIds, computeDerived, type Lookup } from "../../directory/current/derived.js";
 import { fold, splitWords } from "../../directory/current/filters.js";
 import type { Derived } from "../../directory/current/resource.js";
@@ -16,30 +14,8 @@ import { MAX_DURATION, parseDuration, type TimeEntry } from "../../directory/leg
  * facade's answers against them.
  */
 
-export const OPERATIONS_DIR = new URL("../../operations/", import.meta.url);
-
-export interface Operation {
-  /** the operation's name, e.g. `DirectorySearch` */
-  name: string;
-  /** `directory-search.graphql` */
-  file: string;
-  kind: "query" | "mutation";
-  source: string;
-}
-
-export function loadOperations(dir: URL = OPERATIONS_DIR): Operation[] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith(".graphql"))
-    .sort()
-    .map((file) => {
-      const source = readFileSync(new URL(file, dir), "utf8");
-      const operations = parse(source).definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-      if (operations.length !== 1 || !operations[0]!.name) throw new Error(`operations/${file} must hold exactly one named operation`);
-      const op = operations[0]!;
-      if (op.operation === "subscription") throw new Error(`operations/${file}: subscriptions are not served`);
-      return { name: op.name!.value, file, kind: op.operation, source };
-    });
-}
+export { loadOperations, OPERATIONS_DIR, type Operation } from "../../gateway/operations.js";
+import type { Operation } from "../../gateway/operations.js";
 
 export function operationNamed(operations: Operation[], name: string): Operation {
   const found = operations.find((o) => o.name === name);

@@ -1,5 +1,7 @@
 import { ApolloServer } from "@apollo/server";
-import { ApolloServerPluginInlineTraceDisabled } from "@apollo/server/plugin/disabled";
+import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
+import { ApolloServerPluginInlineTrace } from "@apollo/server/plugin/inlineTrace";
+import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin/landingPage/default";
 import type { GraphQLSchema } from "graphql";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHash, timingSafeEqual } from "node:crypto";
@@ -36,6 +38,8 @@ export interface SubgraphServerOptions {
   host?: string;
   /** when set, only requests carrying it in `x-subgraph-secret` are served */
   secret?: string | null;
+  /** SUBGRAPH_LANDING_PAGE=sandbox: Apollo Sandbox for a browser at `/graphql` (default: none) */
+  landingPage?: boolean;
   logger?: Logger;
   /** GRAPHQL_MAX_*: the operation limits, the gateway's own (default DEFAULT_OPERATION_LIMITS) */
   limits?: OperationLimits;
@@ -64,15 +68,19 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     // the process's own SIGINT/SIGTERM handlers close the HTTP server first (runSubgraphMain);
     // Apollo's would stop it and re-raise the signal before they finish
     stopOnTerminationSignals: false,
-    // traces are for Apollo Studio usage reporting, which this project does not use
     plugins: [
-      ApolloServerPluginInlineTraceDisabled(),
+      // federated traces (ftv1) for a gateway or Apollo Router that asks for them with
+      // `apollo-federation-include-trace: ftv1`; a request without that header costs nothing.
+      // Error messages and extensions in a trace are masked: a trace must not show what the
+      // answer's own error masking hides
+      ApolloServerPluginInlineTrace({ includeErrors: { masked: true } }),
+      options.landingPage ? ApolloServerPluginLandingPageLocalDefault({ embed: { runTelemetry: false, endpointIsEditable: false }, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
       unknownOperationIsClientError<SubgraphContext>(),
       operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 })),
       writeLimit<SubgraphContext>(options.upstream.config.maxWritesPerOperation),
     ],
-    // upstream failures get GRAPH.md's codes; anything unexpected is logged and masked so that no
-    // upstream body, token or stack trace reaches a caller
+    // upstream failures get the graph's error codes; anything unexpected is logged and masked so
+    // that no upstream body, token or stack trace reaches a caller
     formatError: formatErrorHygienically({ logger, production: options.production ?? false, debug: options.debugErrors ?? false, classify: toGraphQLError }),
   });
   await apollo.start();

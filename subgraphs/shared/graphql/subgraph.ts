@@ -1,6 +1,6 @@
 import type { GraphQLSchema } from "graphql";
 import type { SchemaNaming } from "./federation.js";
-import { parseBoolean, parseGraphPrefix, parsePort } from "../env.js";
+import { parseBoolean, parseGraphPrefix, parsePort, parseSubgraphLandingPage } from "../env.js";
 import { Logger, parseLogLevel } from "../log.js";
 import { loadUpstreamConfig, Upstream, useExpectationLogger } from "../upstream/index.js";
 import { loadOperationLimits, type OperationLimits } from "./limits.js";
@@ -22,6 +22,8 @@ export interface StartOptions {
   port?: number;
   host?: string;
   secret?: string | null;
+  /** SUBGRAPH_LANDING_PAGE=sandbox */
+  landingPage?: boolean;
   logger?: Logger;
   /** GRAPH_PREFIX: namespaces the subgraph's types and root fields (null: none) */
   prefix?: string | null;
@@ -38,6 +40,7 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     port: options.port ?? 0,
     host: options.host,
     secret: options.secret,
+    landingPage: options.landingPage,
     logger: options.logger,
     limits: options.limits,
     production: options.production,
@@ -55,6 +58,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
   let upstream: Upstream;
   let port: number;
   let prefix: string | null;
+  let landingPage: boolean;
   let limits: OperationLimits;
   let debugErrors: boolean;
   try {
@@ -63,6 +67,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     prefix = parseGraphPrefix("GRAPH_PREFIX", process.env.GRAPH_PREFIX);
     limits = loadOperationLimits(process.env);
     debugErrors = parseBoolean("GRAPHQL_DEBUG_ERRORS", process.env.GRAPHQL_DEBUG_ERRORS, false);
+    landingPage = parseSubgraphLandingPage(process.env.SUBGRAPH_LANDING_PAGE);
     upstream = new Upstream(loadUpstreamConfig(process.env));
     useExpectationLogger(logger);
   } catch (err) {
@@ -76,6 +81,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
       port,
       host: process.env.HOST,
       secret: process.env.SUBGRAPH_SECRET || null,
+      landingPage,
       logger,
       prefix,
       limits,

@@ -1,0 +1,186 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { chromium, type Browser, type BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningGateway } from "../../gateway/gateway.js";
+import { loadOperations, TOUR_VARIABLES } from "../../gateway/operations.js";
+import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+
+/**
+ * In a real browser (Debian's Chromium, driven by playwright-core; `npm run test:browser`): a
+ * frontend page served from another origin on loopback runs every operation of `operations/`
+ * against the gateway with POST and GET, and the gateway's explorer renders and runs an operation
+ * with every request beyond loopback aborted. Screenshots go to test/browser/.screenshots/.
+ */
+
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+// without the background-networking flags Chromium keeps trying to reach Google's hosts
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const SCREENSHOTS = new URL("./.screenshots/", import.meta.url).pathname;
+const PAGE = readFileSync(new URL("./frontend.html", import.meta.url), "utf8");
+
+let stack: GatewayStack;
+let refusing: RunningGateway;
+let browser: Browser;
+let frontend: Server;
+let frontendOrigin: string;
+/** the gateway the frontend page calls, changed per test */
+let target = "";
+const operations = loadOperations();
+
+function isLoopback(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  if (protocol === "data:" || protocol === "blob:" || protocol === "about:") return true;
+  return ["127.0.0.1", "localhost", "[::1]"].includes(hostname);
+}
+
+/** A browser context in which any request that leaves loopback is aborted and recorded. */
+async function offlineContext(): Promise<{ context: BrowserContext; aborted: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const aborted: string[] = [];
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    if (isLoopback(url)) return route.continue();
+    aborted.push(url);
+    return route.abort("internetdisconnected");
+  });
+  return { context, aborted };
+}
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  stack = await startGatewayStack();
+  refusing = await startExtraGateway(stack, { GATEWAY_CORS_ORIGINS: "https://app.example.com" });
+  // the frontend: a static page on another port of loopback, so another origin than the gateway's
+  frontend = createServer((req, res) => {
+    if (req.url === "/config.json") {
+      const body = JSON.stringify({
+        gateway: target,
+        operations: operations.map((o) => ({ name: o.name, kind: o.kind, source: o.source, variables: TOUR_VARIABLES[o.name] })),
+      });
+      res.writeHead(200, { "content-type": "application/json" }).end(body);
+    } else if (req.url === "/") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE);
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => frontend.listen(0, "127.0.0.1", resolve));
+  frontendOrigin = `http://localhost:${(frontend.address() as AddressInfo).port}`;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (frontend ? frontend.close(() => resolve()) : resolve()));
+  await refusing?.close();
+  await stack?.close();
+});
+
+interface PageResult {
+  name: string;
+  method: string;
+  status: number;
+  body?: { data?: unknown; errors?: unknown[] };
+  error?: string;
+}
+
+async function runFrontend(gatewayUrl: string, screenshot: string): Promise<{ results: PageResult[]; aborted: string[] }> {
+  target = gatewayUrl;
+  const { context, aborted } = await offlineContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${frontendOrigin}/`);
+    await page.waitForFunction(() => document.getElementById("state")?.textContent === "done", undefined, { timeout: 60_000 });
+    await page.screenshot({ path: `${SCREENSHOTS}${screenshot}`, fullPage: true });
+    return { results: await page.evaluate(() => (window as unknown as { results: PageResult[] }).results), aborted };
+  } finally {
+    await context.close();
+  }
+}
+
+describe("a browser frontend on another origin", () => {
+  it("runs every operation of operations/ against the gateway, queries with POST and GET, with the same answers as a server-side client", async () => {
+    // the answers of a server-side client, before the page's UpdateTimeEntry changes an entry
+    const direct = new Map<string, unknown>();
+    for (const o of operations.filter((o) => o.kind === "query")) direct.set(o.name, (await stack.query(o.source, TOUR_VARIABLES[o.name])).data);
+    const { results } = await runFrontend(stack.gateway.url, "frontend-allowed.png");
+    const expected = operations.flatMap((o) => (o.kind === "query" ? [[o.name, "POST"], [o.name, "GET"]] : [[o.name, "POST"]]));
+    expect(results.map((r) => [r.name, r.method])).toEqual(expected);
+    for (const result of results) {
+      expect(result.error, `${result.name} ${result.method}`).toBeUndefined();
+      expect(result.status, `${result.name} ${result.method}`).toBe(200);
+      expect(result.body?.errors, `${result.name} ${result.method}: ${JSON.stringify(result.body?.errors)}`).toBeUndefined();
+      if (result.name === "UpdateTimeEntry") {
+        expect(result.body?.data).toMatchObject({ updateTimeEntry: { __typename: "TimeEntry", id: "100095", duration: "02:30:00" } });
+      } else {
+        expect(result.body?.data).toEqual(direct.get(result.name));
+      }
+    }
+  });
+
+  it("is refused by a gateway that does not list its origin: the browser reports a failed fetch for every call", async () => {
+    const { results } = await runFrontend(refusing.url, "frontend-refused.png");
+    expect(results.length).toBeGreaterThan(0);
+    for (const result of results) {
+      expect(result.status).toBe(0);
+      expect(result.error).toMatch(/Failed to fetch/);
+    }
+  });
+});
+
+describe("the gateway's explorer without the internet", () => {
+  it("renders GraphiQL with a tab per operation and runs the first one", async () => {
+    const { context, aborted } = await offlineContext();
+    try {
+      const page = await context.newPage();
+      const failures: string[] = [];
+      page.on("pageerror", (err) => failures.push(err.message));
+      page.on("console", (message) => {
+        if (message.type() === "error") failures.push(message.text());
+      });
+      await page.goto(`${stack.gateway.url}explorer`);
+      await page.locator(".graphiql-container").waitFor({ timeout: 30_000 });
+      await expect.poll(() => page.locator(".graphiql-tab").count(), { timeout: 10_000 }).toBe(operations.length);
+      await page.locator(".graphiql-execute-button").click();
+      await expect.poll(() => page.locator(".result-window").innerText(), { timeout: 30_000 }).toContain("totalCount");
+      const result = await page.locator(".result-window").innerText();
+      expect(result).toContain('"endCursor"');
+      expect(result).not.toContain('"errors"');
+      await page.screenshot({ path: `${SCREENSHOTS}explorer.png` });
+      expect(failures).toEqual([]);
+      // GraphiQL and React came from the gateway: nothing beyond loopback was even asked for
+      expect(aborted).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("the landing page offline shows Sandbox's fallback with the way to the explorer", async () => {
+    const { context, aborted } = await offlineContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(stack.gateway.url);
+      const link = page.locator('a[href="/explorer"]');
+      await link.waitFor({ state: "visible", timeout: 10_000 });
+      // the Sandbox script is on Apollo's CDN: blocked here
+      expect(aborted.some((url) => url.includes("apollographql.com"))).toBe(true);
+      await page.waitForTimeout(1500); // the fallback fades in after a second
+      await page.screenshot({ path: `${SCREENSHOTS}landing-offline.png` });
+      await link.click();
+      await page.locator(".graphiql-container").waitFor({ timeout: 30_000 });
+      expect(new URL(page.url()).pathname).toBe("/explorer");
+    } finally {
+      await context.close();
+    }
+  });
+});

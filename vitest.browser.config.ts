@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+import base from "./vitest.config.js";
+
+// `npm run test:browser`: the tests in a real browser (Debian's Chromium), kept out of `npm test`.
+// The main configuration with other files (mergeConfig would add to its include list, not replace it).
+export default defineConfig({
+  ...base,
+  test: { ...base.test, include: ["test/browser/**/*.test.ts"], exclude: [], testTimeout: 120_000 },
+});
