@@ -13,6 +13,16 @@ import { Employee, type EmployeeRef } from "./employee.js";
 export const MAX_TIME_ENTRY_DAYS = 93;
 const DAY_MS = 86_400_000;
 
+/**
+ * The range of `Employee.timeEntries`: run on the whole operation before it starts (index.ts's
+ * `fieldChecks`) and again by the resolver.
+ */
+export function checkTimeEntryRange({ from, to }: { from: string; to: string }): void {
+  if (from > to) throw badUserInput(`from (${from}) must be on or before to (${to})`, "from");
+  const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
+  if (days > MAX_TIME_ENTRY_DAYS) throw badUserInput(`from..to spans ${days} days; at most ${MAX_TIME_ENTRY_DAYS} are allowed`, "to");
+}
+
 @ArgsType()
 class TimeEntriesArgs {
   @Field(() => DateScalar, { description: "The first day, inclusive." })
@@ -53,9 +63,7 @@ export class EmployeeResolver {
     @Args(() => TimeEntriesArgs) { from, to }: TimeEntriesArgs,
     @Ctx() ctx: SubgraphContext,
   ): Promise<RestTimeEntry[]> {
-    if (from > to) throw badUserInput(`from (${from}) must be on or before to (${to})`, "from");
-    const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
-    if (days > MAX_TIME_ENTRY_DAYS) throw badUserInput(`from..to spans ${days} days; at most ${MAX_TIME_ENTRY_DAYS} are allowed`, "to");
+    checkTimeEntryRange({ from, to });
     return guarded(ctx, employee.id, () => timeEntriesLoader(ctx).load({ ownerId: employee.id, from, to }));
   }
 

@@ -1,9 +1,10 @@
 import DataLoader from "dataloader";
 import { GraphQLError, type FieldNode, type GraphQLResolveInfo, type SelectionNode } from "graphql";
 import { Directive, Field, Int, ObjectType, type ClassType } from "type-graphql";
+import { createHash } from "node:crypto";
 import { groupedLoader, type ParentKeys } from "../upstream/loaders.js";
 import { isListable } from "../upstream/util.js";
-import type { Envelope, QueryParams, UpstreamSession } from "../upstream/types.js";
+import type { CursorSigner, Envelope, QueryParams, UpstreamSession } from "../upstream/types.js";
 
 /**
  * Relay connections over the REST interface's cursor-paged lists (GRAPH.md).
@@ -12,6 +13,11 @@ import type { Envelope, QueryParams, UpstreamSession } from "../upstream/types.j
  * how many items of that page precede the next edge, so `after` resumes exactly behind it; when
  * an edge ends its REST page, its cursor wraps the REST `next` cursor itself. Connections built
  * from a list already in hand (one-to-many edges batched for many parents) use offset cursors.
+ *
+ * Cursors are signed (HMAC with the upstream's cursor key) and bound to their list: the payload
+ * carries a hash of the list's path and REST query (filter and sort), so a cursor that was
+ * altered, made up, or issued for another list, filter or sort is BAD_USER_INPUT before any
+ * upstream call, and an offset cannot send the subgraph walking a list it never served.
  */
 
 @ObjectType({ description: "Relay page information." })
@@ -85,8 +91,13 @@ export interface ConnectionArgs {
 export const DEFAULT_FIRST = 25;
 export const MAX_FIRST = 100;
 
+/**
+ * A caller's mistake. `http.status` 200 keeps a refusal found before execution (input-checks.ts)
+ * an ordinary GraphQL answer that gateways relay as it is (Apollo Server would answer 500); it is
+ * not sent to the caller.
+ */
 export function badUserInput(message: string, field?: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: "BAD_USER_INPUT", ...(field ? { field } : {}) } });
+  return new GraphQLError(message, { extensions: { code: "BAD_USER_INPUT", ...(field ? { field } : {}), http: { status: 200 } } });
 }
 
 /** `first`, validated: 0..100, default 25. */
@@ -109,24 +120,65 @@ type Cursor =
   /** after item `o` (0-based) of a list first served in full (batched children) */
   | { o: number };
 
-function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
+/** What a cursor is bound to: the key that signs it and the list (path, filter, sort) it walks. */
+export interface CursorBinding {
+  signer: CursorSigner;
+  /** `cursorScope(path, query)` of the list */
+  scope: string;
 }
 
-function decodeCursor(raw: string): Cursor {
+/** the furthest offset a cursor may name: beyond it, resuming would walk a list page after page */
+export const MAX_CURSOR_OFFSET = 10_000;
+
+/** The list a cursor belongs to: its path and its REST query without the paging parameters. */
+export function cursorScope(path: string, query: QueryParams = {}): string {
+  const kept = Object.entries(query)
+    .filter(([name, value]) => value !== undefined && value !== null && !["page", "limit", "include"].includes(name))
+    .map(([name, value]) => [name, Array.isArray(value) ? value.join(",") : String(value)])
+    .sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0));
+  return `${path}?${new URLSearchParams(kept as [string, string][]).toString()}`;
+}
+
+function scopeHash(scope: string): string {
+  return createHash("sha256").update(scope).digest().subarray(0, 9).toString("base64url");
+}
+
+/** A cursor of the list `binding` names (exported for tests that need a cursor of a given position). */
+export function encodeCursor(cursor: Cursor, binding: CursorBinding): string {
+  const payload = Buffer.from(JSON.stringify({ ...cursor, h: scopeHash(binding.scope) })).toString("base64url");
+  return `${payload}.${binding.signer.sign(payload)}`;
+}
+
+const NOT_A_CURSOR = "after is not a cursor of this connection";
+
+/**
+ * The payload of a cursor whose signature holds, or a BAD_USER_INPUT. Checks only that this
+ * service issued it; `decodeCursor` also checks the list it belongs to.
+ */
+export function verifiedCursorPayload(signer: CursorSigner, raw: string, argument = "after"): Record<string, unknown> {
+  const dot = raw.indexOf(".");
+  if (raw.length > 2048 || dot < 1 || !signer.verify(raw.slice(0, dot), raw.slice(dot + 1))) {
+    throw badUserInput(`${argument === "after" ? NOT_A_CURSOR : `${argument} is not a cursor of this connection`}: pass a pageInfo.endCursor as it was received`, argument);
+  }
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+    value = JSON.parse(Buffer.from(raw.slice(0, dot), "base64url").toString("utf8"));
   } catch {
     value = null;
   }
-  if (typeof value === "object" && value !== null) {
-    const v = value as Record<string, unknown>;
-    // a REST page holds at most MAX_FIRST items, so more cannot be skipped inside one
-    if ((typeof v.p === "string" || v.p === null) && isIndex(v.s) && (v.s as number) <= MAX_FIRST) return { p: v.p, s: v.s as number };
-    if (isIndex(v.o)) return { o: v.o as number };
+  if (typeof value !== "object" || value === null) throw badUserInput(NOT_A_CURSOR, argument);
+  return value as Record<string, unknown>;
+}
+
+function decodeCursor(raw: string, binding: CursorBinding): Cursor {
+  const v = verifiedCursorPayload(binding.signer, raw);
+  if (v.h !== scopeHash(binding.scope)) {
+    throw badUserInput("after is a cursor of another list, filter or sort: ask the first page again with these arguments", "after");
   }
-  throw badUserInput("after is not a cursor of this connection", "after");
+  // a REST page holds at most MAX_FIRST items, so more cannot be skipped inside one
+  if ((typeof v.p === "string" || v.p === null) && isIndex(v.s) && (v.s as number) <= MAX_FIRST) return { p: v.p, s: v.s as number };
+  if (isIndex(v.o) && (v.o as number) < MAX_CURSOR_OFFSET) return { o: v.o as number };
+  throw badUserInput("after points outside this list", "after");
 }
 
 const isIndex = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
@@ -176,7 +228,8 @@ export async function restConnection<T, N = T>(
 ): Promise<ConnectionResult<N>> {
   const first = pageSize(args.first);
   const map = options.map ?? ((item: T) => item as unknown as N);
-  const after = args.after ? decodeCursor(args.after) : null;
+  const binding: CursorBinding = { signer: session.cursors, scope: cursorScope(path, query) };
+  const after = args.after ? decodeCursor(args.after, binding) : null;
 
   let pageCursor: string | null = after && "p" in after ? after.p : null;
   let skip = after === null ? 0 : "p" in after ? after.s : after.o + 1;
@@ -207,7 +260,7 @@ export async function restConnection<T, N = T>(
     for (; i < items.length && edges.length < first; i++) {
       // the edge that ends a REST page points at the next one, so resuming behind it is one call
       const cursor: Cursor = i === items.length - 1 && next !== null ? { p: next, s: 0 } : { p: pageCursor, s: i + 1 };
-      edges.push({ cursor: encodeCursor(cursor), node: map(items[i]!) });
+      edges.push({ cursor: encodeCursor(cursor, binding), node: map(items[i]!) });
     }
     if (next === null || edges.length >= first) {
       return result(edges, totalCount, i < items.length || next !== null, after !== null);
@@ -217,17 +270,17 @@ export async function restConnection<T, N = T>(
   }
 }
 
-/** A connection over a list already in hand (offset cursors). */
-export function arrayConnection<N>(items: readonly N[], args: ConnectionArgs): ConnectionResult<N> {
+/** A connection over a list already in hand (offset cursors bound to `binding`). */
+export function arrayConnection<N>(items: readonly N[], args: ConnectionArgs, binding: CursorBinding): ConnectionResult<N> {
   const first = pageSize(args.first);
   let start = 0;
   if (args.after) {
-    const after = decodeCursor(args.after);
-    if (!("o" in after)) throw badUserInput("after is not a cursor of this connection", "after");
+    const after = decodeCursor(args.after, binding);
+    if (!("o" in after)) throw badUserInput(NOT_A_CURSOR, "after");
     start = after.o + 1;
   }
   const slice = items.slice(start, start + first);
-  const edges = slice.map((node, k) => ({ cursor: encodeCursor({ o: start + k }), node }));
+  const edges = slice.map((node, k) => ({ cursor: encodeCursor({ o: start + k }, binding), node }));
   return result(edges, items.length, start + first < items.length, start > 0);
 }
 
@@ -281,7 +334,8 @@ export function childConnectionLoader<T, N = T>(
             if (alone && isListable(k.parentId)) {
               return await restConnection<T, N>(session, path, { ...query, [filter]: k.parentId }, k.args, { totalCount: k.totalCount, map });
             }
-            return arrayConnection((await grouped.load(k.parentId)).map(map), k.args);
+            const binding = { signer: session.cursors, scope: cursorScope(path, { ...query, [filter]: k.parentId }) };
+            return arrayConnection((await grouped.load(k.parentId)).map(map), k.args, binding);
           } catch (err) {
             return err instanceof Error ? err : new Error(String(err));
           }

@@ -8,3 +8,5 @@ export * from "./scalars.js";
 export * from "./server.js";
 export * from "./subgraph.js";
 export * from "./translation.js";
+export * from "./input-checks.js";
+export * from "./entities.js";

@@ -7,6 +7,8 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { Logger } from "../log.js";
 import { listen, sendJson, serveGraphQL } from "./http.js";
 import { operationLog } from "./operation-log.js";
+import { guardEntities } from "./entities.js";
+import { currentApiId, inputChecks, type FieldChecks, type IdRule } from "./input-checks.js";
 import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
 
 /** The GraphQL context of one request: its upstream session and its loaders, never shared. */
@@ -15,6 +17,9 @@ export interface SubgraphContext {
   /** the session's own loader registry (`upstream.loaders`): one per request */
   loaders: LoaderScope;
 }
+
+/** The header with the ms the gateway still allows the request (an integer). */
+export const DEADLINE_HEADER = "x-deadline-ms";
 
 /** The header the gateway sends with `SUBGRAPH_SECRET`. */
 export const SUBGRAPH_SECRET_HEADER = "x-subgraph-secret";
@@ -30,6 +35,10 @@ export interface SubgraphServerOptions {
   /** when set, only requests carrying it in `x-subgraph-secret` are served */
   secret?: string | null;
   logger?: Logger;
+  /** the rule of the ids this subgraph's arguments carry (default: the current API's) */
+  ids?: IdRule;
+  /** argument checks of particular fields, run before the operation (input-checks.ts) */
+  fieldChecks?: FieldChecks;
 }
 
 export interface RunningSubgraph {
@@ -43,6 +52,9 @@ export interface RunningSubgraph {
 /** Serves one subgraph over HTTP: GraphQL at `/` and `/graphql`, liveness at `/health`. */
 export async function startSubgraph(options: SubgraphServerOptions): Promise<RunningSubgraph> {
   const logger = options.logger ?? new Logger(options.name);
+  const ids = options.ids ?? currentApiId;
+  // representations carry the current API's ids whatever the subgraph's own ids are
+  guardEntities(options.schema, { max: options.upstream.config.maxRepresentations, ids: currentApiId });
   const apollo = new ApolloServer<SubgraphContext>({
     schema: options.schema,
     introspection: true,
@@ -51,7 +63,11 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     // Apollo's would stop it and re-raise the signal before they finish
     stopOnTerminationSignals: false,
     // traces are for Apollo Studio usage reporting, which this project does not use
-    plugins: [ApolloServerPluginInlineTraceDisabled(), operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 }))],
+    plugins: [
+      ApolloServerPluginInlineTraceDisabled(),
+      inputChecks<SubgraphContext>({ ids, cursors: options.upstream.cursors, fields: options.fieldChecks }),
+      operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 })),
+    ],
     formatError: formatUpstreamError(logger),
   });
   await apollo.start();
@@ -59,6 +75,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
   const secret = options.secret ? digest(options.secret) : null;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const received = performance.now();
     const url = new URL(req.url ?? "/", "http://subgraph.local");
     if (url.pathname === "/health") return sendJson(res, 200, { status: "ok", subgraph: options.name });
     if (url.pathname !== "/" && url.pathname !== "/graphql") {
@@ -70,8 +87,11 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       });
     }
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
+    const asked = deadlineOf(req.headers[DEADLINE_HEADER]) ?? options.upstream.config.deadlineMs;
     await serveGraphQL(apollo, req, res, async () => {
-      const upstream = options.upstream.session({ authorization });
+      // the deadline runs from the request's receipt: reading its body counts
+      const deadlineMs = Math.max(0, Math.min(asked, options.upstream.config.deadlineMs) - (performance.now() - received));
+      const upstream = options.upstream.session({ authorization, deadlineMs });
       return { upstream, loaders: upstream.loaders };
     });
   }
@@ -86,6 +106,12 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       await apollo.stop();
     },
   };
+}
+
+/** `x-deadline-ms` as ms, or undefined when absent or not a whole number (the configured default applies). */
+function deadlineOf(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && /^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : undefined;
 }
 
 function digest(value: string): Buffer {
@@ -105,7 +131,9 @@ export function formatUpstreamError(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
     if (original instanceof GraphQLError && original.extensions?.code) {
-      return { ...formatted, message: original.message, extensions: { ...original.extensions } };
+      // `http` sets the answer's status (Apollo Server reads it before this hook) and is not for the caller
+      const { http: _http, ...extensions } = original.extensions;
+      return { ...formatted, message: original.message, extensions };
     }
     if (formatted.extensions?.code && formatted.extensions.code !== "INTERNAL_SERVER_ERROR") return formatted;
     const mapped = toGraphQLError(original);

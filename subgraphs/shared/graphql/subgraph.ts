@@ -3,6 +3,7 @@ import { parsePort } from "../env.js";
 import { Logger, parseLogLevel } from "../log.js";
 import { loadUpstreamConfig, Upstream } from "../upstream/index.js";
 import { startSubgraph, type RunningSubgraph } from "./server.js";
+import type { FieldChecks, IdRule } from "./input-checks.js";
 
 /** What each subgraph folder exports from its `index.ts`. */
 export interface SubgraphModule {
@@ -12,6 +13,10 @@ export interface SubgraphModule {
   portVariable: string;
   defaultPort: number;
   buildSchema(): Promise<GraphQLSchema>;
+  /** the rule of the ids its arguments carry (default: the current API's) */
+  ids?: IdRule;
+  /** argument checks of particular fields, run on the whole operation before it starts */
+  fieldChecks?: FieldChecks;
 }
 
 export interface StartOptions {
@@ -31,6 +36,8 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     host: options.host,
     secret: options.secret,
     logger: options.logger,
+    ids: module.ids,
+    fieldChecks: module.fieldChecks,
   });
 }
 

@@ -140,6 +140,24 @@ export function errorExtensions(err: UpstreamError): Record<string, unknown> {
 const INTERNAL_MESSAGE = "Internal server error";
 
 /**
+ * The operation would make more upstream calls than one subgraph request may
+ * (`DIRECTORY_CALL_BUDGET`): it stops instead of calling on.
+ */
+export function budgetExceeded(limit: number): GraphQLError {
+  return new GraphQLError(
+    `This operation needs more than ${limit} calls to the directory, the most one request may make: ask for fewer items or fewer nested lists, or split it.`,
+    { extensions: { code: "UPSTREAM_BUDGET_EXCEEDED", limit } },
+  );
+}
+
+/** The request's deadline (`x-deadline-ms`, at most `SUBGRAPH_DEADLINE_MS`) has passed. */
+export function deadlineExceeded(deadlineMs: number): GraphQLError {
+  return new GraphQLError(`The directory did not answer within this request's deadline of ${deadlineMs} ms.`, {
+    extensions: { code: "DEADLINE_EXCEEDED", limit: deadlineMs },
+  });
+}
+
+/**
  * Any thrown value → a GraphQLError with GRAPH.md's code. An UpstreamError (also when graphql-js
  * has wrapped it with a path) is mapped; a GraphQLError of our own is passed through; anything
  * else is a bug whose message may hold internals, so it becomes a generic INTERNAL_SERVER_ERROR.
