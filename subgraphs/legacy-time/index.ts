@@ -7,7 +7,8 @@ import { BusinessEstablishmentResolver, LegacyEstablishmentResolver } from "./bu
 import { departmentReference } from "./department/department.reference.js";
 import { DepartmentResolver, LegacyDepartmentResolver } from "./department/department.resolver.js";
 import { employeeReference } from "./employee/employee.reference.js";
-import { EmployeeResolver, checkTimeEntryRange } from "./employee/employee.resolver.js";
+import { EmployeeResolver } from "./employee/employee.resolver.js";
+import { legacyTimeFieldChecks } from "./employee/time-entry-range.js";
 import { employmentReference } from "./employment/employment.reference.js";
 import { EmploymentResolver } from "./employment/employment.resolver.js";
 import { LegacyProfileResolver } from "./legacy-profile/legacy-profile.resolver.js";
@@ -27,7 +28,7 @@ export const subgraph: SubgraphModule = {
   defaultPort: 4003,
   // its arguments name legacy records: integers
   ids: legacyApiId,
-  fieldChecks: { "Employee.timeEntries": (args) => checkTimeEntryRange(args as { from: string; to: string }) },
+  fieldChecks: legacyTimeFieldChecks,
   buildSchema: () =>
     buildFederatedSchema({
       resolvers: [
