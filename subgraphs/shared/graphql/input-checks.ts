@@ -105,9 +105,11 @@ export function checkOperation(
           const parent = typeInfo.getParentType();
           if (!field || !parent || field.args.length === 0) return;
           const coordinate = `${parent.name}.${field.name}`;
-          // the representations are the gateway's, checked one by one (entities.ts); a mutation's
-          // own arguments are its resolver's to refuse, as data where its result type says so
-          if (coordinate === `${schema.getQueryType()?.name}._entities` || parent === schema.getMutationType()) return;
+          // the representations are the gateway's, checked one by one (entities.ts)
+          if (coordinate === `${schema.getQueryType()?.name}._entities`) return;
+          // a mutation's own ids and lists are its resolver's to refuse, as data where its result
+          // type says so; only what its scalars cannot carry (a date that is no day) is refused here
+          const only = parent === schema.getMutationType() ? "scalars" : "all";
           let args: Record<string, unknown>;
           try {
             args = getArgumentValues(field, node, variables);
@@ -118,11 +120,12 @@ export function checkOperation(
           for (const arg of field.args) {
             const value = args[arg.name];
             if (value === undefined || value === null) continue;
-            checkValue(value, arg.type, `${at}.${arg.name}`, arg.name, options);
+            checkValue(value, arg.type, `${at}.${arg.name}`, arg.name, options, only);
+            if (only === "scalars") continue;
             if (arg.name === "first" && getNamedType(arg.type).name === "Int") checkFirst(value as number, `${at}.first`);
             if (arg.name === "after" && typeof value === "string" && options.cursors) verifiedCursorPayload(options.cursors, value);
           }
-          options.fields?.[coordinate]?.(args);
+          if (only === "all") options.fields?.[coordinate]?.(args);
         },
       }),
     );
@@ -133,25 +136,25 @@ function checkFirst(first: number, name: string): void {
   if (!Number.isInteger(first) || first < 0 || first > MAX_FIRST) throw badUserInput(`${name} must be between 0 and ${MAX_FIRST}, got ${first}`, "first");
 }
 
-function checkValue(value: unknown, type: GraphQLInputType, name: string, field: string, options: InputCheckOptions): void {
+function checkValue(value: unknown, type: GraphQLInputType, name: string, field: string, options: InputCheckOptions, only: "all" | "scalars"): void {
   if (value === null || value === undefined) return;
   const nullable = getNullableType(type) as GraphQLInputType;
   if (isListType(nullable)) {
     const list = Array.isArray(value) ? value : [value];
-    if (list.length > MAX_FILTER_VALUES) throw badUserInput(`${name} takes at most ${MAX_FILTER_VALUES} entries, got ${list.length}`, field);
-    list.forEach((entry) => checkValue(entry, nullable.ofType, name, field, options));
+    if (only === "all" && list.length > MAX_FILTER_VALUES) throw badUserInput(`${name} takes at most ${MAX_FILTER_VALUES} entries, got ${list.length}`, field);
+    list.forEach((entry) => checkValue(entry, nullable.ofType, name, field, options, only));
     return;
   }
   if (isInputObjectType(nullable)) {
     const object = value as Record<string, unknown>;
     for (const inner of Object.values(nullable.getFields())) {
-      checkValue(object[inner.name], inner.type, `${name}.${inner.name}`, `${field}.${inner.name}`, options);
+      checkValue(object[inner.name], inner.type, `${name}.${inner.name}`, `${field}.${inner.name}`, options, only);
     }
     if (nullable.name === "DateRange") checkRange(object.from, object.to, name, field);
     return;
   }
   if (isScalarType(nullable) && typeof value === "string") {
-    if (nullable.name === "ID") {
+    if (nullable.name === "ID" && only === "all") {
       const problem = options.ids(value);
       if (problem !== null) throw badUserInput(`${name}: the id ${problem}`, field);
     } else if (nullable.name === "Date" && !isIsoDate(value)) {
