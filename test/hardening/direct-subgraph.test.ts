@@ -94,7 +94,12 @@ describe("hostile corpus: direct subgraph requests", () => {
       },
       {
         name: "an operation that needs more calls than the budget stops at it",
-        send: people({ query: `{ ${Array.from({ length: 25 }, (_, i) => `e${i}: employees(first: 1, filter: { ids: ["${i + 1}"] }) { nodes { id } }`).join(" ")} }` }),
+        // a non-null root field's error answers before its siblings settle: wait for their calls, so they are counted here
+        send: async (s) => {
+          const answer = await people({ query: `{ ${Array.from({ length: 25 }, (_, i) => `e${i}: employees(first: 1, filter: { ids: ["${i + 1}"] }) { nodes { id } }`).join(" ")} }` })(s);
+          await new Promise((r) => setTimeout(r, 500));
+          return answer;
+        },
         status: 200,
         code: "UPSTREAM_BUDGET_EXCEEDED",
         maxUpstreamCalls: BUDGET,

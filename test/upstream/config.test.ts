@@ -43,7 +43,9 @@ describe("upstream configuration", () => {
   });
 
   it("the call budget, deadline, cursor key and representation limit have defaults and are validated", () => {
-    expect(loadUpstreamConfig({})).toMatchObject({ callBudget: 100, deadlineMs: 10000, cursorSecret: null, maxRepresentations: 1000 });
+    expect(loadUpstreamConfig({})).toMatchObject({ callBudget: 100, deadlineMs: 10000, cursorSecret: null, maxRepresentations: 1000, breakerFailures: 20, breakerOpenMs: 5000 });
+    expect(loadUpstreamConfig({ DIRECTORY_BREAKER_FAILURES: "0" }).breakerFailures).toBe(0);
+    expect(configError({ DIRECTORY_BREAKER_OPEN_S: "0" }).variable).toBe("DIRECTORY_BREAKER_OPEN_S");
     expect(
       loadUpstreamConfig({ DIRECTORY_CALL_BUDGET: "50", SUBGRAPH_DEADLINE_MS: "3000", SUBGRAPH_CURSOR_SECRET: "0123456789abcdef", SUBGRAPH_MAX_REPRESENTATIONS: "200" }),
     ).toMatchObject({ callBudget: 50, deadlineMs: 3000, cursorSecret: "0123456789abcdef", maxRepresentations: 200 });

@@ -154,6 +154,24 @@ describe("retries, rate limits and timeouts", () => {
     expect(upstream.session({ deadlineMs: 300 }).deadlineMs).toBe(300);
   });
 
+  it("the circuit breaker: 5xx in a row open it for a while; 4xx never do; it closes once the upstream answers", async () => {
+    const upstream = await warmClient({ retries: 0, breakerFailures: 3, breakerOpenMs: 400 });
+    // a caller's bad requests (404s here) do not count
+    for (let i = 0; i < 6; i++) expect(await upstream.session().current.read(`/employees/no-such-${i}`)).toBeNull();
+    fx.directory.faults.set({ errorRate: 1, errorStatus: 503 });
+    for (let i = 0; i < 3; i++) expect((await upstreamError(upstream.session().current.read(`/employees/${ids[0]}`))).status).toBe(503);
+    fx.reset();
+    const open = await upstreamError(upstream.session().current.read(`/employees/${ids[0]}`));
+    expect(open).toMatchObject({ reason: "circuit", code: "UPSTREAM_UNAVAILABLE", status: null });
+    expect(open.message).toContain("not sent");
+    expect(fx.stats().total).toBe(0);
+    // the upstream recovers; after the open period one trial request closes the breaker
+    fx.directory.faults.clear();
+    await new Promise((r) => setTimeout(r, 450));
+    expect(await upstream.session().current.read(`/employees/${ids[0]}`)).toMatchObject({ id: ids[0] });
+    expect(await upstream.session().current.read(`/employees/${ids[1]}`)).toMatchObject({ id: ids[1] });
+  });
+
   it("the call budget stops an operation instead of calling on: UPSTREAM_BUDGET_EXCEEDED", async () => {
     const upstream = await warmClient({ callBudget: 3 });
     const session = upstream.session();

@@ -3,6 +3,7 @@ import { Agent as HttpAgent, STATUS_CODES } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import got, { RequestError, TimeoutError, type Got, type Response } from "got";
 import { GraphQLError } from "graphql";
+import { BrokenCircuitError, ConsecutiveBreaker, IsolatedCircuitError, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from "cockatiel";
 import { DEFAULT_ETAG_CACHE_BYTES, type UpstreamConfig } from "./config.js";
 import { UpstreamError, budgetExceeded, deadlineExceeded, safeErrorParts, type UpstreamErrorCode } from "./errors.js";
 import { LoaderRegistry } from "./loaders.js";
@@ -22,6 +23,9 @@ import { Limiter, LruMap, MAX_FILTER_VALUES, chunk, filterValues, mapConcurrent,
  *   what is left of the request's deadline (`x-deadline-ms`, at most `deadlineMs`), so a hung
  *   request costs a fraction of the deadline and retries never make the caller wait longer than
  *   it. Past the deadline: DEADLINE_EXCEEDED.
+ * - A circuit breaker per API (cockatiel): after `breakerFailures` requests in a row failed with a
+ *   5xx, a timeout or a connection failure, that API is not called for `breakerOpenMs`. Only the
+ *   upstream's own failures count: no caller can open it with bad requests (4xx).
  * - A budget of upstream calls per session (`callBudget`): the attempt beyond it is not made, the
  *   operation gets UPSTREAM_BUDGET_EXCEEDED.
  * - Conditional GETs through one ETag cache bounded in entries and in size, whose keys start
@@ -116,12 +120,22 @@ export class Upstream {
   private readonly tokenPath: string;
   /** signs connection cursors with the configured key (or a random one for this process) */
   readonly cursors: CursorSigner;
+  /** one breaker per API; none when `breakerFailures` is 0 */
+  private readonly breakers: Partial<Record<Api, CircuitBreakerPolicy>> = {};
 
   constructor(config: UpstreamConfig) {
     this.config = Object.freeze({ ...config });
     this.base = new URL(config.baseUrl.replace(/\/+$/, ""));
     this.tokenPath = new URL(config.tokenUrl).pathname;
     this.cursors = cursorSigner(config.cursorSecret ?? randomBytes(32).toString("hex"));
+    if (config.breakerFailures > 0) {
+      for (const api of ["current", "legacy", "token"] as const) {
+        this.breakers[api] = circuitBreaker(handleWhen(isUpstreamFault), {
+          halfOpenAfter: config.breakerOpenMs,
+          breaker: new ConsecutiveBreaker(config.breakerFailures),
+        });
+      }
+    }
     this.etags =
       config.etagCacheSize > 0 ? new LruMap(config.etagCacheSize, config.etagCacheBytes ?? DEFAULT_ETAG_CACHE_BYTES, (b: CachedBody) => b.text.length + b.etag.length) : null;
     this.totals = { total: 0, byRoute: {}, notModified: 0 };
@@ -271,8 +285,22 @@ export class Upstream {
 
   // ---- sending ----
 
-  /** One logical request: authentication, retries, conditional GET, error mapping. */
+  /** One logical request through its API's circuit breaker. */
   private async send<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
+    const breaker = this.breakers[spec.api];
+    if (!breaker) return this.sendThrough<T>(state, spec);
+    try {
+      return await breaker.execute(() => this.sendThrough<T>(state, spec));
+    } catch (err) {
+      if (err instanceof BrokenCircuitError || err instanceof IsolatedCircuitError) {
+        throw new UpstreamError({ method: spec.method, path: spec.path, status: null, reason: "circuit" });
+      }
+      throw err;
+    }
+  }
+
+  /** One logical request: authentication, retries, conditional GET, error mapping. */
+  private async sendThrough<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
     const headers: Record<string, string> = { accept: "application/json" };
     let token: string | null = null;
     if (spec.api === "current") {
@@ -519,6 +547,11 @@ export class Upstream {
 }
 
 // ---- helpers ----
+
+/** What opens a breaker: the upstream's own failures (5xx, timeouts, connections), never a caller's 4xx. */
+function isUpstreamFault(err: unknown): boolean {
+  return err instanceof UpstreamError && err.reason !== "circuit" && (err.status === null || err.status >= 500) && err.reason !== "unauthenticated";
+}
 
 /** HMAC-SHA256 of cursor payloads, 128 bits kept (base64url). */
 function cursorSigner(secret: string): CursorSigner {

@@ -62,6 +62,14 @@ export interface UpstreamConfig {
   cursorSecret: string | null;
   /** SUBGRAPH_MAX_REPRESENTATIONS, default 1000: the most `_entities` representations one request may carry */
   maxRepresentations: number;
+  /**
+   * DIRECTORY_BREAKER_FAILURES, default 20 (0: no breaker): after this many upstream requests in a
+   * row failed with a 5xx, a timeout or a connection failure (after their retries), requests to
+   * that API are not sent for `breakerOpenMs`; then one trial request decides.
+   */
+  breakerFailures: number;
+  /** DIRECTORY_BREAKER_OPEN_S × 1000, default 5000 */
+  breakerOpenMs: number;
 }
 
 /** A missing or malformed environment variable; the message names it. */
@@ -172,6 +180,8 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     deadlineMs: integer(env, "SUBGRAPH_DEADLINE_MS", 10_000, 100, 600_000),
     cursorSecret: cursorSecret(get("SUBGRAPH_CURSOR_SECRET")),
     maxRepresentations: integer(env, "SUBGRAPH_MAX_REPRESENTATIONS", 1000, 1, 100_000),
+    breakerFailures: integer(env, "DIRECTORY_BREAKER_FAILURES", 20, 0, 10_000),
+    breakerOpenMs: integer(env, "DIRECTORY_BREAKER_OPEN_S", 5, 1, 3600) * 1000,
   };
 }
 

@@ -15,7 +15,7 @@ export type UpstreamErrorCode =
   | "RATE_LIMITED"
   | "UPSTREAM_UNAVAILABLE";
 
-export type UpstreamErrorReason = "http" | "timeout" | "network" | "unauthenticated";
+export type UpstreamErrorReason = "http" | "timeout" | "network" | "unauthenticated" | "circuit";
 
 export interface UpstreamErrorInit {
   method: string;
@@ -55,7 +55,9 @@ export class UpstreamError extends Error {
           ? `timed out${init.summary ? ` (${init.summary})` : ""}`
           : init.reason === "network"
             ? `connection failed${init.summary ? ` (${init.summary})` : ""}`
-            : "no caller credentials to forward";
+            : init.reason === "circuit"
+              ? "not sent: the directory failed repeatedly just before; it is tried again in a few seconds"
+              : "no caller credentials to forward";
     super(`${init.method} ${path} failed: ${tail}`);
     this.name = "UpstreamError";
     this.method = init.method;
