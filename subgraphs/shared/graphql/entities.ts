@@ -1,5 +1,5 @@
 import { GraphQLError, isUnionType, type GraphQLFieldResolver, type GraphQLSchema } from "graphql";
-import { badUserInput } from "./connection.js";
+import { badUserInput } from "./user-input.js";
 import type { IdRule } from "./input-checks.js";
 
 /**

@@ -18,7 +18,8 @@ import {
 } from "graphql";
 import type { CursorSigner } from "../upstream/types.js";
 import { MAX_FILTER_VALUES } from "../upstream/util.js";
-import { MAX_FIRST, badUserInput, verifiedCursorPayload } from "./connection.js";
+import { verifiedCursorPayload } from "./cursors.js";
+import { MAX_FIRST, badUserInput } from "./user-input.js";
 import { isIsoDate } from "./scalars.js";
 
 /**
