@@ -10,6 +10,8 @@ import { operationGuard } from "../subgraphs/shared/graphql/limits.js";
 import { DEADLINE_HEADER, SUBGRAPH_SECRET_HEADER } from "../subgraphs/shared/graphql/server.js";
 import { Logger } from "../subgraphs/shared/log.js";
 import { operationLog } from "../subgraphs/shared/graphql/operation-log.js";
+import { currentApiId, inputChecks } from "../subgraphs/shared/graphql/input-checks.js";
+import { legacyTimeFieldChecks } from "../subgraphs/legacy-time/employee/time-entry-range.js";
 import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.js";
 import { handleCors } from "./cors.js";
 import { createExploration } from "./explore.js";
@@ -142,6 +144,9 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
       ApolloServerPluginLandingPageDisabled(),
       unknownOperationIsClientError<GatewayContext>(),
       ...(config.auth === "forward" ? [requireCredentials()] : []),
+      // the subgraphs' argument checks, run on the whole operation before the first subgraph fetch,
+      // so that a bad argument of a field planned after another subgraph's fetch costs nothing
+      inputChecks<GatewayContext>({ ids: currentApiId, fields: legacyTimeFieldChecks }),
       operationLog<GatewayContext>(logger, (ctx) => ({ subgraphFetches: ctx.subgraphFetches })),
     ],
   });

@@ -80,9 +80,17 @@ describe("AxisSection", () => {
   });
 
   it("is null, without error, for a section that does not exist", async () => {
-    const res = await stack.gql(url, `{ a: axisSection(id: "999999") { id } b: axisSection(id: "x") { id } }`);
+    const res = await stack.gql(url, `{ a: axisSection(id: "999999") { id } }`);
     expect(res.errors).toBeUndefined();
-    expect(res.data).toEqual({ a: null, b: null });
+    expect(res.data).toEqual({ a: null });
+  });
+
+  it("an id that is not a legacy integer is BAD_USER_INPUT before any upstream call", async () => {
+    stack.resetStats();
+    const res = await stack.gql(url, `{ a: axisSection(id: "999999") { id } b: axisSection(id: "x") { id } }`);
+    expect(res.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(res.errors?.[0]?.message).toContain("b.id");
+    expect(stack.stats().total).toBe(0);
   });
 
   it("resolves 60 references in one call", async () => {

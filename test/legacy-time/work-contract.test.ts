@@ -58,9 +58,11 @@ describe("WorkContract", () => {
   });
 
   it("workContract(id) is null, without error, for a contract that does not exist", async () => {
-    const res = await stack.gql(url, `{ a: workContract(id: "999999") { id } b: workContract(id: "x") { id } }`);
+    const res = await stack.gql(url, `{ a: workContract(id: "999999") { id } }`);
     expect(res.errors).toBeUndefined();
-    expect(res.data).toEqual({ a: null, b: null });
+    expect(res.data).toEqual({ a: null });
+    const bad = await stack.gql(url, `{ b: workContract(id: "x") { id } }`);
+    expect(bad.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
   });
 
   it("resolves references by single reads, the list having no id filter", async () => {

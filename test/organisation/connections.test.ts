@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../helpers/stack.js";
+import { cursorScope, encodeCursor } from "../../subgraphs/shared/graphql/index.js";
 import { apiCalls, query, send } from "./helpers.js";
 
 /** The root connections: filters, paging to the end, totalCount, and the checks of their arguments. */
@@ -203,7 +204,7 @@ describe("bad arguments", () => {
 
   it("a cursor whose page the upstream rejects comes back as BAD_USER_INPUT naming the call", async () => {
     // well-formed for this facade, but the REST page cursor inside it was never issued by the upstream
-    const forged = Buffer.from(JSON.stringify({ p: "forged-page", s: 0 })).toString("base64url");
+    const forged = encodeCursor({ p: "forged-page", s: 0 }, { signer: stack.upstream.cursors, scope: cursorScope("/legal-entities", {}) });
     const response = await send(stack, `query($a: String) { legalEntities(first: 2, after: $a) { nodes { id } } }`, { a: forged });
     expect(response.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
     expect(response.errors?.[0]?.extensions?.upstream).toMatchObject({ method: "GET", path: "/service-api/legal-entities", status: 400 });

@@ -18,7 +18,9 @@ let demo: Stack;
 let big: Stack;
 
 beforeAll(async () => {
-  [demo, big] = await Promise.all([startStack({ subgraphs: ["organisation"] }), startStack({ subgraphs: ["organisation"] })]);
+  // 200 single reads in one session is the alternative measured here, beyond the default call budget
+  const env = { DIRECTORY_CALL_BUDGET: "1000" };
+  [demo, big] = await Promise.all([startStack({ subgraphs: ["organisation"], env }), startStack({ subgraphs: ["organisation"], env })]);
   // added before the first request reaches the directory, so that its indexes include them
   const departments = big.directory.company.departments;
   const parents = departments.filter((d) => d.level === 2 && !d.isArchived);

@@ -107,10 +107,12 @@ describe("one representation", () => {
     expect(response.data._entities).toEqual([null]);
   });
 
-  it("an empty id is null without any upstream call", async () => {
-    const { result, calls } = await resolve("Department", [""]);
-    expect(result._entities).toEqual([null]);
-    expect(calls.total).toBe(0);
+  it("an empty id is BAD_USER_INPUT at its own index without any upstream call", async () => {
+    const { result, calls } = await counting(stack, () => send(stack, ENTITIES_QUERY, { r: representations("Department", ["", "1"]) }));
+    expect(result.data?._entities[0]).toBeNull();
+    expect(result.data?._entities[1]).toMatchObject({ id: "1" });
+    expect(result.errors?.[0]).toMatchObject({ path: ["_entities", 0], extensions: { code: "BAD_USER_INPUT" } });
+    expect(calls.total).toBeLessThanOrEqual(1);
   });
 });
 

@@ -3,6 +3,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   arrayConnection,
   childConnectionLoader,
+  cursorScope,
+  encodeCursor,
   pageSize,
   restConnection,
   type ConnectionArgs,
@@ -19,7 +21,11 @@ interface Employment {
   employee: Ref;
 }
 
-const cursorOf = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+/** an unsigned cursor, as a client could make one up */
+const unsigned = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+/** a cursor this fixture's upstream signed, for `path` and `query` */
+const signed = (fx: Fixture, value: object, path = "/employees", query = {}) =>
+  encodeCursor(value as never, { signer: fx.upstream.cursors, scope: cursorScope(path, query) });
 
 async function rejection(promise: Promise<unknown>): Promise<Error> {
   try {
@@ -161,11 +167,16 @@ describe("restConnection", () => {
 
   it.each([
     ["not base64 JSON", "%%%"],
-    ["JSON of another shape", cursorOf({ x: 1 })],
-    ["a skip beyond a REST page", cursorOf({ p: null, s: 101 })],
-    ["a negative offset", cursorOf({ o: -1 })],
-    ["a fractional offset", cursorOf({ o: 1.5 })],
-  ])("a cursor that is %s is BAD_USER_INPUT before any call", async (_, after) => {
+    ["unsigned", { p: null, s: 1 }, false],
+    ["JSON of another shape", { x: 1 }],
+    ["a skip beyond a REST page", { p: null, s: 101 }],
+    ["a negative offset", { o: -1 }],
+    ["a fractional offset", { o: 1.5 }],
+    ["an offset beyond any list served", { o: 1e9 }],
+    ["signed for another list", { p: null, s: 1 }, true, "/employments"],
+    ["signed for another filter", { p: null, s: 1 }, true, "/employees", { "applicableJobPosition.department.id": "5" }],
+  ] as Array<[string, string | object, boolean?, string?, Record<string, string>?]>)("a cursor that is %s is BAD_USER_INPUT before any call", async (_, value, sign = true, path = "/employees", query: Record<string, string> = {}) => {
+    const after = typeof value === "string" ? value : sign ? signed(fx, value, path, query) : unsigned(value);
     fx.reset();
     const err = await rejection(page({ first: 5, after }));
     expect(err).toBeInstanceOf(GraphQLError);
@@ -174,7 +185,7 @@ describe("restConnection", () => {
   });
 
   it("a forged REST page cursor is refused by the upstream as BAD_USER_INPUT", async () => {
-    const err = await rejection(page({ first: 5, after: cursorOf({ p: "forged", s: 0 }) }));
+    const err = await rejection(page({ first: 5, after: signed(fx, { p: "forged", s: 0 }) }));
     expect(err).toBeInstanceOf(UpstreamError);
     expect((err as UpstreamError).code).toBe("BAD_USER_INPUT");
     expect((err as UpstreamError).status).toBe(400);
@@ -187,7 +198,7 @@ describe("restConnection", () => {
   });
 
   it("an offset cursor of a list served whole resumes through the REST list in one call", async () => {
-    const served = arrayConnection(all.slice(0, 10), { first: 3 });
+    const served = arrayConnection(all.slice(0, 10), { first: 3 }, { signer: fx.upstream.cursors, scope: cursorScope("/employees", {}) });
     fx.reset();
     const c = await page({ first: 5, after: served.pageInfo.endCursor }, true);
     expect(ids(c)).toEqual(all.slice(3, 8));
@@ -202,10 +213,10 @@ describe("restConnection", () => {
 
   it("a deep offset cursor walks the REST pages before it", async () => {
     fx.reset();
-    const c = await page({ first: 5, after: cursorOf({ o: 149 }) });
+    const c = await page({ first: 5, after: signed(fx, { o: 149 }) });
     expect(ids(c)).toEqual(all.slice(150, 155));
     expect(calls()).toBe(2);
-    const beyond = await page({ first: 5, after: cursorOf({ o: all.length + 10 }) });
+    const beyond = await page({ first: 5, after: signed(fx, { o: all.length + 10 }) });
     expect(beyond.edges).toEqual([]);
     expect(beyond.pageInfo.hasNextPage).toBe(false);
   });
@@ -213,21 +224,28 @@ describe("restConnection", () => {
 
 describe("arrayConnection", () => {
   const items = ["a", "b", "c", "d", "e"];
+  const signer = { sign: () => "sig", verify: (_: string, signature: string) => signature === "sig" };
+  const binding = { signer, scope: "letters" };
 
   it("pages through a list in hand with offset cursors", () => {
-    const head = arrayConnection(items, { first: 2 });
+    const head = arrayConnection(items, { first: 2 }, binding);
     expect(head.nodes).toEqual(["a", "b"]);
     expect(head.totalCount).toBe(5);
     expect(head.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
-    const mid = arrayConnection(items, { first: 2, after: head.pageInfo.endCursor });
+    const mid = arrayConnection(items, { first: 2, after: head.pageInfo.endCursor }, binding);
     expect(mid.nodes).toEqual(["c", "d"]);
-    const tail = arrayConnection(items, { first: 2, after: mid.pageInfo.endCursor });
+    const tail = arrayConnection(items, { first: 2, after: mid.pageInfo.endCursor }, binding);
     expect(tail.nodes).toEqual(["e"]);
     expect(tail.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
   });
 
   it("a REST cursor is not a cursor of a list in hand", () => {
-    expect(() => arrayConnection(items, { after: cursorOf({ p: null, s: 1 }) })).toThrow(/not a cursor/);
+    expect(() => arrayConnection(items, { after: encodeCursor({ p: null, s: 1 }, binding) }, binding)).toThrow(/not a cursor/);
+  });
+
+  it("a cursor of another list in hand is refused", () => {
+    const other = arrayConnection(items, { first: 2 }, { signer, scope: "digits" });
+    expect(() => arrayConnection(items, { after: other.pageInfo.endCursor }, binding)).toThrow(/another list/);
   });
 });
 

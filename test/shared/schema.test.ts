@@ -29,10 +29,12 @@ describe("the Date scalar", () => {
     },
   );
 
-  it("refuses an impossible date written in the operation as BAD_USER_INPUT, as in a variable", async () => {
+  it("refuses an impossible date written in the operation as BAD_USER_INPUT, with status 200 so that gateways relay it", async () => {
     const res = await gql(`{ date(value: "2026-02-30") }`);
-    expect(res.status).toBe(400);
-    expect(res.errors![0]!.extensions!.code).toBe("BAD_USER_INPUT");
+    expect(res.status).toBe(200);
+    expect(res.data).toBeUndefined();
+    expect(res.errors![0]!.extensions).toEqual({ code: "BAD_USER_INPUT", field: "value" });
+    expect(res.errors![0]!.message).toBe('date.value must be a calendar date as YYYY-MM-DD, got "2026-02-30"');
   });
 
   it("refuses a number", async () => {

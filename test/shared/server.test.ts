@@ -1,7 +1,7 @@
 import { Agent, request } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { directoryToken, postGraphQL } from "../helpers/stack.js";
-import { SUBGRAPH_SECRET_HEADER, listen } from "../../subgraphs/shared/graphql/index.js";
+import { SUBGRAPH_SECRET_HEADER, cursorScope, encodeCursor, listen } from "../../subgraphs/shared/graphql/index.js";
 import { Logger, type LogLevel } from "../../subgraphs/shared/log.js";
 import { INTERNAL_SECRET, startProbe, type Probe } from "./probe.js";
 
@@ -107,7 +107,9 @@ describe("the subgraph server", () => {
   });
 
   it("an upstream 400 keeps the problem details' field errors", async () => {
-    const res = await postGraphQL(probe.subgraph.url, `{ employees(after: "eyJwIjoiYm9ndXMiLCJzIjowfQ") { nodes { id } } }`);
+    // a page cursor the upstream does not know, in a cursor this subgraph signed
+    const after = encodeCursor({ p: "bogus", s: 0 }, { signer: probe.upstream.cursors, scope: cursorScope("/employees", {}) });
+    const res = await postGraphQL(probe.subgraph.url, `{ employees(after: "${after}") { nodes { id } } }`);
     expect(res.errors![0]!.extensions).toMatchObject({ code: "BAD_USER_INPUT", upstream: { status: 400 }, fields: { page: [expect.any(String)] } });
   });
 

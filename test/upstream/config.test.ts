@@ -42,6 +42,32 @@ describe("upstream configuration", () => {
     expect(config.scopes).toContain("departments.readonly");
   });
 
+  it("the call budget, deadline, cursor key and representation limit have defaults and are validated", () => {
+    expect(loadUpstreamConfig({})).toMatchObject({ callBudget: 100, deadlineMs: 10000, cursorSecret: null, maxRepresentations: 1000, breakerFailures: 20, breakerOpenMs: 5000 });
+    expect(loadUpstreamConfig({ DIRECTORY_BREAKER_FAILURES: "0" }).breakerFailures).toBe(0);
+    expect(configError({ DIRECTORY_BREAKER_OPEN_S: "0" }).variable).toBe("DIRECTORY_BREAKER_OPEN_S");
+    expect(
+      loadUpstreamConfig({ DIRECTORY_CALL_BUDGET: "50", SUBGRAPH_DEADLINE_MS: "3000", SUBGRAPH_CURSOR_SECRET: "0123456789abcdef", SUBGRAPH_MAX_REPRESENTATIONS: "200" }),
+    ).toMatchObject({ callBudget: 50, deadlineMs: 3000, cursorSecret: "0123456789abcdef", maxRepresentations: 200 });
+    expect(configError({ DIRECTORY_CALL_BUDGET: "0" }).variable).toBe("DIRECTORY_CALL_BUDGET");
+    expect(configError({ SUBGRAPH_DEADLINE_MS: "fast" }).variable).toBe("SUBGRAPH_DEADLINE_MS");
+    expect(configError({ SUBGRAPH_MAX_REPRESENTATIONS: "-1" }).variable).toBe("SUBGRAPH_MAX_REPRESENTATIONS");
+    const short = configError({ SUBGRAPH_CURSOR_SECRET: "short" });
+    expect(short.variable).toBe("SUBGRAPH_CURSOR_SECRET");
+    expect(short.message).not.toContain("short\"");
+  });
+
+  it("replicas sharing SUBGRAPH_CURSOR_SECRET accept each other's cursors; others do not", async () => {
+    const { Upstream } = await import("../../subgraphs/shared/upstream/index.js");
+    const env = { SUBGRAPH_CURSOR_SECRET: "a-shared-cursor-secret" };
+    const [a, b, c] = [new Upstream(loadUpstreamConfig(env)), new Upstream(loadUpstreamConfig(env)), new Upstream(loadUpstreamConfig({}))];
+    const signature = a.cursors.sign("payload");
+    expect(b.cursors.verify("payload", signature)).toBe(true);
+    expect(c.cursors.verify("payload", signature)).toBe(false);
+    expect(a.cursors.verify("payloaD", signature)).toBe(false);
+    await Promise.all([a.close(), b.close(), c.close()]);
+  });
+
   it("DIRECTORY_PORT moves the embedded service's address", () => {
     expect(loadUpstreamConfig({ DIRECTORY_PORT: "4999" }).baseUrl).toBe("http://127.0.0.1:4999");
   });

@@ -1,3 +1,4 @@
+import { GraphQLError } from "graphql";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startDirectory } from "../../directory/server.js";
 import { Upstream, type UpstreamCallEvent } from "../../subgraphs/shared/upstream/index.js";
@@ -104,7 +105,7 @@ describe("retries, rate limits and timeouts", () => {
     expect(fx.stats().total).toBe(1);
   });
 
-  it("a hanging upstream times out: UPSTREAM_UNAVAILABLE, reason timeout, not retried", async () => {
+  it("a hanging upstream times out: a read is retried within the deadline, then UPSTREAM_UNAVAILABLE, reason timeout", async () => {
     const upstream = await warmClient({ timeoutMs: 200, retries: 2 });
     fx.directory.faults.set({ hangRate: 1 });
     const session = upstream.session();
@@ -114,7 +115,75 @@ describe("retries, rate limits and timeouts", () => {
     expect(err.reason).toBe("timeout");
     expect(err.status).toBeNull();
     expect(err.code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(session.calls.total).toBe(3);
+  });
+
+  it("a hung write is sent once", async () => {
+    const upstream = await warmClient({ timeoutMs: 200, retries: 2 });
+    fx.directory.faults.set({ hangRate: 1 });
+    const session = upstream.session();
+    const err = await upstreamError(session.current.post("/webhook-deliveries", { webhookEndpoint: { id: "1" } }));
+    expect(err.reason).toBe("timeout");
     expect(session.calls.total).toBe(1);
+  });
+
+  it("the request's deadline bounds a read and its retries: DEADLINE_EXCEEDED, however long the timeout", async () => {
+    const upstream = await warmClient({ timeoutMs: 10_000, retries: 2 });
+    fx.directory.faults.set({ hangRate: 1 });
+    const session = upstream.session({ deadlineMs: 600 });
+    expect(session.deadlineMs).toBe(600);
+    const started = Date.now();
+    const err = await session.current.read(`/employees/${ids[0]}`).catch((e: unknown) => e as GraphQLError);
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(550);
+    expect(took).toBeLessThan(1000);
+    expect((err as GraphQLError).extensions).toMatchObject({ code: "DEADLINE_EXCEEDED", limit: 600 });
+    // each attempt had a share of the deadline, so the hung one was retried in time
+    expect(session.calls.total).toBeGreaterThan(1);
+    // past the deadline, nothing more is sent
+    fx.directory.faults.clear();
+    const before = session.calls.total;
+    expect(((await session.current.read(`/employees/${ids[0]}`).catch((e: unknown) => e)) as GraphQLError).extensions?.code).toBe("DEADLINE_EXCEEDED");
+    expect(session.calls.total).toBe(before);
+  });
+
+  it("a deadline asked for is clamped to the configured maximum", async () => {
+    const upstream = await warmClient({ deadlineMs: 2000 });
+    expect(upstream.session({ deadlineMs: 60_000 }).deadlineMs).toBe(2000);
+    expect(upstream.session().deadlineMs).toBe(2000);
+    expect(upstream.session({ deadlineMs: 300 }).deadlineMs).toBe(300);
+  });
+
+  it("the circuit breaker: 5xx in a row open it for a while; 4xx never do; it closes once the upstream answers", async () => {
+    const upstream = await warmClient({ retries: 0, breakerFailures: 3, breakerOpenMs: 400 });
+    // a caller's bad requests (404s here) do not count
+    for (let i = 0; i < 6; i++) expect(await upstream.session().current.read(`/employees/no-such-${i}`)).toBeNull();
+    fx.directory.faults.set({ errorRate: 1, errorStatus: 503 });
+    for (let i = 0; i < 3; i++) expect((await upstreamError(upstream.session().current.read(`/employees/${ids[0]}`))).status).toBe(503);
+    fx.reset();
+    const open = await upstreamError(upstream.session().current.read(`/employees/${ids[0]}`));
+    expect(open).toMatchObject({ reason: "circuit", code: "UPSTREAM_UNAVAILABLE", status: null });
+    expect(open.message).toContain("not sent");
+    expect(fx.stats().total).toBe(0);
+    // the upstream recovers; after the open period one trial request closes the breaker
+    fx.directory.faults.clear();
+    await new Promise((r) => setTimeout(r, 450));
+    expect(await upstream.session().current.read(`/employees/${ids[0]}`)).toMatchObject({ id: ids[0] });
+    expect(await upstream.session().current.read(`/employees/${ids[1]}`)).toMatchObject({ id: ids[1] });
+  });
+
+  it("the call budget stops an operation instead of calling on: UPSTREAM_BUDGET_EXCEEDED", async () => {
+    const upstream = await warmClient({ callBudget: 3 });
+    const session = upstream.session();
+    for (const id of ids.slice(0, 3)) await session.current.read(`/employees/${id}`);
+    fx.reset();
+    const err = (await session.current.read(`/employees/${ids[3]}`).catch((e: unknown) => e)) as GraphQLError;
+    expect(err).toBeInstanceOf(GraphQLError);
+    expect(err.extensions).toMatchObject({ code: "UPSTREAM_BUDGET_EXCEEDED", limit: 3 });
+    expect(err.message).toContain("more than 3 calls");
+    expect(fx.stats().total).toBe(0);
+    // another session has its own budget
+    await upstream.session().current.read(`/employees/${ids[3]}`);
   });
 
   it("every attempt is reported to the process-wide hook", async () => {

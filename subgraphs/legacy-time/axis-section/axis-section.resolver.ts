@@ -7,6 +7,7 @@ import {
   badUserInput,
   givenFields,
   connectionType,
+  cursorScope,
   translate,
   translations,
   type ConnectionResult,
@@ -77,18 +78,19 @@ export class AxisSectionResolver {
   @Query(() => AxisSectionConnection, { nullable: true, description: "Axis sections by id and axis, ordered by id." })
   async axisSections(@Args(() => AxisSectionsArgs) args: AxisSectionsArgs, @Ctx() ctx: SubgraphContext): Promise<ConnectionResult<RestAxisSection>> {
     const { ids, axisIds } = args.filter ?? {};
+    const binding = { signer: ctx.upstream.cursors, scope: cursorScope(AXIS_SECTIONS_PATH, { id: ids ?? undefined, axisId: axisIds ?? undefined }) };
     if (ids) checkFilterList(ids, "filter.ids", { allowEmpty: true });
     if (axisIds) checkFilterList(axisIds, "filter.axisIds", { allowEmpty: true });
     if (axisIds?.some((axisId) => axisId < 1)) throw badUserInput("filter.axisIds: axis ids are integers >= 1", "filter.axisIds");
     // an empty list, or ids that cannot be legacy ids, match nothing
     const listed = ids?.filter(isLegacyId);
-    if ((listed && listed.length === 0) || (axisIds && axisIds.length === 0)) return arrayConnection<RestAxisSection>([], args);
+    if ((listed && listed.length === 0) || (axisIds && axisIds.length === 0)) return arrayConnection<RestAxisSection>([], args, binding);
     await assertCaller(ctx);
     const body = await ctx.upstream.legacy.get<unknown>(AXIS_SECTIONS_PATH, { id: listed, axisId: axisIds });
     const sections = legacyItems<RestAxisSection>(body).sort((a, b) => a.id - b.id);
     const loader = axisSectionLoader(ctx);
     for (const section of sections) loader.prime(String(section.id), section);
-    return arrayConnection(sections, args);
+    return arrayConnection(sections, args, binding);
   }
 
   @FieldResolver(() => String, { description: "The name in `lang` (e.g. fr-FR), else the invariant name." })

@@ -1,5 +1,5 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, Resolver, Root } from "type-graphql";
-import { DateScalar, LocalDateTimeScalar, badUserInput, type SubgraphContext } from "../../shared/graphql/index.js";
+import { DateScalar, LocalDateTimeScalar, type SubgraphContext } from "../../shared/graphql/index.js";
 import { isLegacyId } from "../common/ids.js";
 import { guarded } from "../common/visibility.js";
 import { LegacyProfile } from "../legacy-profile/legacy-profile.js";
@@ -8,10 +8,7 @@ import type { RestLegacyUser, RestTimeEntry, RestWorkContract } from "../rest.js
 import { TimeEntry } from "../time-entry/time-entry.js";
 import { WorkContract } from "../work-contract/work-contract.js";
 import { Employee, type EmployeeRef } from "./employee.js";
-
-/** The longest range of `timeEntries`: a quarter, so that one answer stays a few hundred entries per person. */
-export const MAX_TIME_ENTRY_DAYS = 93;
-const DAY_MS = 86_400_000;
+import { MAX_TIME_ENTRY_DAYS, checkTimeEntryRange } from "./time-entry-range.js";
 
 @ArgsType()
 class TimeEntriesArgs {
@@ -65,9 +62,7 @@ export class EmployeeResolver {
     @Args(() => TimeEntriesArgs) { from, to, modifiedSince, includeTheoretical }: TimeEntriesArgs,
     @Ctx() ctx: SubgraphContext,
   ): Promise<RestTimeEntry[]> {
-    if (from > to) throw badUserInput(`from (${from}) must be on or before to (${to})`, "from");
-    const days = (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
-    if (days > MAX_TIME_ENTRY_DAYS) throw badUserInput(`from..to spans ${days} days; at most ${MAX_TIME_ENTRY_DAYS} are allowed`, "to");
+    checkTimeEntryRange({ from, to });
     return guarded(ctx, employee.id, () =>
       timeEntriesLoader(ctx).load({ ownerId: employee.id, from, to, modifiedSince: modifiedSince ?? null, includeTheoretical }),
     );

@@ -1,9 +1,14 @@
 import DataLoader from "dataloader";
-import { GraphQLError, type FieldNode, type GraphQLResolveInfo, type SelectionNode } from "graphql";
+import { type FieldNode, type GraphQLResolveInfo, type SelectionNode } from "graphql";
 import { Directive, Field, Int, ObjectType, type ClassType } from "type-graphql";
 import { groupedLoader, type ParentKeys } from "../upstream/loaders.js";
 import { isListable } from "../upstream/util.js";
 import type { Envelope, QueryParams, UpstreamSession } from "../upstream/types.js";
+import { cursorScope, decodeCursor, encodeCursor, NOT_A_CURSOR, type Cursor, type CursorBinding } from "./cursors.js";
+import { badUserInput, MAX_FIRST, DEFAULT_FIRST } from "./user-input.js";
+
+export { badUserInput, DEFAULT_FIRST, MAX_FIRST } from "./user-input.js";
+export { cursorScope, encodeCursor, MAX_CURSOR_OFFSET, verifiedCursorPayload, type CursorBinding } from "./cursors.js";
 
 /**
  * Relay connections over the REST interface's cursor-paged lists (GRAPH.md).
@@ -12,6 +17,11 @@ import type { Envelope, QueryParams, UpstreamSession } from "../upstream/types.j
  * how many items of that page precede the next edge, so `after` resumes exactly behind it; when
  * an edge ends its REST page, its cursor wraps the REST `next` cursor itself. Connections built
  * from a list already in hand (one-to-many edges batched for many parents) use offset cursors.
+ *
+ * Cursors are signed (HMAC with the upstream's cursor key) and bound to their list: the payload
+ * carries a hash of the list's path and REST query (filter and sort), so a cursor that was
+ * altered, made up, or issued for another list, filter or sort is BAD_USER_INPUT before any
+ * upstream call, and an offset cannot send the subgraph walking a list it never served.
  */
 
 @ObjectType({ description: "Relay page information." })
@@ -82,13 +92,6 @@ export interface ConnectionArgs {
   after?: string | null;
 }
 
-export const DEFAULT_FIRST = 25;
-export const MAX_FIRST = 100;
-
-export function badUserInput(message: string, field?: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: "BAD_USER_INPUT", ...(field ? { field } : {}) } });
-}
-
 /** `first`, validated: 0..100, default 25. */
 export function pageSize(first: number | null | undefined): number {
   if (first === null || first === undefined) return DEFAULT_FIRST;
@@ -97,39 +100,6 @@ export function pageSize(first: number | null | undefined): number {
   }
   return first;
 }
-
-/**
- * What an `after` cursor holds. The REST `page` cursor marks a position in the list (the
- * directory's cursors are keyset positions), not a page of a fixed size, so a position is "the
- * first `s` items of the REST page that starts at cursor `p`" and any `limit` may be asked from it.
- */
-type Cursor =
-  /** after the first `s` items of the REST page starting at `p` (null: the list's start) */
-  | { p: string | null; s: number }
-  /** after item `o` (0-based) of a list first served in full (batched children) */
-  | { o: number };
-
-function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString("base64url");
-}
-
-function decodeCursor(raw: string): Cursor {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
-  } catch {
-    value = null;
-  }
-  if (typeof value === "object" && value !== null) {
-    const v = value as Record<string, unknown>;
-    // a REST page holds at most MAX_FIRST items, so more cannot be skipped inside one
-    if ((typeof v.p === "string" || v.p === null) && isIndex(v.s) && (v.s as number) <= MAX_FIRST) return { p: v.p, s: v.s as number };
-    if (isIndex(v.o)) return { o: v.o as number };
-  }
-  throw badUserInput("after is not a cursor of this connection", "after");
-}
-
-const isIndex = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
 
 /** The opaque `page` cursor of an envelope's `links.next`, or null on the last page. */
 export function nextPageCursor(envelope: Envelope<unknown>): string | null {
@@ -176,7 +146,8 @@ export async function restConnection<T, N = T>(
 ): Promise<ConnectionResult<N>> {
   const first = pageSize(args.first);
   const map = options.map ?? ((item: T) => item as unknown as N);
-  const after = args.after ? decodeCursor(args.after) : null;
+  const binding: CursorBinding = { signer: session.cursors, scope: cursorScope(path, query) };
+  const after = args.after ? decodeCursor(args.after, binding) : null;
 
   let pageCursor: string | null = after && "p" in after ? after.p : null;
   let skip = after === null ? 0 : "p" in after ? after.s : after.o + 1;
@@ -207,7 +178,7 @@ export async function restConnection<T, N = T>(
     for (; i < items.length && edges.length < first; i++) {
       // the edge that ends a REST page points at the next one, so resuming behind it is one call
       const cursor: Cursor = i === items.length - 1 && next !== null ? { p: next, s: 0 } : { p: pageCursor, s: i + 1 };
-      edges.push({ cursor: encodeCursor(cursor), node: map(items[i]!) });
+      edges.push({ cursor: encodeCursor(cursor, binding), node: map(items[i]!) });
     }
     if (next === null || edges.length >= first) {
       return result(edges, totalCount, i < items.length || next !== null, after !== null);
@@ -217,17 +188,17 @@ export async function restConnection<T, N = T>(
   }
 }
 
-/** A connection over a list already in hand (offset cursors). */
-export function arrayConnection<N>(items: readonly N[], args: ConnectionArgs): ConnectionResult<N> {
+/** A connection over a list already in hand (offset cursors bound to `binding`). */
+export function arrayConnection<N>(items: readonly N[], args: ConnectionArgs, binding: CursorBinding): ConnectionResult<N> {
   const first = pageSize(args.first);
   let start = 0;
   if (args.after) {
-    const after = decodeCursor(args.after);
-    if (!("o" in after)) throw badUserInput("after is not a cursor of this connection", "after");
+    const after = decodeCursor(args.after, binding);
+    if (!("o" in after)) throw badUserInput(NOT_A_CURSOR, "after");
     start = after.o + 1;
   }
   const slice = items.slice(start, start + first);
-  const edges = slice.map((node, k) => ({ cursor: encodeCursor({ o: start + k }), node }));
+  const edges = slice.map((node, k) => ({ cursor: encodeCursor({ o: start + k }, binding), node }));
   return result(edges, items.length, start + first < items.length, start > 0);
 }
 
@@ -281,7 +252,8 @@ export function childConnectionLoader<T, N = T>(
             if (alone && isListable(k.parentId)) {
               return await restConnection<T, N>(session, path, { ...query, [filter]: k.parentId }, k.args, { totalCount: k.totalCount, map });
             }
-            return arrayConnection((await grouped.load(k.parentId)).map(map), k.args);
+            const binding = { signer: session.cursors, scope: cursorScope(path, { ...query, [filter]: k.parentId }) };
+            return arrayConnection((await grouped.load(k.parentId)).map(map), k.args, binding);
           } catch (err) {
             return err instanceof Error ? err : new Error(String(err));
           }

@@ -11,3 +11,5 @@ export * from "./server.js";
 export * from "./subgraph.js";
 export * from "./translation.js";
 export * from "./writes.js";
+export * from "./input-checks.js";
+export * from "./entities.js";

@@ -26,15 +26,25 @@ function toDate(value: unknown): string {
   throw new TypeError(`Date must be a calendar date as YYYY-MM-DD, got ${JSON.stringify(value)}`);
 }
 
+/**
+ * A string argument reaches the operation-wide check (input-checks.ts), which refuses a date that
+ * is not a calendar day as BAD_USER_INPUT naming the argument, before any upstream call. Refused
+ * here, during validation, it would be an HTTP 400 that a gateway reports as its own failure.
+ */
+function toDateInput(value: unknown): string {
+  if (typeof value === "string" && value.length <= 64) return value;
+  throw new TypeError(`Date must be a calendar date as YYYY-MM-DD, got ${JSON.stringify(value)?.slice(0, 70)}`);
+}
+
 export const DateScalar = new GraphQLScalarType({
   name: "Date",
   description: "A calendar date without time zone, as YYYY-MM-DD (RFC 3339 full-date).",
   specifiedByURL: "https://www.rfc-editor.org/rfc/rfc3339#section-5.6",
   serialize: toDate,
-  parseValue: toDate,
+  parseValue: toDateInput,
   parseLiteral(ast: ValueNode) {
     if (ast.kind !== Kind.STRING) throw new TypeError("Date must be a string as YYYY-MM-DD");
-    return toDate(ast.value);
+    return toDateInput(ast.value);
   },
 });
 

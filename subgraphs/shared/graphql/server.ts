@@ -11,6 +11,8 @@ import { formatErrorHygienically, unknownOperationIsClientError } from "./errors
 import { DEFAULT_OPERATION_LIMITS, operationGuard, type OperationLimits } from "./limits.js";
 import { operationLog } from "./operation-log.js";
 import { writeLimit } from "./writes.js";
+import { guardEntities } from "./entities.js";
+import { currentApiId, inputChecks, type FieldChecks, type IdRule } from "./input-checks.js";
 import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
 
 /** The GraphQL context of one request: its upstream session and its loaders, never shared. */
@@ -47,6 +49,10 @@ export interface SubgraphServerOptions {
   production?: boolean;
   /** GRAPHQL_DEBUG_ERRORS: unmasked errors with stack traces (never in production use) */
   debugErrors?: boolean;
+  /** the rule of the ids this subgraph's arguments carry (default: the current API's) */
+  ids?: IdRule;
+  /** argument checks of particular fields, run before the operation (input-checks.ts) */
+  fieldChecks?: FieldChecks;
 }
 
 export interface RunningSubgraph {
@@ -60,6 +66,9 @@ export interface RunningSubgraph {
 /** Serves one subgraph over HTTP: GraphQL at `/` and `/graphql`, liveness at `/health`. */
 export async function startSubgraph(options: SubgraphServerOptions): Promise<RunningSubgraph> {
   const logger = options.logger ?? new Logger(options.name);
+  const ids = options.ids ?? currentApiId;
+  // representations carry the current API's ids whatever the subgraph's own ids are
+  guardEntities(options.schema, { max: options.upstream.config.maxRepresentations, ids: currentApiId });
   const apollo = new ApolloServer<SubgraphContext>({
     schema: options.schema,
     introspection: true,
@@ -76,6 +85,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       ApolloServerPluginInlineTrace({ includeErrors: { masked: true } }),
       options.landingPage ? ApolloServerPluginLandingPageLocalDefault({ embed: { runTelemetry: false, endpointIsEditable: false }, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
       unknownOperationIsClientError<SubgraphContext>(),
+      inputChecks<SubgraphContext>({ ids, cursors: options.upstream.cursors, fields: options.fieldChecks }),
       operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 })),
       writeLimit<SubgraphContext>(options.upstream.config.maxWritesPerOperation),
     ],
@@ -89,6 +99,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
   const checkLimits = operationGuard(options.limits ?? DEFAULT_OPERATION_LIMITS, () => options.schema, logger);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const received = performance.now();
     const url = new URL(req.url ?? "/", "http://subgraph.local");
     if (url.pathname === "/health") return sendJson(res, 200, { status: "ok", subgraph: options.name });
     if (url.pathname !== "/" && url.pathname !== "/graphql") {
@@ -100,8 +111,11 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       });
     }
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
+    const asked = deadlineOf(req.headers[DEADLINE_HEADER]) ?? options.upstream.config.deadlineMs;
     await serveGraphQL(apollo, req, res, async () => {
-      const upstream = options.upstream.session({ authorization });
+      // the deadline runs from the request's receipt: reading its body counts
+      const deadlineMs = Math.max(0, Math.min(asked, options.upstream.config.deadlineMs) - (performance.now() - received));
+      const upstream = options.upstream.session({ authorization, deadlineMs });
       return { upstream, loaders: upstream.loaders, logger };
     }, checkLimits);
   }
@@ -116,6 +130,12 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       await apollo.stop();
     },
   };
+}
+
+/** `x-deadline-ms` as ms, or undefined when absent or not a whole number (the configured default applies). */
+function deadlineOf(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && /^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : undefined;
 }
 
 function digest(value: string): Buffer {

@@ -5,6 +5,7 @@ import { Logger, parseLogLevel } from "../log.js";
 import { loadUpstreamConfig, Upstream, useExpectationLogger } from "../upstream/index.js";
 import { loadOperationLimits, type OperationLimits } from "./limits.js";
 import { startSubgraph, type RunningSubgraph } from "./server.js";
+import type { FieldChecks, IdRule } from "./input-checks.js";
 
 /** What each subgraph folder exports from its `index.ts`. */
 export interface SubgraphModule {
@@ -15,6 +16,10 @@ export interface SubgraphModule {
   defaultPort: number;
   /** the subgraph's schema; `naming.prefix` namespaces it for a company supergraph (GRAPH_PREFIX) */
   buildSchema(naming?: SchemaNaming): Promise<GraphQLSchema>;
+  /** the rule of the ids its arguments carry (default: the current API's) */
+  ids?: IdRule;
+  /** argument checks of particular fields, run on the whole operation before it starts */
+  fieldChecks?: FieldChecks;
 }
 
 export interface StartOptions {
@@ -45,6 +50,8 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     limits: options.limits,
     production: options.production,
     debugErrors: options.debugErrors,
+    ids: module.ids,
+    fieldChecks: module.fieldChecks,
   });
 }
 

@@ -1,12 +1,14 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { Agent as HttpAgent, STATUS_CODES } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import got, { RequestError, TimeoutError, type Got, type Response } from "got";
+import { GraphQLError } from "graphql";
+import { BrokenCircuitError, ConsecutiveBreaker, IsolatedCircuitError, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from "cockatiel";
 import { DEFAULT_ETAG_CACHE_BYTES, type UpstreamConfig } from "./config.js";
-import { UpstreamError, safeErrorParts, type UpstreamErrorCode } from "./errors.js";
+import { UpstreamError, budgetExceeded, deadlineExceeded, safeErrorParts, type UpstreamErrorCode } from "./errors.js";
 import { expectItems, expectRepresentation } from "./expectations.js";
 import { LoaderRegistry } from "./loaders.js";
-import type { CallCounter, CurrentApi, Envelope, LegacyApi, QueryParams, SessionOptions, UpstreamSession } from "./types.js";
+import type { CallCounter, CurrentApi, CursorSigner, Envelope, LegacyApi, QueryParams, SessionOptions, UpstreamSession } from "./types.js";
 import { Limiter, LruMap, MAX_FILTER_VALUES, chunk, filterValues, mapConcurrent, sleep } from "./util.js";
 
 /**
@@ -18,8 +20,15 @@ import { Limiter, LruMap, MAX_FILTER_VALUES, chunk, filterValues, mapConcurrent,
  *   on 502/503/504, on connection failures and connect timeouts, with jittered exponential
  *   backoff. A write (PUT/POST) is retried only when it provably never left this process
  *   (connection refused, DNS failure, connect timeout); once it may have reached the upstream it
- *   is sent once. A request that times out after connecting is not retried: the budget is per
- *   request and a hanging upstream would otherwise multiply the caller's wait.
+ *   is sent once. A read that times out is retried too: every attempt's timeout is its share of
+ *   what is left of the request's deadline (`x-deadline-ms`, at most `deadlineMs`), so a hung
+ *   request costs a fraction of the deadline and retries never make the caller wait longer than
+ *   it. Past the deadline: DEADLINE_EXCEEDED.
+ * - A circuit breaker per API (cockatiel): after `breakerFailures` requests in a row failed with a
+ *   5xx, a timeout or a connection failure, that API is not called for `breakerOpenMs`. Only the
+ *   upstream's own failures count: no caller can open it with bad requests (4xx).
+ * - A budget of upstream calls per session (`callBudget`): the attempt beyond it is not made, the
+ *   operation gets UPSTREAM_BUDGET_EXCEEDED.
  * - Conditional GETs through one ETag cache bounded in entries and in size, whose keys start
  *   with the caller's identity (a hash of the forwarded credentials), so that no caller is ever
  *   answered from another caller's entry.
@@ -32,6 +41,8 @@ const PAGE_LIMIT = 100;
 /** bodies larger than this are not kept for revalidation */
 const MAX_CACHED_BODY = 1 << 20;
 const MAX_CONNECT_TIMEOUT_MS = 5000;
+/** an attempt's share of the deadline is never below this (unless less than this is left) */
+const MIN_ATTEMPT_MS = 200;
 const RETRIABLE_STATUSES = new Set([502, 503, 504]);
 /**
  * Answers of a proxy in front of the upstream that gave up waiting for it (502, 504): the write
@@ -93,6 +104,9 @@ interface SessionState {
   identity: string;
   authorization: string | null;
   limiter: Limiter;
+  /** `performance.now()` at which the request's deadline passes */
+  deadline: number;
+  deadlineMs: number;
 }
 
 export class Upstream {
@@ -110,11 +124,24 @@ export class Upstream {
   private tokenRequest: Promise<string> | null = null;
   private readonly base: URL;
   private readonly tokenPath: string;
+  /** signs connection cursors with the configured key (or a random one for this process) */
+  readonly cursors: CursorSigner;
+  /** one breaker per API; none when `breakerFailures` is 0 */
+  private readonly breakers: Partial<Record<Api, CircuitBreakerPolicy>> = {};
 
   constructor(config: UpstreamConfig) {
     this.config = Object.freeze({ ...config });
     this.base = new URL(config.baseUrl.replace(/\/+$/, ""));
     this.tokenPath = new URL(config.tokenUrl).pathname;
+    this.cursors = cursorSigner(config.cursorSecret ?? randomBytes(32).toString("hex"));
+    if (config.breakerFailures > 0) {
+      for (const api of ["current", "legacy", "token"] as const) {
+        this.breakers[api] = circuitBreaker(handleWhen(isUpstreamFault), {
+          halfOpenAfter: config.breakerOpenMs,
+          breaker: new ConsecutiveBreaker(config.breakerFailures),
+        });
+      }
+    }
     this.etags =
       config.etagCacheSize > 0 ? new LruMap(config.etagCacheSize, config.etagCacheBytes ?? DEFAULT_ETAG_CACHE_BYTES, (b: CachedBody) => b.text.length + b.etag.length) : null;
     this.totals = { total: 0, byRoute: {}, notModified: 0 };
@@ -146,11 +173,15 @@ export class Upstream {
         ? "forward:anonymous"
         : `forward:${createHash("sha256").update(authorization).digest("hex")}`
       : `service:${this.config.clientId ?? ""}`;
+    const asked = options.deadlineMs;
+    const deadlineMs = asked !== undefined && Number.isFinite(asked) && asked >= 0 ? Math.min(Math.floor(asked), this.config.deadlineMs) : this.config.deadlineMs;
     const state: SessionState = {
       calls: { total: 0, byRoute: {} },
       identity,
       authorization,
       limiter: new Limiter(this.config.concurrency),
+      deadline: performance.now() + deadlineMs,
+      deadlineMs,
     };
     const current = this.currentApi(state);
     const legacy = this.legacyApi(state);
@@ -163,6 +194,8 @@ export class Upstream {
       forwardLegacyWrites: this.config.forwardLegacyWrites,
       loaders: new LoaderRegistry(),
       concurrency: this.config.concurrency,
+      cursors: this.cursors,
+      deadlineMs,
     };
   }
 
@@ -262,8 +295,22 @@ export class Upstream {
 
   // ---- sending ----
 
-  /** One logical request: authentication, retries, conditional GET, error mapping. */
+  /** One logical request through its API's circuit breaker. */
   private async send<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
+    const breaker = this.breakers[spec.api];
+    if (!breaker) return this.sendThrough<T>(state, spec);
+    try {
+      return await breaker.execute(() => this.sendThrough<T>(state, spec));
+    } catch (err) {
+      if (err instanceof BrokenCircuitError || err instanceof IsolatedCircuitError) {
+        throw new UpstreamError({ method: spec.method, path: spec.path, status: null, reason: "circuit" });
+      }
+      throw err;
+    }
+  }
+
+  /** One logical request: authentication, retries, conditional GET, error mapping. */
+  private async sendThrough<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
     const headers: Record<string, string> = { accept: "application/json" };
     let token: string | null = null;
     if (spec.api === "current") {
@@ -292,23 +339,30 @@ export class Upstream {
       const cached = cache?.get(cacheKey);
       const attemptHeaders = cached ? { ...headers, "if-none-match": cached.etag } : headers;
       let response: Response<string>;
+      // a read shares what is left of the deadline with its possible retries; a write, sent once, has it all
+      const timeoutMs = (left: number) => Math.min(this.config.timeoutMs, idempotent ? Math.max(left / (retriesLeft + 1), Math.min(left, MIN_ATTEMPT_MS)) : left);
       try {
-        response = await this.attempt(state, spec, attemptHeaders, attemptNo, spec.api === "token" ? null : state.limiter);
+        response = await this.attempt(state, spec, attemptHeaders, attemptNo, spec.api === "token" ? null : state.limiter, timeoutMs);
       } catch (err) {
+        if (err instanceof GraphQLError) throw err;
         const failure = classifyFailure(err);
-        if (failure.retriable && retriesLeft > 0 && (idempotent || failure.notSent)) {
-          await sleep(this.backoff(this.config.retries - retriesLeft));
+        const retriable = failure.retriable || (idempotent && failure.reason === "timeout");
+        if (retriable && retriesLeft > 0 && (idempotent || failure.notSent)) {
+          await this.pause(state, this.backoff(this.config.retries - retriesLeft));
           retriesLeft--;
           continue;
         }
+        // a write that may have reached the upstream and got no answer: applied or not, nobody
+        // knows, whatever cut it off (the deadline included)
+        const outcomeUnknown = !idempotent && !failure.notSent;
+        if (!outcomeUnknown && failure.reason === "timeout" && this.left(state) <= 0) throw deadlineExceeded(state.deadlineMs);
         throw new UpstreamError({
           method: spec.method,
           path: spec.path,
           status: null,
           reason: failure.reason,
           summary: failure.summary,
-          // a write that may have reached the upstream and got no answer: applied or not, nobody knows
-          ...(!idempotent && !failure.notSent ? { code: "WRITE_OUTCOME_UNKNOWN" as const } : {}),
+          ...(outcomeUnknown ? { code: "WRITE_OUTCOME_UNKNOWN" as const } : {}),
         });
       }
 
@@ -338,14 +392,15 @@ export class Upstream {
       let retryAfter: number | undefined;
       if (status === 429) {
         retryAfter = parseRetryAfter(header(response, "retry-after"));
-        const waitable = retryAfter === undefined || retryAfter <= this.config.maxRetryAfterSeconds;
+        const wait = retryAfter !== undefined ? retryAfter * 1000 : this.backoff(this.config.retries - retriesLeft);
+        const waitable = (retryAfter === undefined || retryAfter <= this.config.maxRetryAfterSeconds) && wait < this.left(state);
         if (idempotent && retriesLeft > 0 && waitable) {
-          await sleep(retryAfter !== undefined ? retryAfter * 1000 : this.backoff(this.config.retries - retriesLeft));
+          await sleep(wait);
           retriesLeft--;
           continue;
         }
-      } else if (RETRIABLE_STATUSES.has(status) && idempotent && retriesLeft > 0) {
-        await sleep(this.backoff(this.config.retries - retriesLeft));
+      } else if (RETRIABLE_STATUSES.has(status) && idempotent && retriesLeft > 0 && this.backoff(this.config.retries - retriesLeft) < this.left(state)) {
+        await this.pause(state, this.backoff(this.config.retries - retriesLeft));
         retriesLeft--;
         continue;
       }
@@ -353,15 +408,34 @@ export class Upstream {
     }
   }
 
-  /** One HTTP attempt, counted on the session and the process totals and reported to listeners. */
+  /** ms left before the session's deadline */
+  private left(state: SessionState): number {
+    return state.deadline - performance.now();
+  }
+
+  /** Waits before a retry, no longer than the deadline allows. */
+  private async pause(state: SessionState, ms: number): Promise<void> {
+    await sleep(Math.max(0, Math.min(ms, this.left(state))));
+  }
+
+  /**
+   * One HTTP attempt, counted on the session and the process totals and reported to listeners.
+   * The session's budget and deadline are checked when the attempt would start (after waiting for
+   * a concurrency slot): past either, the attempt is not made.
+   */
   private async attempt(
     state: SessionState,
     spec: RequestSpec,
     headers: Record<string, string>,
     attemptNo: number,
     limiter: Limiter | null,
+    timeoutFor: (leftMs: number) => number,
   ): Promise<Response<string>> {
     const run = async () => {
+      const left = this.left(state);
+      if (left <= 0) throw deadlineExceeded(state.deadlineMs);
+      if (state.calls.total >= this.config.callBudget) throw budgetExceeded(this.config.callBudget);
+      const timeoutMs = Math.max(1, Math.floor(timeoutFor(left)));
       const route = routeOf(spec.method, spec.path);
       count(state.calls, route);
       count(this.totals, route);
@@ -370,6 +444,7 @@ export class Upstream {
         const response = await this.http(spec.url, {
           method: spec.method,
           headers,
+          timeout: { request: timeoutMs, connect: Math.min(timeoutMs, MAX_CONNECT_TIMEOUT_MS) },
           ...(spec.json !== undefined ? { json: spec.json } : {}),
           ...(spec.form !== undefined ? { form: spec.form } : {}),
         });
@@ -492,6 +567,24 @@ export class Upstream {
 }
 
 // ---- helpers ----
+
+/** What opens a breaker: the upstream's own failures (5xx, timeouts, connections), never a caller's 4xx. */
+function isUpstreamFault(err: unknown): boolean {
+  return err instanceof UpstreamError && err.reason !== "circuit" && (err.status === null || err.status >= 500) && err.reason !== "unauthenticated";
+}
+
+/** HMAC-SHA256 of cursor payloads, 128 bits kept (base64url). */
+function cursorSigner(secret: string): CursorSigner {
+  const sign = (payload: string) => createHmac("sha256", secret).update(payload).digest().subarray(0, 16).toString("base64url");
+  return {
+    sign,
+    verify(payload, signature) {
+      const expected = Buffer.from(sign(payload));
+      const given = Buffer.from(signature);
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    },
+  };
+}
 
 function count(counter: CallCounter, route: string): void {
   counter.total++;

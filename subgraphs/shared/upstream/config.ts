@@ -51,6 +51,33 @@ export interface UpstreamConfig {
   tokenRefreshMarginMs?: number;
   /** base delay of the jittered exponential backoff between retries; default 100 ms */
   retryBaseDelayMs?: number;
+  /**
+   * DIRECTORY_CALL_BUDGET, default 100: the most upstream requests (retries and token requests
+   * included) one subgraph request may make; beyond it the operation stops with
+   * UPSTREAM_BUDGET_EXCEEDED instead of calling on.
+   */
+  callBudget: number;
+  /**
+   * SUBGRAPH_DEADLINE_MS, default 10000: the longest a subgraph request may spend on the upstream,
+   * measured from its receipt. A shorter `x-deadline-ms` from the gateway wins; without the header
+   * this is the deadline. Every attempt's timeout and every retry fit within it.
+   */
+  deadlineMs: number;
+  /**
+   * SUBGRAPH_CURSOR_SECRET: the key that signs connection cursors. Unset: a random key per process
+   * (cursors do not survive a restart nor move between replicas: give every replica the same value).
+   */
+  cursorSecret: string | null;
+  /** SUBGRAPH_MAX_REPRESENTATIONS, default 1000: the most `_entities` representations one request may carry */
+  maxRepresentations: number;
+  /**
+   * DIRECTORY_BREAKER_FAILURES, default 20 (0: no breaker): after this many upstream requests in a
+   * row failed with a 5xx, a timeout or a connection failure (after their retries), requests to
+   * that API are not sent for `breakerOpenMs`; then one trial request decides.
+   */
+  breakerFailures: number;
+  /** DIRECTORY_BREAKER_OPEN_S × 1000, default 5000 */
+  breakerOpenMs: number;
 }
 
 /** A missing or malformed environment variable; the message names it. */
@@ -169,6 +196,12 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     etagCacheBytes: integer(env, "DIRECTORY_ETAG_CACHE_MB", DEFAULT_ETAG_CACHE_BYTES / MIB, 1, 65_536) * MIB,
     tokenRefreshMarginMs: integer(env, "DIRECTORY_TOKEN_REFRESH_MARGIN_S", 60, 0, 86_400) * 1000,
     retryBaseDelayMs: 100,
+    callBudget: integer(env, "DIRECTORY_CALL_BUDGET", 100, 1, 100_000),
+    deadlineMs: integer(env, "SUBGRAPH_DEADLINE_MS", 10_000, 100, 600_000),
+    cursorSecret: cursorSecret(get("SUBGRAPH_CURSOR_SECRET")),
+    maxRepresentations: integer(env, "SUBGRAPH_MAX_REPRESENTATIONS", 1000, 1, 100_000),
+    breakerFailures: integer(env, "DIRECTORY_BREAKER_FAILURES", 20, 0, 10_000),
+    breakerOpenMs: integer(env, "DIRECTORY_BREAKER_OPEN_S", 5, 1, 3600) * 1000,
   };
 }
 
@@ -179,6 +212,13 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${raw}`, name);
   return value;
+}
+
+function cursorSecret(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  // a short key could be guessed from cursors, and a guessed key forges them
+  if (raw.length < 16) throw new ConfigError("SUBGRAPH_CURSOR_SECRET must be at least 16 characters long", "SUBGRAPH_CURSOR_SECRET");
+  return raw;
 }
 
 function httpUrl(name: string, raw: string): string {

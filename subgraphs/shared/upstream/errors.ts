@@ -17,7 +17,7 @@ export type UpstreamErrorCode =
   /** a write was sent and no answer tells whether it was applied: read again before retrying */
   | "WRITE_OUTCOME_UNKNOWN";
 
-export type UpstreamErrorReason = "http" | "timeout" | "network" | "unauthenticated";
+export type UpstreamErrorReason = "http" | "timeout" | "network" | "unauthenticated" | "circuit";
 
 export interface UpstreamErrorInit {
   method: string;
@@ -57,7 +57,9 @@ export class UpstreamError extends Error {
           ? `timed out${init.summary ? ` (${init.summary})` : ""}`
           : init.reason === "network"
             ? `connection failed${init.summary ? ` (${init.summary})` : ""}`
-            : "no caller credentials to forward";
+            : init.reason === "circuit"
+              ? "not sent: the directory failed repeatedly just before; it is tried again in a few seconds"
+              : "no caller credentials to forward";
     const unknown = init.code === "WRITE_OUTCOME_UNKNOWN" ? "; the write may or may not have been applied: read the item again before retrying" : "";
     super(`${init.method} ${path} failed: ${tail}${unknown}`);
     this.name = "UpstreamError";
@@ -141,6 +143,24 @@ export function errorExtensions(err: UpstreamError): Record<string, unknown> {
 }
 
 const INTERNAL_MESSAGE = "Internal server error";
+
+/**
+ * The operation would make more upstream calls than one subgraph request may
+ * (`DIRECTORY_CALL_BUDGET`): it stops instead of calling on.
+ */
+export function budgetExceeded(limit: number): GraphQLError {
+  return new GraphQLError(
+    `This operation needs more than ${limit} calls to the directory, the most one request may make: ask for fewer items or fewer nested lists, or split it.`,
+    { extensions: { code: "UPSTREAM_BUDGET_EXCEEDED", limit } },
+  );
+}
+
+/** The request's deadline (`x-deadline-ms`, at most `SUBGRAPH_DEADLINE_MS`) has passed. */
+export function deadlineExceeded(deadlineMs: number): GraphQLError {
+  return new GraphQLError(`The directory did not answer within this request's deadline of ${deadlineMs} ms.`, {
+    extensions: { code: "DEADLINE_EXCEEDED", limit: deadlineMs },
+  });
+}
 
 /**
  * Any thrown value → a GraphQLError with GRAPH.md's code. An UpstreamError (also when graphql-js

@@ -82,6 +82,16 @@ export interface UpstreamSession {
   loaders: LoaderScope;
   /** at most this many upstream requests of the session are in flight at once (config.concurrency) */
   concurrency: number;
+  /** signs and checks this subgraph's connection cursors (one key per process or deployment) */
+  cursors: CursorSigner;
+  /** the request's deadline in ms from its receipt (the gateway's `x-deadline-ms`, at most the configured maximum) */
+  deadlineMs: number;
+}
+
+/** HMAC of a cursor's payload with the configured key. */
+export interface CursorSigner {
+  sign(payload: string): string;
+  verify(payload: string, signature: string): boolean;
 }
 
 /** A per-request memo of loaders: `get` creates a loader on first use of `key`. */
@@ -92,4 +102,6 @@ export interface LoaderScope {
 export interface SessionOptions {
   /** the caller's `Authorization` header (used in forward mode) */
   authorization?: string;
+  /** ms the caller allows (the gateway's `x-deadline-ms`); clamped to the configured maximum */
+  deadlineMs?: number;
 }

@@ -1,0 +1,171 @@
+import type { ApolloServerPlugin, BaseContext } from "@apollo/server";
+import {
+  Kind,
+  TypeInfo,
+  getArgumentValues,
+  getNamedType,
+  getNullableType,
+  getVariableValues,
+  isInputObjectType,
+  isListType,
+  isScalarType,
+  visit,
+  visitWithTypeInfo,
+  type DocumentNode,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from "graphql";
+import type { CursorSigner } from "../upstream/types.js";
+import { MAX_FILTER_VALUES } from "../upstream/util.js";
+import { verifiedCursorPayload } from "./cursors.js";
+import { MAX_FIRST, badUserInput } from "./user-input.js";
+import { isIsoDate } from "./scalars.js";
+
+/**
+ * The arguments of a whole operation, checked before it runs: a bad value anywhere — on a root
+ * field or on a list nested three levels down — fails the operation with BAD_USER_INPUT before
+ * its first upstream call, instead of after the calls of the fields above it.
+ *
+ * The rules follow the schema's own types, declared once:
+ * - `ID` values (arguments and input fields, in lists too) follow the subgraph's id rule
+ *   (`IdRule`): the shape the directory accepts, or the legacy API's integers;
+ * - `Date` values are calendar dates (`YYYY-MM-DD`, a real day), and a `DateRange` does not end
+ *   before it starts;
+ * - every list carries at most 100 entries (the REST filters' limit);
+ * - `first` is 0..100 and `after` is a cursor this service signed;
+ * - a field may add its own rule (`FieldChecks`, e.g. the longest time-entry range), which its
+ *   resolver applies too.
+ */
+
+/** The rule of a subgraph's ids: answers what is wrong with `id`, or null. */
+export type IdRule = (id: string) => string | null;
+
+/** Ids of the current API: what the directory's paths and filters carry (letters, digits, `.`, `_`, `:`, `-`). */
+const CURRENT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
+export const MAX_ID_LENGTH = 128;
+
+export const currentApiId: IdRule = (id) => {
+  if (id.length === 0) return "must not be empty";
+  if (id.length > MAX_ID_LENGTH) return `must be at most ${MAX_ID_LENGTH} characters long, got ${id.length}`;
+  if (!CURRENT_ID.test(id)) return `must be letters, digits, ".", "_", ":" or "-", starting with a letter or digit, got ${quote(id)}`;
+  return null;
+};
+
+/** Ids of the legacy API: integers >= 1. */
+export const legacyApiId: IdRule = (id) => (/^[1-9]\d{0,14}$/.test(id) ? null : `must be a legacy id, an integer >= 1, got ${quote(id)}`);
+
+/** Checks of one field's arguments (`"Employee.timeEntries"` → check), throwing BAD_USER_INPUT. */
+export type FieldChecks = Record<string, (args: Record<string, any>) => void>;
+
+export interface InputCheckOptions {
+  ids: IdRule;
+  /** the key cursors are signed with; without it (a gateway) `after` is left to the subgraph */
+  cursors?: CursorSigner;
+  fields?: FieldChecks;
+}
+
+function quote(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
+
+
+/** The Apollo Server plugin running `checkOperation` once the operation is known. */
+export function inputChecks<C extends BaseContext>(options: InputCheckOptions): ApolloServerPlugin<C> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, operation, schema, request }) {
+          if (operation) checkOperation(schema, document, operation, request.variables ?? {}, options);
+        },
+      };
+    },
+  };
+}
+
+/** Throws the first problem of the operation's arguments as BAD_USER_INPUT. */
+export function checkOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  rawVariables: Record<string, unknown>,
+  options: InputCheckOptions,
+): void {
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables, { maxErrors: 1 });
+  // variables that do not coerce are refused by execution itself, with their own message
+  if (coerced.errors) return;
+  const variables = coerced.coerced;
+  const typeInfo = new TypeInfo(schema);
+  const roots = [operation, ...document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)];
+  for (const root of roots) {
+    visit(
+      root,
+      visitWithTypeInfo(typeInfo, {
+        Field(node) {
+          const field = typeInfo.getFieldDef();
+          const parent = typeInfo.getParentType();
+          if (!field || !parent || field.args.length === 0) return;
+          const coordinate = `${parent.name}.${field.name}`;
+          // the representations are the gateway's, checked one by one (entities.ts)
+          if (coordinate === `${schema.getQueryType()?.name}._entities`) return;
+          // a mutation's own ids and lists are its resolver's to refuse, as data where its result
+          // type says so; only what its scalars cannot carry (a date that is no day) is refused here
+          const only = parent === schema.getMutationType() ? "scalars" : "all";
+          let args: Record<string, unknown>;
+          try {
+            args = getArgumentValues(field, node, variables);
+          } catch {
+            return; // execution reports it
+          }
+          const at = node.alias?.value ?? node.name.value;
+          for (const arg of field.args) {
+            const value = args[arg.name];
+            if (value === undefined || value === null) continue;
+            checkValue(value, arg.type, `${at}.${arg.name}`, arg.name, options, only);
+            if (only === "scalars") continue;
+            if (arg.name === "first" && getNamedType(arg.type).name === "Int") checkFirst(value as number, `${at}.first`);
+            if (arg.name === "after" && typeof value === "string" && options.cursors) verifiedCursorPayload(options.cursors, value);
+          }
+          if (only === "all") options.fields?.[coordinate]?.(args);
+        },
+      }),
+    );
+  }
+}
+
+function checkFirst(first: number, name: string): void {
+  if (!Number.isInteger(first) || first < 0 || first > MAX_FIRST) throw badUserInput(`${name} must be between 0 and ${MAX_FIRST}, got ${first}`, "first");
+}
+
+function checkValue(value: unknown, type: GraphQLInputType, name: string, field: string, options: InputCheckOptions, only: "all" | "scalars"): void {
+  if (value === null || value === undefined) return;
+  const nullable = getNullableType(type) as GraphQLInputType;
+  if (isListType(nullable)) {
+    const list = Array.isArray(value) ? value : [value];
+    if (only === "all" && list.length > MAX_FILTER_VALUES) throw badUserInput(`${name} takes at most ${MAX_FILTER_VALUES} entries, got ${list.length}`, field);
+    list.forEach((entry) => checkValue(entry, nullable.ofType, name, field, options, only));
+    return;
+  }
+  if (isInputObjectType(nullable)) {
+    const object = value as Record<string, unknown>;
+    for (const inner of Object.values(nullable.getFields())) {
+      checkValue(object[inner.name], inner.type, `${name}.${inner.name}`, `${field}.${inner.name}`, options, only);
+    }
+    if (nullable.name === "DateRange") checkRange(object.from, object.to, name, field);
+    return;
+  }
+  if (isScalarType(nullable) && typeof value === "string") {
+    if (nullable.name === "ID" && only === "all") {
+      const problem = options.ids(value);
+      if (problem !== null) throw badUserInput(`${name}: the id ${problem}`, field);
+    } else if (nullable.name === "Date" && !isIsoDate(value)) {
+      throw badUserInput(`${name} must be a calendar date as YYYY-MM-DD, got ${quote(value)}`, field);
+    }
+  }
+}
+
+function checkRange(from: unknown, to: unknown, name: string, field: string): void {
+  if (typeof from === "string" && typeof to === "string" && from > to) {
+    throw badUserInput(`${name} starts (${from}) after it ends (${to})`, field);
+  }
+}

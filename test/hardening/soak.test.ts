@@ -1,0 +1,184 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+
+/**
+ * A bounded soak: for SOAK_MS, callers of different visibility (forward mode: demo-client sees
+ * everyone, demo-limited one establishment) send a mix of reads and writes through the gateway
+ * while the directory answers 5% 503s, then 5% 429s, with 1% hung requests throughout. Asserted:
+ * no answer leaks across callers, no acknowledged write is lost, the process stays responsive,
+ * and memory comes back near its level once the load stops.
+ */
+
+const SOAK_MS = 20_000;
+const CONCURRENCY = 8;
+const ENTRY = "100095";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+function settle(): NodeJS.MemoryUsage {
+  for (let i = 0; i < 3; i++) gc();
+  return process.memoryUsage();
+}
+
+describe("soak: mixed callers under 503s, 429s and hangs", () => {
+  let stack: GatewayStack;
+  let full: Record<string, string>;
+  let limited: Record<string, string>;
+  let visible: Set<string>;
+  let hidden: string[];
+
+  beforeAll(async () => {
+    stack = await startGatewayStack({
+      env: { DIRECTORY_AUTH: "forward", DIRECTORY_TIMEOUT_MS: "1500", SUBGRAPH_DEADLINE_MS: "4000", DIRECTORY_MAX_RETRY_AFTER_S: "1" },
+    });
+    full = { authorization: `Bearer ${await stack.token("demo-client")}` };
+    limited = { authorization: `Bearer ${await stack.token("demo-limited")}` };
+    visible = new Set();
+    let after: string | null = null;
+    do {
+      const page: any = await stack.query(`query($a: String) { employees(first: 100, after: $a) { nodes { id } pageInfo { hasNextPage endCursor } } }`, { a: after }, limited);
+      for (const n of page.data.employees.nodes) visible.add(n.id);
+      after = page.data.employees.pageInfo.hasNextPage ? page.data.employees.pageInfo.endCursor : null;
+    } while (after);
+    const everyone = await stack.query(`{ employees(first: 100, sort: [ID_DESC]) { nodes { id } } }`, {}, full);
+    hidden = everyone.data.employees.nodes.map((n: { id: string }) => n.id).filter((id: string) => !visible.has(id));
+    expect(visible.size).toBeGreaterThan(0);
+    expect(hidden.length).toBeGreaterThan(10);
+  }, 30_000);
+  afterAll(() => stack?.close());
+
+  it(
+    "no leak, no lost write, responsive, memory back near its level",
+    async () => {
+      const leaks: string[] = [];
+      const counts = { ops: 0, ok: 0, errors: 0, writesAcknowledged: 0, writesFailed: 0, worstMs: 0 };
+      const codes: Record<string, number> = {};
+      /** durations written to ENTRY, in order: acknowledged or not */
+      const written: Array<{ value: string; acknowledged: boolean }> = [];
+      let writeNo = 0;
+
+      const pick = <T>(items: readonly T[]) => items[Math.floor(Math.random() * items.length)]!;
+      const operations: Array<() => Promise<void>> = [
+        // the limited caller's lists hold only what it may see
+        async () => {
+          const res = await stack.query(`{ employees(first: 20, sort: [ID_DESC]) { nodes { id givenName } } }`, {}, limited);
+          for (const n of res.data?.employees?.nodes ?? []) if (!visible.has(n.id)) leaks.push(`list: ${n.id}`);
+          note(res);
+        },
+        // a hidden employee, and legacy data about them, is never served to the limited caller
+        async () => {
+          const id = pick(hidden);
+          const res = await stack.query(`query($id: ID!) { employee(id: $id) { id givenName workContracts { id } } }`, { id }, limited);
+          if (res.data?.employee) leaks.push(`employee: ${id}`);
+          note(res);
+        },
+        // the full caller sees the hidden employee (answers are per caller, never from another's cache)
+        async () => {
+          const id = pick(hidden);
+          const res = await stack.query(`query($id: ID!) { employee(id: $id) { id givenName } }`, { id }, full);
+          if (res.data?.employee && res.data.employee.id !== id) leaks.push(`full: ${id}`);
+          note(res);
+        },
+        async () => {
+          const res = await stack.query(
+            `{ employee(id: "10") { id manager { givenName } timeEntries(from: "2026-06-08", to: "2026-06-14") { id duration } } }`,
+            {},
+            full,
+          );
+          note(res);
+        },
+        // writes, one at a time: each acknowledged value must survive
+        async () => {
+          if (writeNo !== written.length) return; // a write is in flight
+          const minutes = 30 + (writeNo++ % 90);
+          const value = `0${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, "0")}:00`;
+          const entry = { value, acknowledged: false };
+          written.push(entry);
+          const res = await stack.query(
+            `mutation($d: String!) { updateTimeEntry(id: "${ENTRY}", input: { duration: $d }) { __typename ... on TimeEntry { duration } } }`,
+            { d: value },
+            full,
+          );
+          if (res.data?.updateTimeEntry?.__typename === "TimeEntry") {
+            entry.acknowledged = true;
+            counts.writesAcknowledged++;
+          } else counts.writesFailed++;
+          note(res);
+        },
+      ];
+      function note(res: { errors?: Array<{ extensions?: Record<string, any> }> }): void {
+        if (res.errors?.length) {
+          counts.errors++;
+          for (const e of res.errors) codes[e.extensions?.code ?? "none"] = (codes[e.extensions?.code ?? "none"] ?? 0) + 1;
+        } else counts.ok++;
+      }
+
+      // warm up, then the baseline
+      for (const op of operations) await op();
+      const before = settle();
+
+      const started = performance.now();
+      stack.directory.faults.set({ errorRate: 0.05, errorStatus: 503, hangRate: 0.01 });
+      let phase = 1;
+      let worstHealth = 0;
+      const health = (async () => {
+        while (performance.now() - started < SOAK_MS) {
+          const t = performance.now();
+          await fetch(new URL("/health", stack.gateway.url)).then((r) => r.arrayBuffer());
+          worstHealth = Math.max(worstHealth, performance.now() - t);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })();
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (performance.now() - started < SOAK_MS) {
+            if (phase === 1 && performance.now() - started > SOAK_MS / 2) {
+              phase = 2;
+              stack.directory.faults.set({ errorRate: 0.05, errorStatus: 429, hangRate: 0.01 });
+            }
+            const t = performance.now();
+            await pick(operations)();
+            counts.ops++;
+            counts.worstMs = Math.max(counts.worstMs, performance.now() - t);
+          }
+        }),
+      );
+      await health;
+      stack.directory.faults.clear();
+
+      // the entry holds the last acknowledged value, or a later one whose outcome was unknown
+      const last = written.map((w) => w.acknowledged).lastIndexOf(true);
+      const readBack = await stack.query(`{ timeEntry(id: "${ENTRY}") { duration } }`, {}, full);
+      const allowed = written.slice(Math.max(0, last)).map((w) => w.value);
+      expect(readBack.errors).toBeUndefined();
+      expect(allowed).toContain(readBack.data.timeEntry.duration);
+
+      const after = settle();
+      const mb = (n: number) => Math.round((n / 2 ** 20) * 10) / 10;
+      console.log(
+        JSON.stringify({
+          soakMs: SOAK_MS,
+          ...counts,
+          worstMs: Math.round(counts.worstMs),
+          worstHealthMs: Math.round(worstHealth),
+          codes,
+          heapMB: { before: mb(before.heapUsed), after: mb(after.heapUsed) },
+          rssMB: { before: mb(before.rss), after: mb(after.rss) },
+        }),
+      );
+      expect(leaks).toEqual([]);
+      expect(counts.ops).toBeGreaterThan(200);
+      expect(counts.writesAcknowledged).toBeGreaterThan(5);
+      expect(counts.ok).toBeGreaterThan(counts.errors);
+      // every answer came back within the subgraph deadline plus the gateway's own work
+      expect(counts.worstMs).toBeLessThan(10_000);
+      expect(worstHealth).toBeLessThan(1000);
+      expect(after.heapUsed - before.heapUsed).toBeLessThan(40 * 2 ** 20);
+      expect(after.rss - before.rss).toBeLessThan(150 * 2 ** 20);
+    },
+    60_000,
+  );
+});
