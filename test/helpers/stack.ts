@@ -1,5 +1,6 @@
 import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../../directory/server.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
+import { loadOperationLimits } from "../../subgraphs/shared/graphql/limits.js";
 import { startSubgraphModule, type SubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/index.js";
 import type { Logger } from "../../subgraphs/shared/log.js";
@@ -72,6 +73,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       upstream,
       port: 0,
       secret: options.secret ?? null,
+      // GRAPHQL_MAX_* among the overrides set the subgraphs' operation limits
+      limits: loadOperationLimits(options.env ?? {}),
       ...(options.logger ? { logger: options.logger } : {}),
       prefix: options.prefix ?? null,
     });

@@ -10,7 +10,6 @@ import { listen, sendJson, serveGraphQL } from "./http.js";
 import { formatErrorHygienically, unknownOperationIsClientError } from "./errors.js";
 import { DEFAULT_OPERATION_LIMITS, operationGuard, type OperationLimits } from "./limits.js";
 import { operationLog } from "./operation-log.js";
-import { writeLimit } from "./writes.js";
 import { guardEntities } from "./entities.js";
 import { currentApiId, inputChecks, type FieldChecks, type IdRule } from "./input-checks.js";
 import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
@@ -87,7 +86,6 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       unknownOperationIsClientError<SubgraphContext>(),
       inputChecks<SubgraphContext>({ ids, cursors: options.upstream.cursors, fields: options.fieldChecks }),
       operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 })),
-      writeLimit<SubgraphContext>(options.upstream.config.maxWritesPerOperation),
     ],
     // upstream failures get the graph's error codes; anything unexpected is logged and masked so
     // that no upstream body, token or stack trace reaches a caller

@@ -38,6 +38,7 @@ const LEGACY = [
   "Query.timeEntry",
   "Query.axisSection",
   "Query.axisSections",
+  "Query.legacyUsers",
   "Mutation.updateTimeEntry",
   "Mutation.updateAxisSection",
   "Mutation.updateLegacyUser",

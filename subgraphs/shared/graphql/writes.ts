@@ -1,5 +1,4 @@
-import type { ApolloServerPlugin, BaseContext } from "@apollo/server";
-import { GraphQLError, Kind, type FragmentDefinitionNode, type SelectionSetNode } from "graphql";
+import { GraphQLError } from "graphql";
 import { Directive, Field, InterfaceType, ObjectType } from "type-graphql";
 import type { Logger } from "../log.js";
 import { UpstreamError, type UpstreamSession } from "../upstream/index.js";
@@ -8,8 +7,6 @@ import { UpstreamError, type UpstreamSession } from "../upstream/index.js";
  * What every write of the facade shares, whichever subgraph serves it:
  * - `MutationError`, the interface of every error member of a mutation's result union, so that a
  *   client reads any refusal with one fragment (`... on MutationError { message fields }`);
- * - the limit on write fields per operation (`MAX_WRITES_PER_OPERATION`), checked before any
- *   resolver runs;
  * - the audit line each write logs.
  */
 
@@ -39,59 +36,6 @@ export class InvalidInputError extends MutationError {}
 
 export function invalidInput(message: string, fields: string[]): InvalidInputError {
   return Object.assign(new InvalidInputError(), { message, fields });
-}
-
-/** The code of an operation refused for its size; `extensions.limit` and `extensions.value` say by how much. */
-export const OPERATION_LIMIT_EXCEEDED = "OPERATION_LIMIT_EXCEEDED";
-
-/**
- * Counts the root fields of a mutation, aliases and fragments included (`__typename` is free),
- * and refuses the whole operation before any resolver runs when there are more than `max`:
- * each write costs upstream calls that cannot be taken back, and a hundred aliased copies of one
- * would make a hundred.
- */
-export function writeLimit<C extends BaseContext>(max: number): ApolloServerPlugin<C> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ operation, document }) {
-          if (operation?.operation !== "mutation") return;
-          const fragments = new Map<string, FragmentDefinitionNode>();
-          for (const definition of document.definitions) {
-            if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-          }
-          const writes = countRootFields(operation.selectionSet, fragments, new Set());
-          if (writes > max) {
-            // answered with status 200, as every other error of a subgraph: a gateway passes the
-            // error and its code on to its client, where a 4xx would become an opaque failure
-            throw new GraphQLError(`The operation holds ${writes} writes; at most ${max} are allowed in one operation.`, {
-              extensions: { code: OPERATION_LIMIT_EXCEEDED, limit: max, value: writes, http: { status: 200 } },
-            });
-          }
-        },
-      };
-    },
-  };
-}
-
-function countRootFields(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, seen: Set<string>): number {
-  let count = 0;
-  for (const selection of set.selections) {
-    if (selection.kind === Kind.FIELD) {
-      if (selection.name.value !== "__typename") count++;
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      count += countRootFields(selection.selectionSet, fragments, seen);
-    } else {
-      const name = selection.name.value;
-      const fragment = fragments.get(name);
-      // validation has refused cycles already; `seen` only guards this walk
-      if (!fragment || seen.has(name)) continue;
-      seen.add(name);
-      count += countRootFields(fragment.selectionSet, fragments, seen);
-      seen.delete(name);
-    }
-  }
-  return count;
 }
 
 /** What a write is about, for its audit line. */

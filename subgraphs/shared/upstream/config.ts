@@ -26,8 +26,6 @@ export interface UpstreamConfig {
    * Service mode ignores it.
    */
   forwardLegacyWrites: "none" | "readers";
-  /** MAX_WRITES_PER_OPERATION, default 10: mutation fields (aliases counted) one operation may hold */
-  maxWritesPerOperation: number;
   /** DIRECTORY_TIMEOUT_MS, default 10000 */
   timeoutMs: number;
   /** DIRECTORY_RETRIES, default 2 */
@@ -187,7 +185,6 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     apiKey,
     auth,
     forwardLegacyWrites,
-    maxWritesPerOperation: integer(env, "MAX_WRITES_PER_OPERATION", 10, 1, 1000),
     timeoutMs: integer(env, "DIRECTORY_TIMEOUT_MS", 10_000, 1, 600_000),
     retries: integer(env, "DIRECTORY_RETRIES", 2, 0, 10),
     maxRetryAfterSeconds: integer(env, "DIRECTORY_MAX_RETRY_AFTER_S", 10, 0, 3600),
