@@ -2,7 +2,7 @@ import { problemBody } from "./http/errors.js";
 import { HttpError, type Router } from "./http/router.js";
 
 /**
- * Test and demo hooks of the in-process service (DECISIONS.md): request statistics and fault
+ * Test and demo hooks of the in-process service (docs/decisions.md#test-and-demo-hooks): request statistics and fault
  * injection. The admin routes themselves are neither counted nor faulted.
  */
 

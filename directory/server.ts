@@ -22,7 +22,7 @@ export interface DirectoryOptions extends GenerateOptions {
   host?: string;
   /** access-token lifetime in seconds; default 1800 */
   tokenLifetimeSeconds?: number;
-  /** OAuth clients beside the demo ones of DECISIONS.md, e.g. a restricted caller with scopes no demo client combines */
+  /** OAuth clients beside the demo ones of docs/decisions.md#test-and-demo-hooks, e.g. a restricted caller with scopes no demo client combines */
   clients?: Record<string, DirectoryClient>;
 }
 

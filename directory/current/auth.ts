@@ -5,7 +5,7 @@ import { problemBody } from "../http/errors.js";
 import type { Caller, CurrentContext } from "./resource.js";
 
 /**
- * OAuth 2.0 client credentials for the current API (DECISIONS.md): the token endpoint, the token
+ * OAuth 2.0 client credentials for the current API (docs/decisions.md#token-endpoint): the token endpoint, the token
  * store, and `authenticate`, which every `/service-api` handler calls first.
  *
  * Order of checks of a current-API request: the bearer token (401), then `Api-Version` (400), then
@@ -17,7 +17,7 @@ export const API_VERSION = "2024-11-01";
 const MAX_API_VERSION_LENGTH = 10;
 
 /**
- * The scope names of INTERFACE.md, `departments` (DECISIONS.md: departments reads), and those the
+ * The scope names of docs/interface.md, `departments` (docs/decisions.md: departments reads), and those the
  * production service has for job qualifications (with professions), webhook endpoints and webhook
  * deliveries (with their attempts).
  */
@@ -54,7 +54,7 @@ export interface DirectoryClient {
   visibleEstablishmentIds: readonly Id[] | null;
 }
 
-/** The demo clients of DECISIONS.md. */
+/** The demo clients of docs/decisions.md#test-and-demo-hooks. */
 export const DEMO_CLIENTS: Readonly<Record<string, DirectoryClient>> = {
   "demo-client": { secret: "demo-secret", scopes: ALL_SCOPES, visibleEstablishmentIds: null },
   "demo-limited": {

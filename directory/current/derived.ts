@@ -161,7 +161,7 @@ function isDecimal(id: string): boolean {
 }
 
 /**
- * The visibility rule of INTERFACE.md: a caller restricted to some establishments sees an
+ * The visibility rule of docs/interface.md#visibility: a caller restricted to some establishments sees an
  * employee, and the employee's employments, job positions and other data, only when the
  * establishment of the employee's applicable job position is one of them.
  */

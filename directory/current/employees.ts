@@ -22,7 +22,7 @@ export function applicableJobPosition(e: Employee, ctx: CurrentContext): JobPosi
 }
 
 /**
- * The portrait's file address carries a token (INTERFACE.md) so that it can be used where no
+ * The portrait's file address carries a token (docs/interface.md#employee) so that it can be used where no
  * bearer token can be sent (an <img src>); it is derived from the file id with the service's key.
  */
 function portraitHref(view: View, portraitId: string): string {

@@ -6,7 +6,7 @@ import { BadParameter, type CurrentContext, type FilterDef } from "./resource.js
 export { fold, splitWords };
 
 /**
- * Builders of list filters (INTERFACE.md: list-valued filters are comma-separated, at most 100
+ * Builders of list filters (docs/interface.md#conventions: list-valued filters are comma-separated, at most 100
  * entries, each at least one character). Every builder that filters on a value also offers
  * `candidates`: an index from value to records, built lazily once per context, so that a
  * selective filter costs in proportion to its matches rather than to the size of the company.
@@ -201,7 +201,7 @@ export function booleanFilter<R>(get: (r: R, ctx: CurrentContext) => boolean): F
 export const MAX_SEARCH_LENGTH = 255;
 
 /**
- * DECISIONS.md's name search: the query is split into words on space, `-`, `_`, `,`, `.`; a record
+ * The name search of docs/interface.md#name-search: the query is split into words on space, `-`, `_`, `,`, `.`; a record
  * matches when every word is a prefix of a word of one of its names. Case and accents are ignored
  * ("eloise" finds "Éloïse").
  */

@@ -28,7 +28,7 @@ export function serializeJobPosition(p: JobPosition, view: View): Record<string,
     jobQualification: ref(view, "job-qualification", "job-qualifications", p.jobQualificationId),
     manager: ref(view, "employee", "employees", p.managerId),
     occupationCategory: ref(view, "occupation-category", "occupation-categories", p.occupationCategoryId),
-    // INTERFACE.md: a working-time-arrangement reference has the url about:blank
+    // docs/interface.md#conventions: a working-time-arrangement reference has the url about:blank
     workingTimeArrangement:
       p.workingTimeArrangementId === null ? null : { id: p.workingTimeArrangementId, type: "working-time-arrangement", url: "about:blank" },
     department: ref(view, "department", "departments", p.departmentId),
@@ -68,7 +68,7 @@ export const jobPositions: ResourceDef<JobPosition> = {
     id: idList((p) => p.id, { lookup: (id, ctx) => ctx.lookup.jobPositions.get(id) }),
     remoteId: stringList((p) => p.remoteId, { allowNullLiteral: true, maxLength: 1024 }),
     "employment.id": idList((p) => p.employmentId, { index: (ctx) => ctx.lookup.jobPositionsByEmployment }),
-    // the filter of an employee's links.jobPositions (INTERFACE.md)
+    // the filter of an employee's links.jobPositions (docs/interface.md#employee)
     "employment.employee.id": idList((p) => p.employeeId, { index: (ctx) => ctx.lookup.jobPositionsByEmployee }),
     "businessEstablishment.id": idList((p) => p.businessEstablishmentId),
     "jobQualification.id": idList((p) => p.jobQualificationId),

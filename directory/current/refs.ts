@@ -30,7 +30,7 @@ export function collectionHref(view: View, collection: string, query: Record<str
   return `${view.origin}/service-api/${collection}${search ? `?${search}` : ""}`;
 }
 
-/** A list address, or null when the caller lacks the list's scope (INTERFACE.md: `links`). */
+/** A list address, or null when the caller lacks the list's scope (docs/interface.md#visibility: `links`). */
 export function scopedListLink(
   view: View,
   scope: string,

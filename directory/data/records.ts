@@ -24,7 +24,7 @@ export function groupSorted<R>(records: readonly R[], key: (r: R) => Id, order: 
 }
 
 /**
- * The applicable rule of INTERFACE.md (stated for legacy work contracts, used for employments and
+ * The applicable rule of docs/interface.md#applicable-employment-and-job-position (stated for legacy work contracts, used for employments and
  * job positions alike): the ongoing item (the most recently started when several overlap), else
  * the first upcoming one, else the last one. `items` are chronological.
  */

@@ -1,5 +1,5 @@
 /**
- * Text matching shared by the current and the legacy API: DECISIONS.md's name search splits a
+ * Text matching shared by the current and the legacy API: the name search of docs/interface.md#name-search splits a
  * query into words on space, `-`, `_`, `,` and `.`, and compares them ignoring case and accents.
  */
 

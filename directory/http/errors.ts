@@ -1,6 +1,6 @@
 /**
  * Error bodies of the in-process service in the style of the API a path belongs to: problem
- * details (RFC 9457, DECISIONS.md) for the current API, the token endpoint and the admin routes;
+ * details (RFC 9457, docs/interface.md#problem-details) for the current API, the token endpoint and the admin routes;
  * `{status, message}` for the legacy API.
  */
 

@@ -57,7 +57,7 @@ export interface AxisSection {
   startOn: string;
 }
 
-/** Characters that break the legacy name serialisation (INTERFACE.md). */
+/** Characters that break the legacy name serialisation (docs/interface.md#legacy-axis-section). */
 const FORBIDDEN_IN_NAMES = /[[\]|/\\]/;
 const LANGUAGE_TAG = /^[a-z]{2,3}(-[A-Z]{2})?$/;
 const MAX_IDS = 100;
@@ -433,7 +433,7 @@ function checkNames(problems: Problems, raw: unknown): Record<string, string> | 
   return valid ? names : undefined;
 }
 
-/** An optional boolean defaulting to true (INTERFACE.md defaults of `active` and `isPublic`). */
+/** An optional boolean defaulting to true (the defaults of `active` and `isPublic`: docs/interface.md#legacy-axis-section). */
 function checkBoolean(problems: Problems, name: string, raw: unknown): boolean | undefined {
   if (raw === undefined) return true;
   if (typeof raw !== "boolean") {

@@ -111,7 +111,7 @@ export class CompanyView {
     return this.applicableOf(employeeId).jobPosition;
   }
 
-  /** Whether `employment` is the employee's applicable one (INTERFACE.md, applicable work contract). */
+  /** Whether `employment` is the employee's applicable one (docs/interface.md#applicable-employment-and-job-position). */
   isApplicable(employment: Employment): boolean {
     return this.applicableEmployment(employment.employeeId)?.id === employment.id;
   }

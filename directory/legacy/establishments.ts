@@ -13,7 +13,7 @@ import { CALENDARS } from "./reference.js";
  * public-holiday calendar of its country, `usersCount` the employees active today whose
  * applicable job position is there, `author` the company's administrator.
  *
- * The list (DECISIONS.md) is ordered by id. `page` is a 1-based page index or a cursor taken
+ * The list (docs/decisions.md#legacy-lists) is ordered by id. `page` is a 1-based page index or a cursor taken
  * from `prev`/`next`; a cursor holds the offset of its page, so it stays valid when `limit`
  * changes. `prev`, `next` and `count` are only written with `fields.root` (any of `prev`, `next`,
  * `count`; each asks for all three). Each item carries its `legalUnit`.
@@ -35,7 +35,7 @@ function decodeCursor(raw: string): number {
   return Number(offset);
 }
 
-/** Name search of DECISIONS.md: every word of the query is a prefix of a word of the name. */
+/** Name search of docs/interface.md#name-search: every word of the query is a prefix of a word of the name. */
 function matchesSearch(name: string, words: readonly string[]): boolean {
   const nameWords = splitWords(name);
   return words.every((w) => nameWords.some((n) => n.startsWith(w)));

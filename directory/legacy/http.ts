@@ -2,12 +2,12 @@ import { HttpError, type DirectoryRequest, type DirectoryResponse, type Handler 
 
 /**
  * Conventions shared by every legacy endpoint: API-key authentication, the legacy error body
- * `{status, message}` (DECISIONS.md), integer ids and query parsing. Every parser throws an
+ * `{status, message}` (docs/interface.md#legacy-errors), integer ids and query parsing. Every parser throws an
  * `HttpError` with a message that names the parameter, so a handler never answers a bad request
  * with partial data.
  */
 
-/** The keys the in-process service accepts (DECISIONS.md: demo key). */
+/** The keys the in-process service accepts (the demo key of docs/decisions.md#test-and-demo-hooks). */
 export const API_KEYS: ReadonlySet<string> = new Set(["demo-api-key"]);
 
 const AUTH_PATTERN = /^service\s+application=(\S+)$/i;
@@ -124,7 +124,7 @@ export function wantsCount(query: URLSearchParams): boolean {
 }
 
 /**
- * Legacy date-times carry no offset (INTERFACE.md): a current-API UTC timestamp
+ * Legacy date-times carry no offset (docs/interface.md#legacy-conventions): a current-API UTC timestamp
  * `2024-03-01T08:00:00.000Z` becomes `2024-03-01T08:00:00`, a date becomes its midnight.
  */
 export function localDateTime(value: string): string;

@@ -9,7 +9,7 @@ import { UserStore, registerUserRoutes } from "./users.js";
 import { registerWorkContractRoutes } from "./work-contracts.js";
 
 /**
- * The legacy API (INTERFACE.md "Legacy endpoints", DECISIONS.md "Legacy API"): users,
+ * The legacy API (docs/interface.md#legacy-routes, docs/decisions.md#legacy-api): users,
  * departments, work contracts, establishments, time entries and axis sections, authenticated by
  * `Authorization: service application=<API_KEY>`.
  *

@@ -280,7 +280,7 @@ export class TimeStore {
   /**
    * PUT: the body replaces the entry (`ownerId`, `unit`, `startsAt`, `duration` required;
    * `creationSource` defaults to 2, `axisSections`, `comment` and `timeTypeId` to none). Shape
-   * and format are checked first (a 400 without `rule`), then the rules of INTERFACE.md in the
+   * and format are checked first (a 400 without `rule`), then the rules of docs/interface.md#time-entry-validation-rules in the
    * order 2, 3 (while parsing), 1, 4, 6, 5, 7 (a 400 with `rule`). Nothing changes unless all pass.
    */
   update(id: number, body: Record<string, unknown>): TimeEntry {

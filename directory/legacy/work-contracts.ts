@@ -25,7 +25,8 @@ import {
  * - Trial periods come from the employment's probationary period: `trialPeriodDays` counts the
  *   days from the start to `initialEndsOn` inclusive, `renewedTrialPeriodDays` those to
  *   `extendedEndsOn` (the initial length plus the renewal), `trialPeriodEndDate(2)` are those dates.
- * - `isApplicable` follows INTERFACE.md's rule (ongoing today, else first upcoming, else last).
+ * - `isApplicable` follows the applicable rule (ongoing today, else first upcoming, else last:
+ *   docs/interface.md#applicable-employment-and-job-position).
  * - `isArchived`: the contract has ended and its owner has no employment today or to come
  *   (a deactivated employee's contracts); the ended contracts of a current employee stay active.
  * - `authorId` is the manager of the first job position (else the owner), `lastModifierId` the

@@ -49,7 +49,7 @@ export const TIME_ENTRIES_PATH = "/api/v3/timeentries";
 export const AXIS_SECTIONS_PATH = "/api/v3/axisSections";
 export const TIMESHEETS_PATH = "/api/v3/timmitimesheets";
 
-/** the largest page of the work-contract and time-entry lists (INTERFACE.md, DECISIONS.md) */
+/** the largest page of the work-contract and time-entry lists (docs/interface.md#legacy-paging) */
 const LEGACY_PAGE = 1000;
 const MAX_IDS = 100;
 

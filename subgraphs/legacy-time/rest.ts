@@ -1,6 +1,6 @@
 /**
- * Payloads of the legacy API as the directory service writes them (INTERFACE.md "Legacy ...",
- * DECISIONS.md "Legacy API"). Ids are integers; date-times carry no offset.
+ * Payloads of the legacy API as the directory service writes them (docs/interface.md#legacy-api,
+ * docs/decisions.md#legacy-api). Ids are integers; date-times carry no offset.
  */
 
 /** `{id, name, url}`: the legacy API's reference to a user, role, calendar... */

@@ -18,7 +18,7 @@ import { taxonomyReference } from "./taxonomy/taxonomy.reference.js";
 import { TaxonomyResolver } from "./taxonomy/taxonomy.resolver.js";
 import { WebhookDeliveryResolver } from "./webhook-delivery/webhook-delivery.resolver.js";
 
-/** The organisation subgraph: the reference data of the current API (GRAPH.md). */
+/** The organisation subgraph: the reference data of the current API (docs/graph.md#subgraphs-and-ownership). */
 export const subgraph: SubgraphModule = {
   name: "organisation",
   portVariable: "ORGANISATION_PORT",

@@ -37,7 +37,7 @@ export const businessEstablishmentLoader = (ctx: SubgraphContext) =>
 export const departmentLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("department", () => referenceLoader<RestDepartment>(ctx.upstream, { list: "/departments", single: path("departments") }));
 
-/** INTERFACE.md has no single read of an employment template: the list is read whole. */
+/** The specification has no single read of an employment template (docs/interface.md#reads): the list is read whole. */
 export const employmentTemplateLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("employmentTemplate", () => referenceLoader<RestEmploymentTemplate>(ctx.upstream, { list: "/employment-templates" }));
 
@@ -46,11 +46,11 @@ export const occupationCategoryLoader = (ctx: SubgraphContext) =>
     referenceLoader<RestOccupationCategory>(ctx.upstream, { list: "/occupation-categories", single: path("occupation-categories") }),
   );
 
-/** INTERFACE.md has no single read of a job qualification: the list is read whole. */
+/** The specification has no single read of a job qualification (docs/interface.md#reads): the list is read whole. */
 export const jobQualificationLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("jobQualification", () => referenceLoader<RestJobQualification>(ctx.upstream, { list: "/job-qualifications" }));
 
-/** INTERFACE.md has no single read of a taxonomy: the list is read whole. */
+/** The specification has no single read of a taxonomy (docs/interface.md#reads): the list is read whole. */
 export const taxonomyLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("taxonomy", () => referenceLoader<RestTaxonomy>(ctx.upstream, { list: "/taxonomies" }));
 

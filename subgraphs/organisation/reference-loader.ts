@@ -3,7 +3,7 @@ import { nextPageCursor } from "../shared/graphql/index.js";
 import type { UpstreamSession } from "../shared/upstream/index.js";
 
 /**
- * Entities by id for the lists of this subgraph, none of which has an `id` filter (INTERFACE.md).
+ * Entities by id for the lists of this subgraph, none of which has an `id` filter (docs/interface.md#current-api-resources).
  *
  * Contract (the same as every loader of `subgraphs/shared/upstream/loaders.ts`): ids in,
  * entities or null out, same length and order; an id the upstream does not know is null; a failed

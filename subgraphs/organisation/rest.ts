@@ -1,5 +1,5 @@
 /**
- * The payloads of the current API that this subgraph reads (INTERFACE.md "Resources"), as the
+ * The payloads of the current API that this subgraph reads (docs/interface.md#current-api-resources), as the
  * upstream sends them. GraphQL types resolve straight from these objects; fields whose GraphQL
  * shape differs (references, translations, enums) have field resolvers.
  */
@@ -51,7 +51,7 @@ export interface RestBusinessEstablishment {
   lastUpdatedAt: string;
 }
 
-/** The embedded department shape of INTERFACE.md (DECISIONS.md: what `/departments` serves). */
+/** The department shape of docs/interface.md#department (what `/departments` serves: docs/decisions.md#reads-named-only-by-address). */
 export interface RestDepartment {
   id: string;
   name: string;

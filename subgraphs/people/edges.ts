@@ -54,7 +54,7 @@ export const employmentsOfEmployee: ChildEdge<RestEmployment> = {
   parentOf: (employment) => employment.employee.id,
 };
 
-/** INTERFACE.md: an employee's `links.jobPositions` is the list filtered by `employment.employee.id`. */
+/** docs/interface.md#employee: an employee's `links.jobPositions` is the list filtered by `employment.employee.id`. */
 export const jobPositionsOfEmployee: ChildEdge<RestJobPosition> = {
   path: "/job-positions",
   filter: "employment.employee.id",

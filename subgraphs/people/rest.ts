@@ -1,5 +1,5 @@
 /**
- * The REST payloads of the current API that the people subgraph reads (INTERFACE.md). Only the
+ * The REST payloads of the current API that the people subgraph reads (docs/interface.md#current-api-resources). Only the
  * members the graph uses are declared; `links` and `embedded` are never asked for, except the
  * embedded attribute definitions (see employee-attribute/).
  */
@@ -73,7 +73,7 @@ export interface RestEmployeeAttribute {
   id: string;
   definition: RestRef;
   employee: RestRef;
-  /** INTERFACE.md: an employment object (possibly partial) when the attribute comes from one */
+  /** docs/interface.md#employee-attribute: an employment object (possibly partial) when the attribute comes from one */
   employment?: { id: string } | null;
   /** a job-position object (possibly partial) when the attribute comes from one */
   jobPosition?: { id: string } | null;
@@ -83,7 +83,7 @@ export interface RestEmployeeAttribute {
   lastUpdatedAt: IsoDateTime;
 }
 
-/** The embedded form, the only form the interface has (INTERFACE.md). */
+/** The embedded form, the only form the interface has (docs/interface.md#employee-attribute-definition). */
 export interface RestEmployeeAttributeDefinition {
   id: string;
   name: string;

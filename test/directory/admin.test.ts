@@ -4,7 +4,7 @@ import { startDirectory, type RunningDirectory } from "../../directory/server.js
 import { fetchToken, get } from "./current-helpers.js";
 
 /**
- * The admin routes of the in-process service (DECISIONS.md, "Test and demo hooks"): request
+ * The admin routes of the in-process service (docs/decisions.md#test-and-demo-hooks): request
  * statistics and fault injection, on loopback only, themselves neither counted nor faulted; and
  * the HTTP behaviour every route shares (404, 405, HEAD, bodies too large or not JSON).
  */

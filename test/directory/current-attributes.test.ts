@@ -6,7 +6,7 @@ import { Expect, fetchToken, get, getAll, ids, postToken } from "./current-helpe
 /**
  * Employee attributes, personal records and probationary periods over HTTP. Expected answers are
  * computed from the generated company; statuses and visibility from the restatement of
- * INTERFACE.md in current-helpers.ts.
+ * docs/interface.md in current-helpers.ts.
  */
 
 let directory: RunningDirectory;
@@ -449,7 +449,7 @@ describe("scopes and visibility", () => {
   });
 
   /*
-   * No demo client combines these scopes with a restricted set of establishments (DECISIONS.md),
+   * No demo client combines these scopes with a restricted set of establishments (docs/decisions.md#test-and-demo-hooks),
    * so the service is started with one more client that does, and asked over HTTP like any other.
    */
   interface Case {

@@ -2,7 +2,7 @@ import type { Company, Employee, Employment, JobPosition } from "../../directory
 
 /**
  * Helpers of the current-API tests: HTTP calls against a running directory, and an independent
- * restatement of INTERFACE.md's computed fields (statuses, applicable employment and position) to
+ * restatement of the computed fields of docs/interface.md (statuses, applicable employment and position) to
  * check the service's answers against, rather than its own code.
  */
 
@@ -82,7 +82,7 @@ function dayBefore(date: string): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** The expected computed values of one company, restated from INTERFACE.md. */
+/** The expected computed values of one company, restated from docs/interface.md#applicable-employment-and-job-position. */
 export class Expect {
   readonly employmentsOf = new Map<string, Employment[]>();
   readonly positionsOf = new Map<string, JobPosition[]>();

@@ -124,7 +124,7 @@ describe("job-position representation", () => {
     expect(Object.keys(body.embedded.employment).sort()).toEqual(distinct((i) => i.employment.id));
   });
 
-  it("an embedded department has the shape of INTERFACE.md", async () => {
+  it("an embedded department has the shape of docs/interface.md#department", async () => {
     const { body } = await get(directory.url, token, "/service-api/job-positions?limit=1&include=embedded");
     const departmentId = body.items[0].department.id;
     const department = directory.company.departments.find((d) => d.id === departmentId)!;

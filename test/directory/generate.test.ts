@@ -6,7 +6,7 @@ import type { Company, Employment, JobPosition } from "../../directory/data/mode
 const TODAY = "2025-06-15";
 type Status = "active" | "upcoming" | "deactivated";
 
-/** INTERFACE.md: active = covers today, upcoming = starts later, deactivated = ended */
+/** docs/interface.md#conventions: active = covers today, upcoming = starts later, deactivated = ended */
 function rangeStatus(start: string, end: string | null, today: string): Status {
   if (start > today) return "upcoming";
   if (end !== null && end < today) return "deactivated";
@@ -17,7 +17,7 @@ function dayBefore(date: string): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 }
 
-/** job-position endsOn as INTERFACE.md derives it: the day before the next position, else the employment's end */
+/** job-position endsOn as docs/interface.md#job-position derives it: the day before the next position, else the employment's end */
 function positionEnds(company: Company): Map<string, string | null> {
   const employmentById = new Map(company.employments.map((e) => [e.id, e]));
   const byEmployment = groupBy(company.jobPositions, (p) => p.employmentId);

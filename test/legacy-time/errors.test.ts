@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../helpers/stack.js";
 import { OPEN_WEEK, employees, entitiesQuery, legacyGet } from "./helpers.js";
 
-/** Upstream failures keep GRAPH.md's codes: the affected field is null with one error naming the call. */
+/** Upstream failures keep their codes (docs/graph.md#error-codes): the affected field is null with one error naming the call. */
 
 let stack: Stack;
 let url: string;

@@ -4,7 +4,7 @@ import { employees, entitiesQuery, range } from "./helpers.js";
 
 /**
  * updateTimeEntry: a partial input is merged into the entry read from the legacy API and the
- * whole entry is written; each of the seven rules of INTERFACE.md comes back as a typed error
+ * whole entry is written; each of the seven rules of docs/interface.md#time-entry-validation-rules comes back as a typed error
  * with the entry unchanged.
  */
 

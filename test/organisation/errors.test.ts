@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startStack, type Stack } from "../helpers/stack.js";
 import { ENTITIES_QUERY, query, representations } from "./helpers.js";
 
-/** Upstream failures as GRAPH.md's error codes: the field is null and one error names the failed call. */
+/** Upstream failures as the error codes of docs/graph.md#error-codes: the field is null and one error names the failed call. */
 
 describe("an unavailable upstream", () => {
   let stack: Stack;

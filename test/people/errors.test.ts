@@ -3,7 +3,7 @@ import { startStack, type Stack } from "../helpers/stack.js";
 import { cursorScope, encodeCursor } from "../../subgraphs/shared/graphql/index.js";
 import { apiCalls, query, send } from "./helpers.js";
 
-/** Errors: upstream failures become GRAPH.md's codes; bad arguments are refused before any call. */
+/** Errors: upstream failures become the codes of docs/graph.md#error-codes; bad arguments are refused before any call. */
 
 let stack: Stack;
 

@@ -5,7 +5,7 @@ import type { ResourceDef, View } from "../resource.js";
 import { self, withLinks } from "./common.js";
 
 
-/** The embedded department shape of INTERFACE.md (job-position embeddables use it as well). */
+/** The department shape of docs/interface.md#department (job-position embeddables use it as well). */
 export function serializeDepartment(r: Department, view: View): Record<string, unknown> {
   return withLinks(
     view,

@@ -14,7 +14,7 @@ import { serializeTaxonomyLabel } from "./taxonomy-labels.js";
  * Employee attributes: one value of one definition for one employee, possibly from one of the
  * employee's employments or job positions and then limited in time to it.
  *
- * Value filters (DECISIONS.md): `value=<v>` keeps attributes whose value equals `<v>`, `-value=<v>`
+ * Value filters (docs/interface.md#employee-attribute): `value=<v>` keeps attributes whose value equals `<v>`, `-value=<v>`
  * the others; `value.<prop>=<v>` keeps object values whose property (a dotted path for nested
  * objects) equals `<v>`, `-value.<prop>=<v>` exactly the attributes that one would not keep. `<v>`
  * is read as JSON when it parses (`42`, `true`, `"42"`, `{"a":1}`), else as a plain string

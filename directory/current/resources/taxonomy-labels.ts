@@ -31,7 +31,7 @@ export function serializeTaxonomyLabel(r: TaxonomyLabel, view: View): Record<str
 export const taxonomyLabels: ResourceDef<TaxonomyLabel> = {
   collection: "taxonomy-labels",
   type: "taxonomy-label",
-  // INTERFACE.md: the `taxonomies` scope covers taxonomies and taxonomy labels.
+  // docs/interface.md#authentication-and-scopes: the `taxonomies` scope covers taxonomies and taxonomy labels.
   scope: "taxonomies",
   records: (ctx) => ctx.company.taxonomyLabels,
   byId: (id, ctx) => labelsById(ctx).get(id),

@@ -206,7 +206,7 @@ function nextId(ids: readonly string[]): string {
 }
 
 /**
- * The endpoint of a test delivery: the JSON body of INTERFACE.md, or, as the production service's
+ * The endpoint of a test delivery: the JSON body of docs/interface.md, or, as the production service's
  * document has it, the query `?webhookEndpoint.id=` with no body. Both at once must agree.
  */
 function parseTarget(req: DirectoryRequest): string {
@@ -219,7 +219,7 @@ function parseTarget(req: DirectoryRequest): string {
     }
   }
   // the production service's only topic for a test delivery; the event sent is still the sample
-  // employee.created of INTERFACE.md
+  // employee.created of docs/interface.md
   const topics = req.query.getAll("event.topic");
   if (topics.length > 1 || (topics.length === 1 && topics[0] !== "ping")) bad("event.topic", 'the only topic is "ping"');
   const fromQuery = req.query.getAll("webhookEndpoint.id");

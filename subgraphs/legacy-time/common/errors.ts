@@ -4,9 +4,9 @@ import { MutationError } from "../../shared/graphql/index.js";
 import { UpstreamError } from "../../shared/upstream/index.js";
 
 /**
- * The error members of the mutation payload unions (GRAPH.md: a validation failure is data, not
+ * The error members of the mutation payload unions (docs/graph.md#mutations: a validation failure is data, not
  * an exception). Only failures the caller can fix by changing the input become data; a missing
- * target is a NOT_FOUND GraphQL error and any other upstream failure keeps its GRAPH.md code.
+ * target is a NOT_FOUND GraphQL error and any other upstream failure keeps its code (docs/graph.md#error-codes).
  */
 
 export { InvalidInputError, invalidInput } from "../../shared/graphql/index.js";

@@ -1,5 +1,5 @@
 /**
- * Legacy ids are integers >= 1 (INTERFACE.md); the graph carries them as the current API's string
+ * Legacy ids are integers >= 1 (docs/interface.md#legacy-conventions); the graph carries them as the current API's string
  * ids. A key that is not such an integer cannot name a legacy resource: it is answered without
  * asking the upstream (null for a read, NOT_FOUND for a write).
  */

@@ -3,7 +3,7 @@ import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { visibleEmployeeLoader } from "../loaders.js";
 
 /**
- * Forward mode (GRAPH.md "Authentication and visibility"): the legacy API knows only this
+ * Forward mode (docs/graph.md#authentication-and-visibility): the legacy API knows only this
  * subgraph's API key, so it would show anyone's legacy data to any caller. Data about an
  * employee (legacy profile, work contracts, time entries) is therefore served only when the
  * caller can read that employee through the current API with its own token; the check is one

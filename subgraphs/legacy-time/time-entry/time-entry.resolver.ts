@@ -27,7 +27,7 @@ export const UpdateTimeEntryResult = createUnionType({
     value instanceof TimeEntryValidationError ? "TimeEntryValidationError" : value instanceof InvalidInputError ? "InvalidInputError" : "TimeEntry",
 });
 
-/** The input field each rule of INTERFACE.md is about. */
+/** The input field each rule of docs/interface.md#time-entry-validation-rules is about. */
 const RULE_FIELDS: Readonly<Record<number, string[]>> = {
   1: ["startsAt"],
   2: ["startsAt"],

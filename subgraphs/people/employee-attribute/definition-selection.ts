@@ -5,7 +5,7 @@ import { readsBeyondKey } from "../common/selection.js";
 /**
  * Whether the operation reads more of an attribute's `definition` than its id below the current
  * field (through fragments, and through `_entities`' inline fragments). Definitions exist only
- * embedded in attribute lists (INTERFACE.md), so only then is `include=embedded` asked for.
+ * embedded in attribute lists (docs/interface.md#employee-attribute-definition), so only then is `include=embedded` asked for.
  */
 export function readsDefinitionDetails(info: GraphQLResolveInfo): boolean {
   return info.fieldNodes.some((node) =>

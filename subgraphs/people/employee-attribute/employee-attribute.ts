@@ -124,7 +124,7 @@ export const EmployeeAttributeListArgs = listArgs(EmployeeAttributeFilter, Emplo
 export type EmployeeAttributeListArgs = ListArgs<EmployeeAttributeFilter, EmployeeAttributeSort>;
 
 /**
- * The REST filters of `/employee-attributes` (DECISIONS.md) for a filter input. Values are sent
+ * The REST filters of `/employee-attributes` (docs/interface.md#employee-attribute) for a filter input. Values are sent
  * as JSON, which the directory reads as JSON first (`"42"` is the text, `42` the number).
  */
 export function employeeAttributeQuery(filter: EmployeeAttributeFilter | null | undefined, argument = "filter"): Record<string, string> {

@@ -3,7 +3,7 @@ import { personalRecordLoader } from "../loaders.js";
 import type { RestEmployeePersonalRecord } from "../rest.js";
 
 /**
- * The personal-record list has no `id` filter (DECISIONS.md), so a reference by id is a single
+ * The personal-record list has no `id` filter (docs/interface.md#employee-personal-record), so a reference by id is a single
  * read, run concurrently (bounded) for a batch; a 404 is null.
  */
 export const employeePersonalRecordReference = {

@@ -38,7 +38,7 @@ export class EmployeePersonalRecordResolver {
     return referenceTo(record.employee, info, (id) => employeeLoader(ctx).load(id));
   }
 
-  // INTERFACE.md: `unknown` equals the technical null
+  // docs/interface.md#employee-personal-record: `unknown` equals the technical null
   @FieldResolver(() => PersonalTitle)
   title(@Root() record: RestEmployeePersonalRecord): string {
     return record.title ?? PersonalTitle.UNKNOWN;

@@ -75,7 +75,7 @@ export class EmployeePersonalRecordFilter {
 
 const ALPHA3 = { test: /^[A-Z]{3}$/, description: "ISO 3166-1 alpha-3 codes (three capital letters)" };
 
-/** The REST filters of `/employee-personal-records` (DECISIONS.md) for a filter input. */
+/** The REST filters of `/employee-personal-records` (docs/interface.md#employee-personal-record) for a filter input. */
 export function personalRecordQuery(filter: EmployeePersonalRecordFilter | null | undefined, argument = "filter"): Record<string, string> {
   const f = filter ?? {};
   return new RestFilter(argument)

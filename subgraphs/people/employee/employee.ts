@@ -153,7 +153,7 @@ export class EmployeeFilter {
 export const EmployeeListArgs = listArgs(EmployeeFilter, EmployeeSort);
 export type EmployeeListArgs = ListArgs<EmployeeFilter, EmployeeSort>;
 
-/** The REST filters of `/employees` (DECISIONS.md) for a filter input. */
+/** The REST filters of `/employees` (docs/interface.md#employee) for a filter input. */
 export function employeeQuery(filter: EmployeeFilter | null | undefined, argument = "filter"): Record<string, string> {
   const f = filter ?? {};
   return new RestFilter(argument)

@@ -76,7 +76,7 @@ export class EmploymentFilter {
 export const EmploymentListArgs = listArgs(EmploymentFilter, EmploymentSort);
 export type EmploymentListArgs = ListArgs<EmploymentFilter, EmploymentSort>;
 
-/** The REST filters of `/employments` (INTERFACE.md, DECISIONS.md) for a filter input. */
+/** The REST filters of `/employments` (docs/interface.md#employment) for a filter input. */
 export function employmentQuery(filter: EmploymentFilter | null | undefined, argument = "filter"): Record<string, string> {
   const f = filter ?? {};
   return new RestFilter(argument)

@@ -122,7 +122,7 @@ export class JobPositionFilter {
 export const JobPositionListArgs = listArgs(JobPositionFilter, JobPositionSort);
 export type JobPositionListArgs = ListArgs<JobPositionFilter, JobPositionSort>;
 
-/** The REST filters of `/job-positions` (INTERFACE.md) for a filter input. */
+/** The REST filters of `/job-positions` (docs/interface.md#job-position) for a filter input. */
 export function jobPositionQuery(filter: JobPositionFilter | null | undefined, argument = "filter"): Record<string, string> {
   const f = filter ?? {};
   return new RestFilter(argument)

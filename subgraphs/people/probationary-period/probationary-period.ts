@@ -69,7 +69,7 @@ export class ProbationaryPeriodFilter {
 export const ProbationaryPeriodListArgs = listArgs(ProbationaryPeriodFilter, ProbationaryPeriodSort);
 export type ProbationaryPeriodListArgs = ListArgs<ProbationaryPeriodFilter, ProbationaryPeriodSort>;
 
-/** The REST filters of `/probationary-periods` (DECISIONS.md) for a filter input. */
+/** The REST filters of `/probationary-periods` (docs/interface.md#probationary-period) for a filter input. */
 export function probationaryPeriodQuery(filter: ProbationaryPeriodFilter | null | undefined, argument = "filter"): Record<string, string> {
   const f = filter ?? {};
   return new RestFilter(argument)

@@ -7,7 +7,7 @@ import { badUserInput } from "./connection.js";
  */
 
 /**
- * A list-valued filter: at most 100 entries (INTERFACE.md). An empty list is refused unless the
+ * A list-valued filter: at most 100 entries (docs/interface.md#conventions). An empty list is refused unless the
  * subgraph gives it a meaning (`allowEmpty`: it then matches nothing).
  */
 export function checkFilterList(values: readonly unknown[], field: string, options: { allowEmpty?: boolean } = {}): void {
@@ -19,7 +19,7 @@ export function checkFilterList(values: readonly unknown[], field: string, optio
   }
 }
 
-/** A name search (DECISIONS.md): words delimited by space, `-`, `_`, comma and dot; at least one. */
+/** A name search (docs/interface.md#name-search): words delimited by space, `-`, `_`, comma and dot; at least one. */
 export function checkSearchText(value: string, field: string, maxLength = 255): void {
   if (value.length > maxLength) throw badUserInput(`${field} must be at most ${maxLength} characters`, field);
   if (value.split(/[\s\-_,.]+/).every((word) => word === "")) throw badUserInput(`${field} must contain at least one word`, field);

@@ -11,7 +11,7 @@ export { badUserInput, DEFAULT_FIRST, MAX_FIRST } from "./user-input.js";
 export { cursorScope, encodeCursor, MAX_CURSOR_OFFSET, verifiedCursorPayload, type CursorBinding } from "./cursors.js";
 
 /**
- * Relay connections over the REST interface's cursor-paged lists (GRAPH.md).
+ * Relay connections over the REST interface's cursor-paged lists (docs/graph.md#connections).
  *
  * A cursor wraps the REST `page` cursor: an edge's cursor names the REST page it came from and
  * how many items of that page precede the next edge, so `after` resumes exactly behind it; when

@@ -2,7 +2,7 @@ import { GraphQLScalarType, Kind, type ValueNode } from "graphql";
 import { GraphQLDateTime, GraphQLEmailAddress, GraphQLJSON, GraphQLLocalDateTime, GraphQLURL } from "graphql-scalars";
 
 /**
- * The scalars of GRAPH.md. `Date` keeps the REST interface's `YYYY-MM-DD` strings end to end
+ * The scalars of docs/graph.md#scalars. `Date` keeps the REST interface's `YYYY-MM-DD` strings end to end
  * (graphql-scalars' own Date turns arguments into JS Dates, which invites time-zone slips when a
  * date is sent back to the upstream).
  */

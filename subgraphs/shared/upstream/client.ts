@@ -617,13 +617,13 @@ function checkPath(path: string): string {
 }
 
 /**
- * The one exception to "never `include=embedded`" (GRAPH.md): employee-attribute definitions
+ * The one exception to "never `include=embedded`" (docs/graph.md#batching-rules): employee-attribute definitions
  * exist only embedded in attribute lists, the interface has no other read of them.
  */
 const EMBEDDED_SOURCES = new Set(["/service-api/employee-attributes"]);
 
 /**
- * Arrays comma-joined, null/undefined left out, `embedded` never requested (GRAPH.md) unless
+ * Arrays comma-joined, null/undefined left out, `embedded` never requested (docs/graph.md#batching-rules) unless
  * `allowEmbedded` (the list is one of EMBEDDED_SOURCES).
  */
 export function buildQuery(query?: QueryParams, options: { allowEmbedded?: boolean } = {}): string {

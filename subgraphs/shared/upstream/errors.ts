@@ -1,7 +1,7 @@
 import { GraphQLError } from "graphql";
 
 /**
- * One error type for every failed upstream call, and its mapping to GRAPH.md's error codes.
+ * One error type for every failed upstream call, and its mapping to the error codes of docs/graph.md#error-codes.
  * Nothing of an upstream body is kept except the short, structured parts that are meant for the
  * caller (problem `detail` and `errors`, legacy `message` and `rule`), and never a header.
  */
@@ -163,7 +163,7 @@ export function deadlineExceeded(deadlineMs: number): GraphQLError {
 }
 
 /**
- * Any thrown value → a GraphQLError with GRAPH.md's code. An UpstreamError (also when graphql-js
+ * Any thrown value → a GraphQLError with its code (docs/graph.md#error-codes). An UpstreamError (also when graphql-js
  * has wrapped it with a path) is mapped; a GraphQLError of our own is passed through; anything
  * else is a bug whose message may hold internals, so it becomes a generic INTERNAL_SERVER_ERROR.
  */

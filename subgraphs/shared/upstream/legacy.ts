@@ -5,7 +5,7 @@ import { MAX_FILTER_VALUES, chunk, filterValues, mapConcurrent } from "./util.js
 
 /**
  * Paging and batching over the legacy API, whose three lists page three different ways
- * (DECISIONS.md):
+ * (docs/interface.md#legacy-paging):
  * - `"page"`: work-contracts, `page` from 1 and `limit` (≤1000), `fields.root=count` so that the
  *   last page is known without reading an empty one, `{items, count}`;
  * - `"offset"`: time entries, `paging=<offset>,<limit>`, `{data: {items, count}}`;

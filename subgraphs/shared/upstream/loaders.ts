@@ -12,7 +12,7 @@ import { MAX_FILTER_VALUES, isListable, mapConcurrent } from "./util.js";
  * Loaders live in one request's `LoaderRegistry` (`session.loaders`) and are never shared across
  * requests: their memo holds what one caller was allowed to read.
  *
- * Which loader for which edge (GRAPH.md "Resolution"):
+ * Which loader for which edge (docs/graph.md#batching-rules):
  * - `listByIdsLoader`: the list has an `id` filter — one list call per chunk of ≤100 ids;
  * - `singleReadLoader`: no such filter — concurrent single reads, bounded;
  * - `collectionLoader`: small reference lists read whole, once per request;

@@ -120,7 +120,7 @@ const applicability = Nullable(Type.Object({ start: Nullable(IsoDate), end: Null
 const employeeAttribute = resource("employee-attribute", {
   definition: Ref("employee-attribute-definition"),
   employee: Ref("employee"),
-  // INTERFACE.md: the whole employment or job position the attribute comes from, when it does
+  // docs/interface.md: the whole employment or job position the attribute comes from, when it does
   employment: Type.Optional(employment),
   jobPosition: Type.Optional(jobPosition),
   applicability,
@@ -255,7 +255,7 @@ const department = resource(
     level: Type.Integer({ minimum: 1 }),
     manager: Nullable(Ref("employee")),
     sortOrder: Type.Integer({ minimum: 0 }),
-    // INTERFACE.md's embedded department shape has it
+    // docs/interface.md's embedded department shape has it
     owningApplication: Type.String(),
   },
   Links("activeEmployees"),
@@ -272,7 +272,7 @@ const taxonomyLabel = resource("taxonomy-label", {
   taxonomy: Ref("taxonomy"),
   name: Type.String({ minLength: 1 }),
   remoteId: Nullable(Type.String({ minLength: 1 })),
-  // INTERFACE.md documents it
+  // docs/interface.md documents it
   applicabilitySchema: Type.Object({}),
   isArchived: Type.Boolean(),
   lastArchivedAt: Nullable(Timestamp),

@@ -2,7 +2,7 @@ import { Type, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 
 /**
- * The response shapes of the legacy API, declared once: INTERFACE.md where it speaks, the vendor's
+ * The response shapes of the legacy API, declared once: docs/interface.md where it speaks, the vendor's
  * legacy reference where it is silent. Objects are closed where the reference lists every field
  * (time entries, their owner, departments, axis sections), so that an invented field fails too.
  */
