@@ -106,7 +106,7 @@ describe("hostile corpus: transport", () => {
       code: "BAD_USER_INPUT",
       check: (a) => {
         noStackOrInternals(a);
-        expect(a.body.errors[0].message).toMatch(/Date/);
+        expect(a.body.errors[0].message).toMatch(/calendar date/);
       },
       maxUpstreamCalls: 2,
     },
@@ -119,15 +119,11 @@ describe("hostile corpus: transport", () => {
       maxUpstreamCalls: 2,
     },
     {
-      name: "an id with a path in it is null or a client error, never an internal one",
+      name: "an id with a path in it is a client error before any upstream call, never an internal one",
       send: gateway(`{ employee(id: "../../connect/token") { id } }`),
       status: 200,
-      maxUpstreamCalls: 2,
-      check: (a) => {
-        noStackOrInternals(a);
-        expect(a.body.data).toEqual({ employee: null });
-        for (const e of a.body.errors ?? []) expect(e.extensions.code).not.toBe("INTERNAL_SERVER_ERROR");
-      },
+      code: "BAD_USER_INPUT",
+      check: noStackOrInternals,
     },
     { name: "a validation error has no stack trace", send: gateway(`{ nope }`), status: 400, code: "GRAPHQL_VALIDATION_FAILED", check: noStackOrInternals },
   ]);

@@ -3,8 +3,12 @@ import {
   DateRange,
   LocalDateTimeScalar,
   badUserInput,
+  NOT_A_CURSOR,
   checkFilterList,
   connectionType,
+  cursorScope,
+  decodeCursor,
+  encodeCursor,
   pageSize,
   type ConnectionResult,
   type SubgraphContext,
@@ -65,19 +69,7 @@ class LegacyUsersArgs {
 
 export const LegacyProfileConnection = connectionType("LegacyProfile", LegacyProfile);
 
-const CURSOR_PREFIX = "legacyUsers:";
 const MAX_TEXT = 255;
-
-function encodeOffset(offset: number): string {
-  return Buffer.from(`${CURSOR_PREFIX}${offset}`).toString("base64url");
-}
-
-function decodeOffset(cursor: string): number {
-  const text = Buffer.from(cursor, "base64url").toString("utf8");
-  const offset = text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : "";
-  if (!/^\d{1,9}$/.test(offset)) throw badUserInput("after is not a cursor of this connection", "after");
-  return Number(offset);
-}
 
 /** A date range as the legacy comparator: `between,a,b`, `since,a` or `until,b`. */
 function range(value: DateRange | null | undefined, field: string): string | undefined {
@@ -134,8 +126,12 @@ export class LegacyUsersResolver {
   })
   async legacyUsers(@Args(() => LegacyUsersArgs) args: LegacyUsersArgs, @Ctx() ctx: SubgraphContext): Promise<ConnectionResult<RestLegacyUser>> {
     const first = pageSize(args.first);
-    const start = args.after ? decodeOffset(args.after) + 1 : 0;
     const query = restQuery(args.filter);
+    // offset cursors, signed and bound to this list and filter like every connection's
+    const binding = { signer: ctx.upstream.cursors, scope: cursorScope(USERS_PATH, query ?? {}) };
+    const after = args.after ? decodeCursor(args.after, binding) : null;
+    if (after && !("o" in after)) throw badUserInput(NOT_A_CURSOR, "after");
+    const start = after ? after.o + 1 : 0;
     const empty: ConnectionResult<RestLegacyUser> = {
       edges: [],
       nodes: [],
@@ -151,7 +147,7 @@ export class LegacyUsersResolver {
     const loader = legacyUserLoader(ctx);
     for (const user of page) loader.prime(String(user.id), user);
     const visible = await visibleIds(ctx, page.map((u) => String(u.id)));
-    const edges = page.flatMap((node, k) => (visible.has(String(node.id)) ? [{ cursor: encodeOffset(start + k), node }] : []));
+    const edges = page.flatMap((node, k) => (visible.has(String(node.id)) ? [{ cursor: encodeCursor({ o: start + k }, binding), node }] : []));
     return {
       edges,
       nodes: edges.map((e) => e.node),
@@ -160,7 +156,7 @@ export class LegacyUsersResolver {
         hasNextPage: users.length > first,
         hasPreviousPage: start > 0,
         startCursor: edges[0]?.cursor ?? null,
-        endCursor: page.length > 0 ? encodeOffset(start + page.length - 1) : null,
+        endCursor: page.length > 0 ? encodeCursor({ o: start + page.length - 1 }, binding) : null,
       },
     };
   }

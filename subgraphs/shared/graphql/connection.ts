@@ -8,7 +8,7 @@ import { cursorScope, decodeCursor, encodeCursor, NOT_A_CURSOR, type Cursor, typ
 import { badUserInput, MAX_FIRST, DEFAULT_FIRST } from "./user-input.js";
 
 export { badUserInput, DEFAULT_FIRST, MAX_FIRST } from "./user-input.js";
-export { cursorScope, encodeCursor, MAX_CURSOR_OFFSET, verifiedCursorPayload, type CursorBinding } from "./cursors.js";
+export { cursorScope, decodeCursor, encodeCursor, MAX_CURSOR_OFFSET, NOT_A_CURSOR, verifiedCursorPayload, type CursorBinding } from "./cursors.js";
 
 /**
  * Relay connections over the REST interface's cursor-paged lists (docs/graph.md#connections).
