@@ -76,7 +76,7 @@ const reportDir = join(dirname(fileURLToPath(import.meta.url)), ".report");
 
 export function corpus(category: string, cases: HostileCase[], options: CorpusOptions = {}): void {
   let stack: GatewayStack;
-  const rows: Array<{ name: string; status: number; upstreamCalls: number; ms: number; healthMs: number }> = [];
+  const rows: Array<{ name: string; status: number; code: string | null; upstreamCalls: number; ms: number; healthMs: number }> = [];
   // the process's resident memory while the cases run (the whole stack runs in this process)
   let peakRss = 0;
   const sampleRss = () => (peakRss = Math.max(peakRss, process.memoryUsage().rss));
@@ -92,7 +92,8 @@ export function corpus(category: string, cases: HostileCase[], options: CorpusOp
     const summary = {
       category,
       cases: rows.length,
-      refusedBeforeUpstream: rows.filter((r) => r.upstreamCalls === 0 && r.status !== 200).length,
+      // refused: answered with an error (whatever its status) without any upstream call
+      refusedBeforeUpstream: rows.filter((r) => r.upstreamCalls === 0 && r.code !== null).length,
       upstreamCalls: rows.reduce((n, r) => n + r.upstreamCalls, 0),
       worstMs: Math.max(0, ...rows.map((r) => r.ms)),
       worstHealthMs: Math.max(0, ...rows.map((r) => r.healthMs)),
@@ -118,7 +119,7 @@ export function corpus(category: string, cases: HostileCase[], options: CorpusOp
       }
       const ms = performance.now() - started;
       const upstreamCalls = stack.stats().total;
-      rows.push({ name: c.name, status: answer.status, upstreamCalls, ms: Math.round(ms), healthMs: Math.round(healthMs) });
+      rows.push({ name: c.name, status: answer.status, code: answer.body?.errors?.[0]?.extensions?.code ?? null, upstreamCalls, ms: Math.round(ms), healthMs: Math.round(healthMs) });
 
       expect(answer.status, JSON.stringify(answer.body).slice(0, 500)).toBe(c.status);
       if (c.code !== undefined) {
