@@ -26,6 +26,9 @@ const runtime = createGatewayRuntime({
 });
 const server = createServer(runtime);
 server.listen(Number(process.env.GATEWAY_PORT), "127.0.0.1", () => console.log(`bench-hive http://127.0.0.1:${process.env.GATEWAY_PORT}/graphql`));
-const stop = () => server.close(() => void runtime.dispose().then(() => process.exit(0)));
+const stop = () => server.close(async () => {
+  await runtime.dispose();
+  process.exit(0);
+});
 process.once("SIGTERM", stop);
 process.once("SIGINT", stop);
