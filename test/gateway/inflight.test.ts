@@ -114,4 +114,24 @@ describe("identical subgraph fetches in flight at the gateway", () => {
       stack.directory.faults.clear();
     }
   });
+
+  it("a query asked after a mutation started never joins a query that started before it", async () => {
+    stack.directory.faults.set({ latencyMs: 80 });
+    try {
+      reset();
+      await profile();
+      const one = people.count;
+      reset();
+      const input = { id: demo.openEntry.id, input: { duration: "01:45:00" } };
+      const before = profile();
+      await new Promise((r) => setTimeout(r, 30));
+      const write = postGraphQL(gateway.url, UPDATE, input);
+      await new Promise((r) => setTimeout(r, 30));
+      const after = profile();
+      await Promise.all([before, write, after]);
+      expect(people.count).toBe(2 * one);
+    } finally {
+      stack.directory.faults.clear();
+    }
+  });
 });

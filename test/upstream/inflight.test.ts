@@ -43,6 +43,22 @@ describe("identical reads in flight", () => {
     expect(fx.stats().byRoute[ROUTE]).toBe(3);
   });
 
+  it("a read asked after a write started never joins a read that started before it", async () => {
+    const upstream = fx.client();
+    await upstream.session().current.read(`/employees/${ids[6]}`);
+    fx.directory.faults.set({ latencyMs: 120 });
+    fx.reset();
+    const path = "/api/v3/timeentries/1";
+    const before = upstream.session().legacy.getOrNull(path);
+    await new Promise((r) => setTimeout(r, 20));
+    // the write's outcome does not matter here: that it started does
+    const write = upstream.session().legacy.put(path, {}).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 20));
+    const after = upstream.session().legacy.getOrNull(path);
+    await Promise.all([before, write, after]);
+    expect(fx.stats().byRoute["GET /api/v3/timeentries/{id}"]).toBe(2);
+  });
+
   it("a joiner whose first caller ran out of call budget reads on its own", async () => {
     const upstream = fx.client({ callBudget: 2 });
     await upstream.session().current.read(`/employees/${ids[3]}`); // the token, counted in that session

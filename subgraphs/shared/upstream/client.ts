@@ -303,7 +303,11 @@ export class Upstream {
 
   /** One logical request; a read joins the identical read of the same identity in flight (inflight.ts). */
   private send<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
-    if (spec.method !== "GET") return this.sendGuarded<T>(state, spec);
+    if (spec.method !== "GET") {
+      // read-your-writes: no read asked after this write joins one that started before it
+      this.inflight.forget();
+      return this.sendGuarded<T>(state, spec).finally(() => this.inflight.forget());
+    }
     const key = `${state.identity} ${spec.api} ${spec.nullOn404 ? "null-on-404" : "throw-on-404"} ${spec.url}`;
     return this.inflight.run(key, () => this.sendGuarded<T>(state, spec)) as Promise<T | null>;
   }

@@ -40,6 +40,15 @@ export class InFlight<T> {
     return started;
   }
 
+  /**
+   * After a write: the reads in flight may have started before it and answer what it replaced, so
+   * no caller joins them any more (their own callers still get their answers). A write calls this
+   * when it starts and when it ends, so that a read asked after a write never gets an older answer.
+   */
+  forget(): void {
+    this.pending.clear();
+  }
+
   /** keys in flight now */
   get size(): number {
     return this.pending.size;
