@@ -9,6 +9,7 @@ import { formatErrorHygienically, unknownOperationIsClientError } from "../subgr
 import { operationGuard } from "../subgraphs/shared/graphql/limits.js";
 import { DEADLINE_HEADER, SUBGRAPH_SECRET_HEADER } from "../subgraphs/shared/graphql/server.js";
 import { Logger } from "../subgraphs/shared/log.js";
+import { InFlight } from "../subgraphs/shared/upstream/inflight.js";
 import { operationLog } from "../subgraphs/shared/graphql/operation-log.js";
 import { currentApiId, inputChecks } from "../subgraphs/shared/graphql/input-checks.js";
 import { legacyTimeFieldChecks } from "../subgraphs/legacy-time/employee/time-entry-range.js";
@@ -45,6 +46,13 @@ export class DeadlineExceededError extends GraphQLError {
   }
 }
 
+/** A subgraph's answer, read whole: shared by the identical fetches in flight. */
+interface SubgraphAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
 /**
  * A subgraph fetch bounded by the operation's deadline (the `x-deadline-ms` header the data source
  * sets; the gateway's own requests carry none and are not bounded here). The body is read within
@@ -52,7 +60,7 @@ export class DeadlineExceededError extends GraphQLError {
  * validation error) is handed on as a GraphQL response, so that its errors reach the client with
  * their codes, instead of a "400: Bad Request" carrying the subgraph's URL and body.
  */
-async function fetchWithinDeadline(url: string, init: RequestInit & { headers: Record<string, string> }): Promise<Response> {
+async function fetchWithinDeadline(url: string, init: RequestInit & { headers: Record<string, string> }): Promise<SubgraphAnswer> {
   const header = init.headers[DEADLINE_HEADER];
   const remaining = header === undefined ? undefined : Number(header);
   if (remaining !== undefined && remaining <= 0) throw new DeadlineExceededError();
@@ -69,7 +77,31 @@ async function fetchWithinDeadline(url: string, init: RequestInit & { headers: R
     throw err;
   }
   if (status >= 400 && status < 500 && hasGraphQLErrors(text)) status = 200;
-  return new Response(text, { status, headers });
+  return { status, headers, text };
+}
+
+/**
+ * The subgraph fetcher: identical query fetches in flight (same subgraph, same caller
+ * `authorization`, same body: operation and variables) are sent once and each caller parses its
+ * own copy of the answer. Mutations are always sent, and no query asked after one joins a query
+ * that started before it. The deadline header is left out of the key:
+ * it differs by the millisecond between callers of the same fetch. A joiner whose first caller
+ * ran out of time fetches on its own.
+ */
+function subgraphFetcher(inflight: InFlight<SubgraphAnswer>): (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<Response> {
+  return async (url, init) => {
+    const body = typeof init.body === "string" ? init.body : null;
+    // the data source sends `{"query":"<operation>",...}`: a query plan's fetch is `query ...` or `{...}`
+    const read = body !== null && (body.startsWith('{"query":"query') || body.startsWith('{"query":"{'));
+    let answer: SubgraphAnswer;
+    if (read) answer = await inflight.run(`${url}\n${init.headers.authorization ?? ""}\n${body}`, () => fetchWithinDeadline(url, init));
+    else {
+      // read-your-writes: no query asked after a mutation joins one that started before it
+      inflight.forget();
+      answer = await fetchWithinDeadline(url, init).finally(() => inflight.forget());
+    }
+    return new Response(answer.text, { status: answer.status, headers: answer.headers });
+  };
 }
 
 function hasGraphQLErrors(text: string): boolean {
@@ -85,12 +117,13 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
   constructor(
     url: string,
     private readonly secret: string | null,
+    inflight: InFlight<SubgraphAnswer>,
   ) {
     // Node's fetch (undici) rather than the default make-fetch-happen agent: that agent keeps idle
     // sockets forever, so after a pause longer than the subgraph server's keep-alive timeout (5 s)
     // a request could go out on a socket the server was closing (ECONNRESET, "socket hang up").
     // undici honours the server's `Keep-Alive: timeout=5` and retires sockets before it.
-    super({ url, fetcher: fetchWithinDeadline as unknown as RemoteGraphQLDataSource["fetcher"] });
+    super({ url, fetcher: subgraphFetcher(inflight) as unknown as RemoteGraphQLDataSource["fetcher"] });
   }
 
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
@@ -112,6 +145,8 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   // Left on, @apollo/gateway sends anonymous usage metrics to Apollo and probes cloud metadata
   // addresses at start-up. A facade over a company's directory does not call out unless told to.
   process.env.APOLLO_TELEMETRY_DISABLED ??= "true";
+  // one for every subgraph: a mutation of one subgraph may change what another answers
+  const inflight = new InFlight<SubgraphAnswer>((err) => err instanceof DeadlineExceededError);
   const gateway = new ApolloGateway({
     supergraphSdl:
       config.compose === "introspect"
@@ -119,7 +154,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
             subgraphs: SUBGRAPH_NAMES.map((name) => ({ name, url: config.subgraphUrls[name] })),
           })
         : await readSupergraph(config.supergraphPath, config.prefix),
-    buildService: ({ name }) => new SubgraphDataSource(urlOf(name), config.subgraphSecret),
+    buildService: ({ name }) => new SubgraphDataSource(urlOf(name), config.subgraphSecret, inflight),
     // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
     // line per operation
     logger: {

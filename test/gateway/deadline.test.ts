@@ -108,6 +108,9 @@ describe("the operation's deadline", () => {
     const profile = operationNamed(loadOperations(), "EmployeeProfile");
     const variables = variablesOf(pickDemoData(stack.directory.company), profile);
     await postGraphQL(gateway.url, profile.source, variables); // the token, once per process
+    // a different employee each time: identical operations in flight share their fetches, and
+    // would meet a hung request together (once) instead of each on its own
+    const ids = stack.directory.company.employees.slice(0, 100).map((e) => e.id);
     const run = async (hangRate: number) => {
       stack.directory.faults.set({ hangRate });
       const durations: number[] = [];
@@ -115,9 +118,9 @@ describe("the operation's deadline", () => {
       let next = 0;
       const worker = async () => {
         while (next < 100) {
-          next++;
+          const id = ids[next++ % ids.length]!;
           const started = performance.now();
-          const res = await postGraphQL(gateway.url, profile.source, variables);
+          const res = await postGraphQL(gateway.url, profile.source, { ...variables, id });
           durations.push(performance.now() - started);
           for (const e of res.errors ?? []) codes[String(e.extensions?.code)] = (codes[String(e.extensions?.code)] ?? 0) + 1;
         }

@@ -7,6 +7,7 @@ import { BrokenCircuitError, ConsecutiveBreaker, IsolatedCircuitError, circuitBr
 import { DEFAULT_ETAG_CACHE_BYTES, type UpstreamConfig } from "./config.js";
 import { UpstreamError, budgetExceeded, deadlineExceeded, safeErrorParts, type UpstreamErrorCode } from "./errors.js";
 import { expectItems, expectRepresentation } from "./expectations.js";
+import { InFlight } from "./inflight.js";
 import { LoaderRegistry } from "./loaders.js";
 import type { CallCounter, CurrentApi, CursorSigner, Envelope, LegacyApi, QueryParams, SessionOptions, UpstreamSession } from "./types.js";
 import { Limiter, LruMap, MAX_FILTER_VALUES, chunk, filterValues, mapConcurrent, sleep } from "./util.js";
@@ -128,6 +129,11 @@ export class Upstream {
   readonly cursors: CursorSigner;
   /** one breaker per API; none when `breakerFailures` is 0 */
   private readonly breakers: Partial<Record<Api, CircuitBreakerPolicy>> = {};
+  /**
+   * identical GETs in flight for one caller identity, made once; each joiner gets its own copy of
+   * the body, and a budget or deadline error stays its session's
+   */
+  readonly inflight = new InFlight<unknown>((err) => err instanceof GraphQLError, (body) => structuredClone(body));
 
   constructor(config: UpstreamConfig) {
     this.config = Object.freeze({ ...config });
@@ -295,8 +301,19 @@ export class Upstream {
 
   // ---- sending ----
 
+  /** One logical request; a read joins the identical read of the same identity in flight (inflight.ts). */
+  private send<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
+    if (spec.method !== "GET") {
+      // read-your-writes: no read asked after this write joins one that started before it
+      this.inflight.forget();
+      return this.sendGuarded<T>(state, spec).finally(() => this.inflight.forget());
+    }
+    const key = `${state.identity} ${spec.api} ${spec.nullOn404 ? "null-on-404" : "throw-on-404"} ${spec.url}`;
+    return this.inflight.run(key, () => this.sendGuarded<T>(state, spec)) as Promise<T | null>;
+  }
+
   /** One logical request through its API's circuit breaker. */
-  private async send<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
+  private async sendGuarded<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
     const breaker = this.breakers[spec.api];
     if (!breaker) return this.sendThrough<T>(state, spec);
     try {

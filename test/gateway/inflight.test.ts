@@ -1,0 +1,137 @@
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningGateway } from "../../gateway/gateway.js";
+import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { pickDemoData, type Demo } from "../helpers/operations.js";
+import { postGraphQL } from "../helpers/stack.js";
+
+/**
+ * Identical subgraph fetches in flight at the gateway are made once, per caller `authorization`,
+ * and never for mutations. A counting pass-through proxy on loopback stands between a second
+ * gateway and the subgraphs: it counts the subgraph requests that gateway really sends.
+ */
+
+interface Counter {
+  url: string;
+  count: number;
+  close(): Promise<void>;
+}
+
+async function countingProxy(target: string): Promise<Counter> {
+  const to = new URL(target);
+  const counter = { count: 0 } as Counter;
+  const server: Server = createServer((req, res) => {
+    if (req.method === "POST") counter.count++;
+    const upstream = httpRequest(
+      { host: to.hostname, port: to.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on("error", () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  counter.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${to.pathname}`;
+  counter.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return counter;
+}
+
+const PROFILE = `query Profile($id: ID!) { employee(id: $id) { id givenName manager { id familyName } applicableJobPosition { jobTitle department { name } } } }`;
+const UPDATE = `mutation Update($id: ID!, $input: TimeEntryInput!) { updateTimeEntry(id: $id, input: $input) { __typename ... on TimeEntry { id duration } } }`;
+
+describe("identical subgraph fetches in flight at the gateway", () => {
+  let stack: GatewayStack;
+  let demo: Demo;
+  let people: Counter;
+  let organisation: Counter;
+  let legacy: Counter;
+  let gateway: RunningGateway;
+  beforeAll(async () => {
+    stack = await startGatewayStack();
+    demo = pickDemoData(stack.directory.company);
+    people = await countingProxy(stack.subgraphs.people!.url);
+    organisation = await countingProxy(stack.subgraphs.organisation!.url);
+    legacy = await countingProxy(stack.subgraphs["legacy-time"]!.url);
+    gateway = await startExtraGateway(stack, { PEOPLE_URL: people.url, ORGANISATION_URL: organisation.url, LEGACY_TIME_URL: legacy.url });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await Promise.all([people, organisation, legacy].map((p) => p?.close()));
+    await stack?.close();
+  });
+
+  const fetches = () => people.count + organisation.count + legacy.count;
+  const reset = () => {
+    people.count = organisation.count = legacy.count = 0;
+  };
+  const profile = (authorization?: string) =>
+    postGraphQL(gateway.url, PROFILE, { id: demo.profile.id }, authorization ? { authorization } : {});
+
+  it("eight identical operations at once cost the subgraph fetches of one", async () => {
+    const alone = await profile();
+    expect(alone.errors).toBeUndefined();
+    reset();
+    await profile();
+    const one = fetches();
+    expect(one).toBeGreaterThanOrEqual(2);
+    stack.directory.faults.set({ latencyMs: 60 });
+    try {
+      reset();
+      const answers = await Promise.all(Array.from({ length: 8 }, () => profile()));
+      expect(answers.every((a) => JSON.stringify(a.data) === JSON.stringify(alone.data))).toBe(true);
+      expect(fetches()).toBe(one);
+    } finally {
+      stack.directory.faults.clear();
+    }
+  });
+
+  it("callers with different credentials never share a fetch", async () => {
+    reset();
+    await profile("Bearer a");
+    const one = fetches();
+    stack.directory.faults.set({ latencyMs: 60 });
+    try {
+      reset();
+      await Promise.all([profile("Bearer a"), profile("Bearer b"), profile("Bearer a"), profile("Bearer b")]);
+      expect(fetches()).toBe(2 * one);
+    } finally {
+      stack.directory.faults.clear();
+    }
+  });
+
+  it("identical mutations at once are each sent", async () => {
+    stack.directory.faults.set({ latencyMs: 60 });
+    try {
+      reset();
+      const input = { id: demo.openEntry.id, input: { duration: "01:15:00" } };
+      const answers = await Promise.all([postGraphQL(gateway.url, UPDATE, input), postGraphQL(gateway.url, UPDATE, input)]);
+      expect(answers.map((a) => a.data?.updateTimeEntry?.__typename)).toEqual(["TimeEntry", "TimeEntry"]);
+      expect(legacy.count).toBe(2);
+    } finally {
+      stack.directory.faults.clear();
+    }
+  });
+
+  it("a query asked after a mutation started never joins a query that started before it", async () => {
+    stack.directory.faults.set({ latencyMs: 80 });
+    try {
+      reset();
+      await profile();
+      const one = people.count;
+      reset();
+      const input = { id: demo.openEntry.id, input: { duration: "01:45:00" } };
+      const before = profile();
+      await new Promise((r) => setTimeout(r, 30));
+      const write = postGraphQL(gateway.url, UPDATE, input);
+      await new Promise((r) => setTimeout(r, 30));
+      const after = profile();
+      await Promise.all([before, write, after]);
+      expect(people.count).toBe(2 * one);
+    } finally {
+      stack.directory.faults.clear();
+    }
+  });
+});
