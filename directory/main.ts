@@ -1,4 +1,4 @@
-import { parsePort } from "../subgraphs/shared/env.js";
+import { parsePort } from "../platform/config.js";
 import { directoryBanner, directoryOptionsFromEnv } from "./options.js";
 import { startDirectory, type RunningDirectory } from "./server.js";
 

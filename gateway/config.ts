@@ -1,6 +1,6 @@
-import { parseBoolean, parseGraphPrefix, parseInteger, parsePort } from "../subgraphs/shared/env.js";
-import { loadOperationLimits, type OperationLimits } from "../subgraphs/shared/graphql/limits.js";
-import { parseLogLevel, type LogLevel } from "../subgraphs/shared/log.js";
+import { parseBoolean, parseGraphPrefix, parseInteger, parsePort } from "../platform/config.js";
+import { loadOperationLimits, type OperationLimits } from "../platform/limits.js";
+import { parseLogLevel, type LogLevel } from "../platform/log.js";
 import { parseCorsOrigins, type CorsOrigins } from "./cors.js";
 
 /** The gateway's configuration, parsed and validated once at start-up from the environment. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { sendJson } from "../subgraphs/shared/graphql/http.js";
+import { sendJson } from "../platform/http.js";
 
 /**
  * CORS for browser frontends on other origins. A hand-written policy rather than the `cors`

@@ -3,10 +3,10 @@ import { directoryOptionsFromEnv } from "../directory/options.js";
 import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../directory/server.js";
 import { loadGatewayConfig, type GatewayConfig, type SubgraphName } from "../gateway/config.js";
 import { startGateway, type RunningGateway } from "../gateway/gateway.js";
-import { parsePort, parseSubgraphLandingPage } from "../subgraphs/shared/env.js";
+import { parsePort, parseSubgraphLandingPage } from "../platform/config.js";
 import type { RunningSubgraph } from "../subgraphs/shared/graphql/server.js";
 import { startSubgraphModule, type SubgraphModule } from "../subgraphs/shared/graphql/subgraph.js";
-import { Logger } from "../subgraphs/shared/log.js";
+import { Logger } from "../platform/log.js";
 import { loadUpstreamConfig, Upstream, type UpstreamConfig } from "../subgraphs/shared/upstream/index.js";
 import { subgraphModules } from "./subgraphs.js";
 

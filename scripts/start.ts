@@ -1,5 +1,5 @@
 import { directoryBanner } from "../directory/options.js";
-import { Logger } from "../subgraphs/shared/log.js";
+import { Logger } from "../platform/log.js";
 import { EmbeddedConfigError, loadEmbeddedConfig, startEmbedded, type Embedded, type EmbeddedConfig } from "./embedded.js";
 
 /**

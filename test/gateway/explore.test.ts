@@ -3,7 +3,7 @@ import { GatewayConfigError, loadGatewayConfig } from "../../gateway/config.js";
 import { FORWARD_HEADER_PRESET } from "../../gateway/explore.js";
 import type { RunningGateway } from "../../gateway/gateway.js";
 import { loadOperations, TOUR_VARIABLES } from "../../gateway/operations.js";
-import { parseSubgraphLandingPage } from "../../subgraphs/shared/env.js";
+import { parseSubgraphLandingPage } from "../../platform/config.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
 import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { buildASTSchema, isObjectType, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import { subgraphModules } from "../../scripts/subgraphs.js";
-import { EnvError, parseGraphPrefix } from "../../subgraphs/shared/env.js";
+import { EnvError, parseGraphPrefix } from "../../platform/config.js";
 import { subgraphSdl } from "../../subgraphs/shared/graphql/federation.js";
 import { ownTypeNames } from "../../subgraphs/shared/graphql/namespace.js";
 

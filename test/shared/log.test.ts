@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Logger, parseLogLevel, type LogLevel } from "../../subgraphs/shared/log.js";
+import { Logger, parseLogLevel, type LogLevel } from "../../platform/log.js";
 
 function collecting(level: LogLevel) {
   const lines: Array<{ line: Record<string, unknown>; level: LogLevel }> = [];

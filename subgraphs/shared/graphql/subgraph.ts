@@ -1,11 +1,11 @@
 import type { GraphQLSchema } from "graphql";
 import type { SchemaNaming } from "./federation.js";
-import { parseBoolean, parseGraphPrefix, parsePort, parseSubgraphLandingPage } from "../env.js";
-import { Logger, parseLogLevel } from "../log.js";
+import { parseBoolean, parseGraphPrefix, parsePort, parseSubgraphLandingPage } from "../../../platform/config.js";
+import { Logger, parseLogLevel } from "../../../platform/log.js";
 import { loadUpstreamConfig, Upstream, useExpectationLogger } from "../upstream/index.js";
-import { loadOperationLimits, type OperationLimits } from "./limits.js";
+import { loadOperationLimits, type OperationLimits } from "../../../platform/limits.js";
 import { startSubgraph, type RunningSubgraph } from "./server.js";
-import type { FieldChecks, IdRule } from "./input-checks.js";
+import type { FieldChecks, IdRule } from "../../../platform/input-checks.js";
 
 /** What each subgraph folder exports from its `index.ts`. */
 export interface SubgraphModule {

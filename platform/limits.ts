@@ -19,8 +19,8 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from "graphql";
-import { parseInteger } from "../env.js";
-import { truncate, type Logger } from "../log.js";
+import { parseInteger } from "./config.js";
+import { truncate, type Logger } from "./log.js";
 
 /**
  * Operation limits: what one GraphQL document may ask for, checked by the gateway and by every
