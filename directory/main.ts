@@ -1,4 +1,4 @@
-import { parsePort } from "../subgraphs/shared/env.js";
+import { directoryPort, listenHost } from "../platform/config.js";
 import { directoryBanner, directoryOptionsFromEnv } from "./options.js";
 import { startDirectory, type RunningDirectory } from "./server.js";
 
@@ -6,8 +6,7 @@ import { startDirectory, type RunningDirectory } from "./server.js";
 let directory: RunningDirectory;
 try {
   const options = directoryOptionsFromEnv(process.env);
-  const port = parsePort("DIRECTORY_PORT", process.env.DIRECTORY_PORT, 4010);
-  directory = await startDirectory({ ...options, port, host: process.env.HOST || "127.0.0.1" });
+  directory = await startDirectory({ ...options, port: directoryPort(), host: listenHost() });
 } catch (err) {
   // a bad variable, or the port taken ("listen EADDRINUSE: address already in use 127.0.0.1:4010")
   console.error(`directory: cannot start: ${(err as Error).message}`);

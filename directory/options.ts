@@ -1,35 +1,31 @@
+import { ConfigError, Environment, shown } from "../platform/config.js";
 import { parseIsoDate } from "./data/calendar.js";
 import { MAX_EMPLOYEES } from "./data/generate.js";
 import type { DirectoryOptions, RunningDirectory } from "./server.js";
 
 /**
- * The directory service's settings from the environment, checked at start-up with errors that
- * name the variable: DIRECTORY_EMPLOYEES (size of the demo company), DIRECTORY_SEED (another
+ * The directory service's settings from the environment (the one reader, platform/config.ts),
+ * checked at start-up; a wrong value throws a ConfigError naming the variable: DIRECTORY_EMPLOYEES (size of the demo company), DIRECTORY_SEED (another
  * company of the same shape), DIRECTORY_TODAY (the date statuses are computed against).
  * DIRECTORY_PORT is read by the starters (`npm run directory`, `npm start`).
  */
 export function directoryOptionsFromEnv(env: NodeJS.ProcessEnv): DirectoryOptions {
+  const e = new Environment(env);
   const options: DirectoryOptions = {};
-  const employees = env.DIRECTORY_EMPLOYEES;
-  if (employees) {
-    const n = /^\d{1,7}$/.test(employees) ? Number(employees) : NaN;
-    if (!(n >= 1 && n <= MAX_EMPLOYEES)) {
-      throw new Error(`DIRECTORY_EMPLOYEES must be a whole number from 1 to ${MAX_EMPLOYEES}, got "${employees}"`);
-    }
-    options.employees = n;
-  }
-  const seed = env.DIRECTORY_SEED;
-  if (seed) {
+  const employees = e.text("DIRECTORY_EMPLOYEES");
+  if (employees !== undefined) options.employees = e.integer("DIRECTORY_EMPLOYEES", 0, 1, MAX_EMPLOYEES);
+  const seed = e.text("DIRECTORY_SEED");
+  if (seed !== undefined) {
     const n = /^-?\d{1,15}$/.test(seed) ? Number(seed) : NaN;
-    if (!Number.isSafeInteger(n)) throw new Error(`DIRECTORY_SEED must be a whole number of at most 15 digits, got "${seed}"`);
+    if (!Number.isSafeInteger(n)) throw new ConfigError(`DIRECTORY_SEED must be a whole number of at most 15 digits, got "${shown(seed)}"`, "DIRECTORY_SEED");
     options.seed = n;
   }
-  const today = env.DIRECTORY_TODAY;
-  if (today) {
+  const today = e.text("DIRECTORY_TODAY");
+  if (today !== undefined) {
     try {
       parseIsoDate(today);
     } catch {
-      throw new Error(`DIRECTORY_TODAY must be a calendar date as YYYY-MM-DD, got "${today}"`);
+      throw new ConfigError(`DIRECTORY_TODAY must be a calendar date as YYYY-MM-DD, got "${shown(today)}"`, "DIRECTORY_TODAY");
     }
     options.today = today;
   }

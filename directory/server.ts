@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Faults, RequestStats, registerAdminRoutes } from "./admin.js";
+import type { DirectoryContext } from "./context.js";
 import type { DirectoryClient } from "./current/auth.js";
 import type { ListWork } from "./current/resource.js";
 import { registerCurrentApi } from "./current/index.js";
@@ -24,12 +25,6 @@ export interface DirectoryOptions extends GenerateOptions {
   tokenLifetimeSeconds?: number;
   /** OAuth clients beside the demo ones of docs/decisions.md#test-and-demo-hooks, e.g. a restricted caller with scopes no demo client combines */
   clients?: Record<string, DirectoryClient>;
-}
-
-/** Shared by the route modules of one running service. */
-export interface DirectoryContext {
-  company: Company;
-  options: Required<Pick<DirectoryOptions, "tokenLifetimeSeconds">> & Pick<DirectoryOptions, "clients">;
 }
 
 export interface RunningDirectory {

@@ -1,6 +1,6 @@
-import { parseBoolean, parseGraphPrefix, parseInteger, parsePort } from "../subgraphs/shared/env.js";
-import { loadOperationLimits, type OperationLimits } from "../subgraphs/shared/graphql/limits.js";
-import { parseLogLevel, type LogLevel } from "../subgraphs/shared/log.js";
+import { authMode, ConfigError, debugErrors, Environment, graphPrefix, isProduction, listenHost, shown, subgraphSecret } from "../platform/config.js";
+import { loadOperationLimits, type OperationLimits } from "../platform/limits.js";
+import { readLogLevel, type LogLevel } from "../platform/log.js";
 import { parseCorsOrigins, type CorsOrigins } from "./cors.js";
 
 /** The gateway's configuration, parsed and validated once at start-up from the environment. */
@@ -46,8 +46,6 @@ export interface Explorers {
   explorer: boolean;
 }
 
-export class GatewayConfigError extends Error {}
-
 const URL_VARIABLES: Record<SubgraphName, string> = {
   people: "PEOPLE_URL",
   organisation: "ORGANISATION_URL",
@@ -59,86 +57,43 @@ const PORT_VARIABLES: Record<SubgraphName, [string, number]> = {
   "legacy-time": ["LEGACY_TIME_PORT", 4003],
 };
 
+/** Throws a ConfigError naming the first wrong variable. */
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const port = parsePortVariable(env, "GATEWAY_PORT", 4000);
-  const compose = env.GATEWAY_COMPOSE ?? "supergraph";
-  if (compose !== "supergraph" && compose !== "introspect") {
-    throw new GatewayConfigError(`GATEWAY_COMPOSE must be "supergraph" or "introspect", got "${compose}"`);
-  }
-  const auth = env.DIRECTORY_AUTH ?? "service";
-  if (auth !== "service" && auth !== "forward") {
-    throw new GatewayConfigError(`DIRECTORY_AUTH must be "service" or "forward", got "${auth}"`);
-  }
+  const e = new Environment(env);
   const subgraphUrls = {} as Record<SubgraphName, string>;
   for (const name of SUBGRAPH_NAMES) {
-    const variable = URL_VARIABLES[name];
     const [portVariable, defaultPort] = PORT_VARIABLES[name];
-    const value = env[variable] || `http://127.0.0.1:${parsePortVariable(env, portVariable, defaultPort)}/graphql`;
-    try {
-      const url = new URL(value);
-      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error();
-    } catch {
-      throw new GatewayConfigError(`${variable} must be an http(s) URL, got "${value}"`);
-    }
-    subgraphUrls[name] = value;
+    subgraphUrls[name] = e.httpUrl(URL_VARIABLES[name]) ?? `http://127.0.0.1:${e.port(portVariable, defaultPort)}/graphql`;
   }
-  let logLevel: LogLevel;
-  let prefix: string | null;
-  let limits: OperationLimits;
-  let deadlineMs: number;
-  let debugErrors: boolean;
-  try {
-    logLevel = parseLogLevel(env.LOG_LEVEL);
-    prefix = parseGraphPrefix("GRAPH_PREFIX", env.GRAPH_PREFIX);
-    limits = loadOperationLimits(env);
-    deadlineMs = parseInteger("GATEWAY_DEADLINE_MS", env.GATEWAY_DEADLINE_MS, 10_000, 100, 600_000);
-    debugErrors = parseBoolean("GRAPHQL_DEBUG_ERRORS", env.GRAPHQL_DEBUG_ERRORS, false);
-  } catch (err) {
-    throw new GatewayConfigError((err as Error).message);
-  }
-  const production = env.NODE_ENV === "production";
-  let corsOrigins: CorsOrigins;
-  try {
-    corsOrigins = parseCorsOrigins(env.GATEWAY_CORS_ORIGINS, production);
-  } catch (err) {
-    throw new GatewayConfigError((err as Error).message);
-  }
+  const prefix = graphPrefix(env);
+  const production = isProduction(env);
   return {
-    port,
-    host: env.HOST || "127.0.0.1",
-    compose,
-    supergraphPath: env.GATEWAY_SUPERGRAPH || new URL(prefix ? "../schema/prefixed/supergraph.graphql" : "../schema/supergraph.graphql", import.meta.url).pathname,
+    port: e.port("GATEWAY_PORT", 4000),
+    host: listenHost(env),
+    compose: e.choice("GATEWAY_COMPOSE", ["supergraph", "introspect"] as const, "supergraph"),
+    supergraphPath: e.text("GATEWAY_SUPERGRAPH") ?? new URL(prefix ? "../schema/prefixed/supergraph.graphql" : "../schema/supergraph.graphql", import.meta.url).pathname,
     prefix,
     subgraphUrls,
-    subgraphSecret: env.SUBGRAPH_SECRET || null,
-    auth,
+    subgraphSecret: subgraphSecret(env),
+    auth: authMode(env),
     production,
-    logLevel,
-    limits,
-    deadlineMs,
-    debugErrors,
-    corsOrigins,
-    explorers: parseExplorers(env.GATEWAY_EXPLORER, production),
+    logLevel: readLogLevel(env),
+    limits: loadOperationLimits(env),
+    deadlineMs: e.integer("GATEWAY_DEADLINE_MS", 10_000, 100, 600_000),
+    debugErrors: debugErrors(env),
+    corsOrigins: parseCorsOrigins(e.text("GATEWAY_CORS_ORIGINS"), production),
+    explorers: parseExplorers(e.text("GATEWAY_EXPLORER"), production),
   };
 }
 
-function parsePortVariable(env: NodeJS.ProcessEnv, variable: string, fallback: number): number {
-  try {
-    return parsePort(variable, env[variable], fallback);
-  } catch (err) {
-    throw new GatewayConfigError((err as Error).message);
-  }
-}
-
-/** GATEWAY_EXPLORER: unset or empty → both outside production, none in production; `none`; or a comma-separated list of `sandbox`, `explorer`. */
-function parseExplorers(value: string | undefined, production: boolean): Explorers {
-  const text = (value ?? "").trim();
-  if (text === "") return { sandbox: !production, explorer: !production };
+/** GATEWAY_EXPLORER: unset → both outside production, none in production; `none`; or a comma-separated list of `sandbox`, `explorer`. */
+function parseExplorers(text: string | undefined, production: boolean): Explorers {
+  if (text === undefined) return { sandbox: !production, explorer: !production };
   const explorers = { sandbox: false, explorer: false };
   if (text === "none") return explorers;
   for (const entry of text.split(",").map((e) => e.trim())) {
     if (entry !== "sandbox" && entry !== "explorer") {
-      throw new GatewayConfigError(`GATEWAY_EXPLORER must be "none" or a comma-separated list of "sandbox" and "explorer", got "${entry}"`);
+      throw new ConfigError(`GATEWAY_EXPLORER must be "none" or a comma-separated list of "sandbox" and "explorer", got "${shown(entry)}"`, "GATEWAY_EXPLORER");
     }
     explorers[entry] = true;
   }

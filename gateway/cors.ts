@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { sendJson } from "../subgraphs/shared/graphql/http.js";
+import { ConfigError, shown } from "../platform/config.js";
+import { sendJson } from "../platform/http.js";
 
 /**
  * CORS for browser frontends on other origins. A hand-written policy rather than the `cors`
@@ -69,8 +70,9 @@ export function parseCorsOrigins(value: string | undefined, production: boolean)
       continue;
     }
     if (!asOrigin(entry)) {
-      throw new Error(
-        `GATEWAY_CORS_ORIGINS must be "none" or a comma-separated list of origins (scheme://host[:port], no path, no wildcard) and "loopback", got "${entry}"`,
+      throw new ConfigError(
+        `GATEWAY_CORS_ORIGINS must be "none" or a comma-separated list of origins (scheme://host[:port], no path, no wildcard) and "loopback", got "${shown(entry)}"`,
+        "GATEWAY_CORS_ORIGINS",
       );
     }
     if (!result.origins.includes(entry)) result.origins.push(entry);

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { sendJson } from "../subgraphs/shared/graphql/http.js";
+import { sendJson } from "../platform/http.js";
 import type { GatewayConfig } from "./config.js";
 import { loadOperations, TOUR_VARIABLES, type Operation } from "./operations.js";
 

@@ -1,4 +1,5 @@
 import type { GatewayConfigSupergraph } from "@graphql-hive/gateway-runtime";
+import { SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
 import { loadGatewayConfig, SUBGRAPH_NAMES } from "./config.js";
 
 /**
@@ -20,7 +21,7 @@ export function hiveGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     propagateHeaders: {
       fromClientToSubgraphs: ({ request }) => ({
         authorization: request.headers.get("authorization") ?? undefined,
-        ...(config.subgraphSecret ? { "x-subgraph-secret": config.subgraphSecret } : {}),
+        ...(config.subgraphSecret ? { [SUBGRAPH_SECRET_HEADER]: config.subgraphSecret } : {}),
       }),
     },
   };

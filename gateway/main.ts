@@ -1,4 +1,4 @@
-import { Logger } from "../subgraphs/shared/log.js";
+import { Logger } from "../platform/log.js";
 import { loadGatewayConfig, type GatewayConfig } from "./config.js";
 import { startGateway, type RunningGateway } from "./gateway.js";
 

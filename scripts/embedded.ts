@@ -3,10 +3,10 @@ import { directoryOptionsFromEnv } from "../directory/options.js";
 import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../directory/server.js";
 import { loadGatewayConfig, type GatewayConfig, type SubgraphName } from "../gateway/config.js";
 import { startGateway, type RunningGateway } from "../gateway/gateway.js";
-import { parsePort, parseSubgraphLandingPage } from "../subgraphs/shared/env.js";
+import { directoryPort, Environment, subgraphLandingPage, subgraphSecret } from "../platform/config.js";
 import type { RunningSubgraph } from "../subgraphs/shared/graphql/server.js";
 import { startSubgraphModule, type SubgraphModule } from "../subgraphs/shared/graphql/subgraph.js";
-import { Logger } from "../subgraphs/shared/log.js";
+import { Logger } from "../platform/log.js";
 import { loadUpstreamConfig, Upstream, type UpstreamConfig } from "../subgraphs/shared/upstream/index.js";
 import { subgraphModules } from "./subgraphs.js";
 
@@ -40,27 +40,23 @@ export interface Embedded {
   close(): Promise<void>;
 }
 
-export class EmbeddedConfigError extends Error {}
-
 /** Loopback: in the embedded default only the gateway faces callers (HOST), the rest is internal. */
 const INTERNAL_HOST = "127.0.0.1";
 
+/** Throws a ConfigError naming the first wrong variable. */
 export async function loadEmbeddedConfig(env: NodeJS.ProcessEnv): Promise<EmbeddedConfig> {
   const modules = await subgraphModules();
-  try {
-    const embedded = (env.DIRECTORY_BASE_URL ?? "").trim() === "";
-    return {
-      directory: embedded ? { ...directoryOptionsFromEnv(env), port: parsePort("DIRECTORY_PORT", env.DIRECTORY_PORT, 4010) } : null,
-      // the in-process directory's address is known once it listens: checked here without it
-      upstream: loadUpstreamConfig(embedded ? { ...env, DIRECTORY_PORT: undefined } : env),
-      subgraphs: modules.map((module) => ({ module, port: parsePort(module.portVariable, env[module.portVariable], module.defaultPort) })),
-      secret: env.SUBGRAPH_SECRET || null,
-      subgraphLandingPage: parseSubgraphLandingPage(env.SUBGRAPH_LANDING_PAGE),
-      gateway: loadGatewayConfig(env),
-    };
-  } catch (err) {
-    throw new EmbeddedConfigError((err as Error).message);
-  }
+  const e = new Environment(env);
+  const embedded = e.text("DIRECTORY_BASE_URL") === undefined;
+  return {
+    directory: embedded ? { ...directoryOptionsFromEnv(env), port: directoryPort(env) } : null,
+    // the in-process directory's address is known once it listens: checked here without it
+    upstream: loadUpstreamConfig(embedded ? { ...env, DIRECTORY_PORT: undefined } : env),
+    subgraphs: modules.map((module) => ({ module, port: e.port(module.portVariable, module.defaultPort) })),
+    secret: subgraphSecret(env),
+    subgraphLandingPage: subgraphLandingPage(env),
+    gateway: loadGatewayConfig(env),
+  };
 }
 
 export async function startEmbedded(config: EmbeddedConfig): Promise<Embedded> {

@@ -1,6 +1,7 @@
 import { directoryBanner } from "../directory/options.js";
-import { Logger } from "../subgraphs/shared/log.js";
-import { EmbeddedConfigError, loadEmbeddedConfig, startEmbedded, type Embedded, type EmbeddedConfig } from "./embedded.js";
+import { Logger } from "../platform/log.js";
+import { ConfigError } from "../platform/config.js";
+import { loadEmbeddedConfig, startEmbedded, type Embedded, type EmbeddedConfig } from "./embedded.js";
 
 /**
  * `npm start`: the embedded default in one process (scripts/embedded.ts), its URLs printed.
@@ -12,7 +13,7 @@ let config: EmbeddedConfig;
 try {
   config = await loadEmbeddedConfig(process.env);
 } catch (err) {
-  if (!(err instanceof EmbeddedConfigError)) throw err;
+  if (!(err instanceof ConfigError)) throw err;
   console.error(`start: configuration error: ${err.message}`);
   process.exit(2);
 }

@@ -1,12 +1,13 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
 import type { Id } from "../data/model.js";
 import { HttpError, type DirectoryRequest, type Router } from "../http/router.js";
 import { problemBody } from "../http/errors.js";
-import type { Caller, CurrentContext } from "./resource.js";
+import type { CurrentContext } from "./resource.js";
+import type { Caller, TokenStore } from "./tokens.js";
 
 /**
- * OAuth 2.0 client credentials for the current API (docs/decisions.md#token-endpoint): the token endpoint, the token
- * store, and `authenticate`, which every `/service-api` handler calls first.
+ * OAuth 2.0 client credentials for the current API (docs/decisions.md#token-endpoint): the token endpoint
+ * (its tokens in tokens.ts) and `authenticate`, which every `/service-api` handler calls first.
  *
  * Order of checks of a current-API request: the bearer token (401), then `Api-Version` (400), then
  * the scope (403). Parameters (400), existence and visibility (404) and preconditions (412/304)
@@ -85,44 +86,6 @@ export function clientRegistry(extra: Readonly<Record<string, DirectoryClient>> 
     clients.set(id, { secret: client.secret, scopes: [...client.scopes], visibleEstablishmentIds: visible === null ? null : [...visible] });
   }
   return clients;
-}
-
-interface IssuedToken {
-  caller: Caller;
-  expiresAt: number;
-}
-
-/** Opaque random tokens that really expire. */
-export class TokenStore {
-  private readonly tokens = new Map<string, IssuedToken>();
-
-  constructor(
-    readonly lifetimeSeconds: number,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  issue(caller: Caller): string {
-    if (this.tokens.size >= 10_000) this.sweep();
-    const token = randomBytes(32).toString("base64url");
-    this.tokens.set(token, { caller, expiresAt: this.now() + this.lifetimeSeconds * 1000 });
-    return token;
-  }
-
-  /** The token's caller, `"expired"`, or null for a token never issued. */
-  resolve(token: string): Caller | "expired" | null {
-    const issued = this.tokens.get(token);
-    if (!issued) return null;
-    if (issued.expiresAt <= this.now()) {
-      this.tokens.delete(token);
-      return "expired";
-    }
-    return issued.caller;
-  }
-
-  private sweep(): void {
-    const now = this.now();
-    for (const [token, issued] of this.tokens) if (issued.expiresAt <= now) this.tokens.delete(token);
-  }
 }
 
 export function hasScope(caller: Caller, scope: string, access: "read" | "write"): boolean {

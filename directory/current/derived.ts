@@ -14,7 +14,8 @@ import type {
   LegalEntity,
   OccupationCategory,
 } from "../data/model.js";
-import type { Caller, CurrentContext, Derived } from "./resource.js";
+import type { CurrentContext, Derived, Lookup } from "./resource.js";
+import type { Caller } from "./tokens.js";
 
 /**
  * What the current API computes rather than stores (model.ts keeps only stored data): statuses as
@@ -22,25 +23,6 @@ import type { Caller, CurrentContext, Derived } from "./resource.js";
  * and each employee's applicable employment and job position. Computed once per company
  * generation, so that a list page never recomputes a career.
  */
-
-/** Lookups by id and by parent, built together with `Derived`. Lists are chronological. */
-export interface Lookup {
-  employees: ReadonlyMap<Id, Employee>;
-  employments: ReadonlyMap<Id, Employment>;
-  jobPositions: ReadonlyMap<Id, JobPosition>;
-  legalEntities: ReadonlyMap<Id, LegalEntity>;
-  businessEstablishments: ReadonlyMap<Id, BusinessEstablishment>;
-  departments: ReadonlyMap<Id, Department>;
-  employmentTemplates: ReadonlyMap<Id, EmploymentTemplate>;
-  occupationCategories: ReadonlyMap<Id, OccupationCategory>;
-  jobQualifications: ReadonlyMap<Id, JobQualification>;
-  /** by start date, then id */
-  employmentsByEmployee: ReadonlyMap<Id, readonly Employment[]>;
-  /** by startsOn, then id */
-  jobPositionsByEmployment: ReadonlyMap<Id, readonly JobPosition[]>;
-  /** the whole career across employments: by startsOn, then the employment's start, then id */
-  jobPositionsByEmployee: ReadonlyMap<Id, readonly JobPosition[]>;
-}
 
 /** The status enum shared by employees, employments and job positions. */
 export const STATUSES = ["active", "upcoming", "deactivated"] as const;

@@ -7,7 +7,6 @@ import { compareIds } from "./derived.js";
 import { fold } from "./filters.js";
 import {
   BadParameter,
-  type Caller,
   type CurrentContext,
   type FilterDef,
   type IncludeOption,
@@ -15,6 +14,7 @@ import {
   type SortKey,
   type View,
 } from "./resource.js";
+import type { Caller } from "./tokens.js";
 
 /**
  * The generic engine of the current API: one list handler and one single-read handler serve every

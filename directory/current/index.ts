@@ -1,14 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { Company } from "../data/model.js";
 import type { Router } from "../http/router.js";
-import type { DirectoryContext } from "../server.js";
-import { clientRegistry, registerTokenEndpoint, TokenStore } from "./auth.js";
+import type { DirectoryContext } from "../context.js";
+import { clientRegistry, registerTokenEndpoint } from "./auth.js";
+import { TokenStore } from "./tokens.js";
 import { buildLookup, companyGeneration, computeDerived } from "./derived.js";
-import { employees } from "./employees.js";
-import { employments } from "./employments.js";
 import { ConditionalRouter, registerResource, type ContextSource } from "./engine.js";
-import { jobPositions } from "./job-positions.js";
-import type { CurrentContext, CurrentService, ListWork, ResourceDef } from "./resource.js";
+import type { CurrentContext, CurrentService, ListWork } from "./resource.js";
 import { registerPortraitFiles, registerWebhookDeliveries, resources } from "./resources/index.js";
 
 /** The current API under `/service-api` and the token endpoint `POST /connect/token`. */
@@ -34,8 +32,7 @@ export function registerCurrentApi(router: Router, directory: DirectoryContext):
   };
 
   const api = new ConditionalRouter(router);
-  const defs: ResourceDef<any>[] = [employees, employments, jobPositions, ...resources];
-  for (const def of defs) registerResource(api, def, current);
+  for (const def of resources) registerResource(api, def, current);
   registerWebhookDeliveries(api, current);
   registerPortraitFiles(api, current);
   return service.work;

@@ -1,22 +1,26 @@
-import type { Company, EmployeeStatus, Id, IsoDate } from "../data/model.js";
-import type { TokenStore } from "./auth.js";
-import type { Lookup } from "./derived.js";
+import type {
+  BusinessEstablishment,
+  Company,
+  Department,
+  Employee,
+  EmployeeStatus,
+  Employment,
+  EmploymentTemplate,
+  Id,
+  IsoDate,
+  JobPosition,
+  JobQualification,
+  LegalEntity,
+  OccupationCategory,
+} from "../data/model.js";
+import type { Caller, TokenStore } from "./tokens.js";
 
 /**
  * How a resource of the current API is declared. One generic engine (`engine.ts`) serves every
  * declared resource: authentication, scopes, `Api-Version`, visibility, `include`, the collection
  * envelope, keyset cursor pagination, filters, sorts, ETags and problem details. A resource module
- * (`employees.ts`, `legal-entities.ts`, ...) only says what its records are and how they look.
+ * (`resources/employees.ts`, `resources/legal-entities.ts`, ...) only says what its records are and how they look.
  */
-
-/** The authenticated client of one request. */
-export interface Caller {
-  clientId: string;
-  /** granted scopes, e.g. `employees.readonly` */
-  scopes: ReadonlySet<string>;
-  /** business establishments whose employees the caller may see; null = all */
-  visibleEstablishmentIds: ReadonlySet<Id> | null;
-}
 
 /** Values computed once from the company at start-up ("as of today"). */
 export interface Derived {
@@ -32,6 +36,25 @@ export interface Derived {
   >;
   employment: ReadonlyMap<Id, { status: EmployeeStatus; legalEntityId: Id | null }>;
   jobPosition: ReadonlyMap<Id, { status: EmployeeStatus; endsOn: IsoDate | null; updatedAttributes: string[] }>;
+}
+
+/** Lookups by id and by parent, built together with `Derived`. Lists are chronological. */
+export interface Lookup {
+  employees: ReadonlyMap<Id, Employee>;
+  employments: ReadonlyMap<Id, Employment>;
+  jobPositions: ReadonlyMap<Id, JobPosition>;
+  legalEntities: ReadonlyMap<Id, LegalEntity>;
+  businessEstablishments: ReadonlyMap<Id, BusinessEstablishment>;
+  departments: ReadonlyMap<Id, Department>;
+  employmentTemplates: ReadonlyMap<Id, EmploymentTemplate>;
+  occupationCategories: ReadonlyMap<Id, OccupationCategory>;
+  jobQualifications: ReadonlyMap<Id, JobQualification>;
+  /** by start date, then id */
+  employmentsByEmployee: ReadonlyMap<Id, readonly Employment[]>;
+  /** by startsOn, then id */
+  jobPositionsByEmployment: ReadonlyMap<Id, readonly JobPosition[]>;
+  /** the whole career across employments: by startsOn, then the employment's start, then id */
+  jobPositionsByEmployee: ReadonlyMap<Id, readonly JobPosition[]>;
 }
 
 export interface CurrentContext {

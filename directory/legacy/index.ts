@@ -1,5 +1,5 @@
 import type { Handler, RouteOptions, Router } from "../http/router.js";
-import type { DirectoryContext } from "../server.js";
+import type { DirectoryContext } from "../context.js";
 import { AxisSectionStore, registerAxisSectionRoutes } from "./axis-sections.js";
 import { CompanyView } from "./company.js";
 import { DepartmentTree, registerDepartmentRoutes } from "./departments.js";

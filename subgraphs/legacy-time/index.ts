@@ -1,5 +1,6 @@
 import type { SubgraphModule } from "../shared/graphql/index.js";
-import { buildFederatedSchema, legacyApiId } from "../shared/graphql/index.js";
+import { buildFederatedSchema } from "../shared/graphql/index.js";
+import { legacyApiId } from "../../platform/input-checks.js";
 import { axisSectionReference } from "./axis-section/axis-section.reference.js";
 import { AxisSectionResolver } from "./axis-section/axis-section.resolver.js";
 import { businessEstablishmentReference } from "./business-establishment/business-establishment.reference.js";
@@ -8,7 +9,7 @@ import { departmentReference } from "./department/department.reference.js";
 import { DepartmentResolver, LegacyDepartmentResolver } from "./department/department.resolver.js";
 import { employeeReference } from "./employee/employee.reference.js";
 import { EmployeeResolver } from "./employee/employee.resolver.js";
-import { legacyTimeFieldChecks } from "./employee/time-entry-range.js";
+import { legacyTimeFieldChecks } from "../../platform/time-entry-range.js";
 import { employmentReference } from "./employment/employment.reference.js";
 import { EmploymentResolver } from "./employment/employment.resolver.js";
 import { LegacyProfileResolver } from "./legacy-profile/legacy-profile.resolver.js";

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningGateway } from "../../gateway/gateway.js";
-import { DEADLINE_HEADER } from "../../subgraphs/shared/graphql/server.js";
+import { DEADLINE_HEADER } from "../../platform/headers.js";
 import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf } from "../helpers/operations.js";
 import { postGraphQL } from "../helpers/stack.js";

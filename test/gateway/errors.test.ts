@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGatewayConfig } from "../../gateway/config.js";
 import { startGateway, type RunningGateway } from "../../gateway/gateway.js";
-import { Logger } from "../../subgraphs/shared/log.js";
+import { Logger } from "../../platform/log.js";
 import { startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
 import { postGraphQL } from "../helpers/stack.js";
 

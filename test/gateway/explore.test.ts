@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GatewayConfigError, loadGatewayConfig } from "../../gateway/config.js";
+import { loadGatewayConfig } from "../../gateway/config.js";
 import { FORWARD_HEADER_PRESET } from "../../gateway/explore.js";
 import type { RunningGateway } from "../../gateway/gateway.js";
 import { loadOperations, TOUR_VARIABLES } from "../../gateway/operations.js";
-import { parseSubgraphLandingPage } from "../../subgraphs/shared/env.js";
+import { ConfigError, subgraphLandingPage } from "../../platform/config.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
 import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
@@ -186,7 +186,7 @@ describe("settings", () => {
   });
 
   it.each(["graphiql", "sandbox;explorer", "all", "sandbox,"])("GATEWAY_EXPLORER=%s stops the start with an error naming the variable", (value) => {
-    expect(() => loadGatewayConfig({ GATEWAY_EXPLORER: value })).toThrow(GatewayConfigError);
+    expect(() => loadGatewayConfig({ GATEWAY_EXPLORER: value })).toThrow(ConfigError);
     expect(() => loadGatewayConfig({ GATEWAY_EXPLORER: value })).toThrow(/GATEWAY_EXPLORER/);
   });
 });
@@ -214,10 +214,10 @@ describe("subgraph landing pages", () => {
   });
 
   it.each(["graphiql", "true", "sandbox,none"])("SUBGRAPH_LANDING_PAGE=%s stops the start with an error naming the variable", (value) => {
-    expect(() => parseSubgraphLandingPage(value)).toThrow(/SUBGRAPH_LANDING_PAGE/);
+    expect(() => subgraphLandingPage({ SUBGRAPH_LANDING_PAGE: value })).toThrow(/SUBGRAPH_LANDING_PAGE/);
   });
 
   it.each([[undefined, false], ["", false], ["none", false], ["sandbox", true]] as const)("SUBGRAPH_LANDING_PAGE=%s reads as %s", (value, expected) => {
-    expect(parseSubgraphLandingPage(value)).toBe(expected);
+    expect(subgraphLandingPage({ SUBGRAPH_LANDING_PAGE: value })).toBe(expected);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { DEFAULT_OPERATION_LIMITS as LIMITS, type LimitName } from "../../subgraphs/shared/graphql/limits.js";
+import { DEFAULT_OPERATION_LIMITS as LIMITS, type LimitName } from "../../platform/limits.js";
 import { corpus, gateway, post, repeat, type HostileCase, type SentRequest } from "./harness.js";
 
 /**

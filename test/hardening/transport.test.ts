@@ -2,7 +2,7 @@ import { request as httpRequest } from "node:http";
 import { describe, expect } from "vitest";
 import { startGateway } from "../../gateway/gateway.js";
 import { loadGatewayConfig } from "../../gateway/config.js";
-import { Logger } from "../../subgraphs/shared/log.js";
+import { Logger } from "../../platform/log.js";
 import { corpus, gateway, post, send, type SentRequest } from "./harness.js";
 
 /**

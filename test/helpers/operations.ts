@@ -1,4 +1,5 @@
-import { buildLookup, compareIds, computeDerived, type Lookup } from "../../directory/current/derived.js";
+import { buildLookup, compareIds, computeDerived } from "../../directory/current/derived.js";
+import type { Lookup } from "../../directory/current/resource.js";
 import { fold, splitWords } from "../../directory/current/filters.js";
 import type { Derived } from "../../directory/current/resource.js";
 import type { Company, Employee, Id, JobPosition } from "../../directory/data/model.js";

@@ -1,9 +1,9 @@
 import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../../directory/server.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
-import { loadOperationLimits } from "../../subgraphs/shared/graphql/limits.js";
+import { loadOperationLimits } from "../../platform/limits.js";
 import { startSubgraphModule, type SubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/index.js";
-import type { Logger } from "../../subgraphs/shared/log.js";
+import type { Logger } from "../../platform/log.js";
 
 /**
  * Starts what a test needs on loopback with ephemeral ports: the in-process directory service,

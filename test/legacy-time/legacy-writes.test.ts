@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Logger } from "../../subgraphs/shared/log.js";
+import { Logger } from "../../platform/log.js";
 import { loadUpstreamConfig } from "../../subgraphs/shared/upstream/index.js";
 import { startStack, type Stack } from "../helpers/stack.js";
 import { OPEN_WEEK, legacyGet, range } from "./helpers.js";

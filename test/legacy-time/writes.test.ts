@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
 import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Logger } from "../../subgraphs/shared/log.js";
+import { Logger } from "../../platform/log.js";
 import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/index.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import { loadSubgraphModule, postGraphQL, startStack, type Stack } from "../helpers/stack.js";

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { buildASTSchema, isObjectType, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import { subgraphModules } from "../../scripts/subgraphs.js";
-import { EnvError, parseGraphPrefix } from "../../subgraphs/shared/env.js";
+import { ConfigError, graphPrefix } from "../../platform/config.js";
 import { subgraphSdl } from "../../subgraphs/shared/graphql/federation.js";
 import { ownTypeNames } from "../../subgraphs/shared/graphql/namespace.js";
 
@@ -71,13 +71,13 @@ describe("a company supergraph", () => {
   });
 
   it("GRAPH_PREFIX accepts a PascalCase word and refuses anything else, naming the variable", () => {
-    expect(parseGraphPrefix("GRAPH_PREFIX", undefined)).toBeNull();
-    expect(parseGraphPrefix("GRAPH_PREFIX", "")).toBeNull();
-    expect(parseGraphPrefix("GRAPH_PREFIX", "Dir")).toBe("Dir");
-    expect(parseGraphPrefix("GRAPH_PREFIX", "AcmeHR2")).toBe("AcmeHR2");
+    expect(graphPrefix({ GRAPH_PREFIX: undefined })).toBeNull();
+    expect(graphPrefix({ GRAPH_PREFIX: "" })).toBeNull();
+    expect(graphPrefix({ GRAPH_PREFIX: "Dir" })).toBe("Dir");
+    expect(graphPrefix({ GRAPH_PREFIX: "AcmeHR2" })).toBe("AcmeHR2");
     for (const bad of ["dir", "Dir_", "Dir-x", " Dir", "Dir ", "D".repeat(21), "1Dir", "Dïr", "__"]) {
-      expect(() => parseGraphPrefix("GRAPH_PREFIX", bad), bad).toThrow(EnvError);
-      expect(() => parseGraphPrefix("GRAPH_PREFIX", bad), bad).toThrow(/GRAPH_PREFIX/);
+      expect(() => graphPrefix({ GRAPH_PREFIX: bad }), bad).toThrow(ConfigError);
+      expect(() => graphPrefix({ GRAPH_PREFIX: bad }), bad).toThrow(/GRAPH_PREFIX/);
     }
   });
 });

@@ -4,7 +4,7 @@ import { ApolloGateway } from "@apollo/gateway";
 import { parse, type GraphQLSchema } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningGateway } from "../../gateway/gateway.js";
-import { EnvError } from "../../subgraphs/shared/env.js";
+import { ConfigError } from "../../platform/config.js";
 import {
   countFieldMerges,
   countTokens,
@@ -13,7 +13,7 @@ import {
   loadOperationLimits,
   measureDocument,
   type LimitName,
-} from "../../subgraphs/shared/graphql/limits.js";
+} from "../../platform/limits.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
 import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
@@ -50,7 +50,7 @@ describe("settings", () => {
   });
 
   it.each([["GRAPHQL_MAX_DEPTH", "deep"], ["GRAPHQL_MAX_ALIASES", "-1"], ["GRAPHQL_MAX_TOKENS", "0"], ["GRAPHQL_MAX_BYTES", "2000000"]])("%s=%s stops with the variable's name", (variable, value) => {
-    expect(() => loadOperationLimits({ [variable]: value })).toThrow(EnvError);
+    expect(() => loadOperationLimits({ [variable]: value })).toThrow(ConfigError);
     expect(() => loadOperationLimits({ [variable]: value })).toThrow(variable);
   });
 });

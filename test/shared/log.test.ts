@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Logger, parseLogLevel, type LogLevel } from "../../subgraphs/shared/log.js";
+import { Logger, readLogLevel, type LogLevel } from "../../platform/log.js";
 
 function collecting(level: LogLevel) {
   const lines: Array<{ line: Record<string, unknown>; level: LogLevel }> = [];
@@ -47,10 +47,10 @@ describe("the logger", () => {
     [" warn ", "warn"],
     ["silent", "silent"],
   ])("LOG_LEVEL %j is %s", (value, level) => {
-    expect(parseLogLevel(value)).toBe(level);
+    expect(readLogLevel({ LOG_LEVEL: value })).toBe(level);
   });
 
   it.each(["verbose", "constructor", "toString"])("LOG_LEVEL %j is refused with a message naming the variable", (value) => {
-    expect(() => parseLogLevel(value)).toThrow(/^LOG_LEVEL must be one of debug, info, warn, error, silent/);
+    expect(() => readLogLevel({ LOG_LEVEL: value })).toThrow(/^LOG_LEVEL must be one of debug, info, warn, error, silent/);
   });
 });

@@ -1,6 +1,6 @@
 import { startDirectory, type RunningDirectory } from "../../directory/server.js";
 import { startSubgraphModule, type RunningSubgraph } from "../../subgraphs/shared/graphql/index.js";
-import { Logger, type LogLevel } from "../../subgraphs/shared/log.js";
+import { Logger, type LogLevel } from "../../platform/log.js";
 import { Upstream, type UpstreamConfig } from "../../subgraphs/shared/upstream/index.js";
 import { configFor } from "../upstream/fixture.js";
 import { probeSubgraph } from "./probe-subgraph.js";

@@ -1,8 +1,10 @@
 import { Agent, request } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { directoryToken, postGraphQL } from "../helpers/stack.js";
-import { SUBGRAPH_SECRET_HEADER, cursorScope, encodeCursor, listen } from "../../subgraphs/shared/graphql/index.js";
-import { Logger, type LogLevel } from "../../subgraphs/shared/log.js";
+import { cursorScope, encodeCursor } from "../../subgraphs/shared/graphql/index.js";
+import { SUBGRAPH_SECRET_HEADER } from "../../platform/headers.js";
+import { listen } from "../../platform/http.js";
+import { Logger, type LogLevel } from "../../platform/log.js";
 import { INTERNAL_SECRET, startProbe, type Probe } from "./probe.js";
 
 function collecting() {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEFAULT_SCOPES, loadUpstreamConfig } from "../../subgraphs/shared/upstream/index.js";
+import { ConfigError } from "../../platform/config.js";
+import { DEFAULT_SCOPES, loadUpstreamConfig } from "../../subgraphs/shared/upstream/index.js";
 
 const SERVICE = {
   DIRECTORY_BASE_URL: "https://directory.example.com/",

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDirectory, type RunningDirectory } from "../../directory/server.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
-import { Logger } from "../../subgraphs/shared/log.js";
+import { Logger } from "../../platform/log.js";
 import { Upstream, missingMembers, useExpectationLogger } from "../../subgraphs/shared/upstream/index.js";
 import { loadSubgraphModule, postGraphQL } from "../helpers/stack.js";
 import { configFor } from "./fixture.js";

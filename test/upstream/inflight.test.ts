@@ -3,7 +3,7 @@ import { fetchToken, startFixture, type Fixture } from "./fixture.js";
 
 /**
  * Identical upstream reads in flight for the same caller identity are made once
- * (subgraphs/shared/upstream/inflight.ts): counted by the directory itself, over loopback HTTP,
+ * (platform/inflight.ts): counted by the directory itself, over loopback HTTP,
  * with latency added so that the reads overlap.
  */
 

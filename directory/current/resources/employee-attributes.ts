@@ -1,8 +1,8 @@
 import type { EmployeeAttribute, EmployeeAttributeDefinition, Id } from "../../data/model.js";
 import { employeeVisible } from "../derived.js";
-import { serializeEmployment } from "../employments.js";
+import { serializeEmployment } from "./employments.js";
 import { idList, parseIsoDate, timestampRange } from "../filters.js";
-import { serializeJobPosition } from "../job-positions.js";
+import { serializeJobPosition } from "./job-positions.js";
 import { ref } from "../refs.js";
 import type { CurrentContext, FilterDef, ResourceDef, View } from "../resource.js";
 import { byId } from "../../data/records.js";

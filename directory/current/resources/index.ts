@@ -2,6 +2,9 @@ import type { ResourceDef } from "../resource.js";
 import { businessEstablishments } from "./business-establishments.js";
 import { departments } from "./departments.js";
 import { employeeAttributes } from "./employee-attributes.js";
+import { employees } from "./employees.js";
+import { employments } from "./employments.js";
+import { jobPositions } from "./job-positions.js";
 import { employeePersonalRecords } from "./employee-personal-records.js";
 import { employmentTemplates } from "./employment-templates.js";
 import { jobQualifications } from "./job-qualifications.js";
@@ -15,8 +18,11 @@ import { professions } from "./professions.js";
 import { webhookDeliveries } from "./webhook-deliveries.js";
 import { events, webhookDeliveryAttempts, webhookEndpoints } from "./webhooks.js";
 
-/** Every current-API resource besides employees, employments and job positions (those are in ../). */
+/** Every current-API resource, in the order they are registered. */
 export const resources: ResourceDef<any>[] = [
+  employees,
+  employments,
+  jobPositions,
   legalEntities,
   businessEstablishments,
   departments,

@@ -8,7 +8,7 @@ import { enumList, idList, stringList } from "../filters.js";
 import { collectionHref, link, ref } from "../refs.js";
 import type { ResourceDef, View } from "../resource.js";
 import { groupBy, self, withLinks } from "./common.js";
-import { serializeEmployee } from "../employees.js";
+import { serializeEmployee } from "./employees.js";
 
 /**
  * The reads the test deliveries point to: webhook endpoints, events and delivery attempts

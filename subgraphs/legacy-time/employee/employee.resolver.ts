@@ -8,7 +8,7 @@ import type { RestLegacyUser, RestTimeEntry, RestWorkContract } from "../rest.js
 import { TimeEntry } from "../time-entry/time-entry.js";
 import { WorkContract } from "../work-contract/work-contract.js";
 import { Employee, type EmployeeRef } from "./employee.js";
-import { MAX_TIME_ENTRY_DAYS, checkTimeEntryRange } from "./time-entry-range.js";
+import { MAX_TIME_ENTRY_DAYS, checkTimeEntryRange } from "../../../platform/time-entry-range.js";
 
 @ArgsType()
 class TimeEntriesArgs {

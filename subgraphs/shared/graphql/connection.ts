@@ -5,9 +5,9 @@ import { groupedLoader, type ParentKeys } from "../upstream/loaders.js";
 import { isListable } from "../upstream/util.js";
 import type { Envelope, QueryParams, UpstreamSession } from "../upstream/types.js";
 import { cursorScope, decodeCursor, encodeCursor, NOT_A_CURSOR, type Cursor, type CursorBinding } from "./cursors.js";
-import { badUserInput, MAX_FIRST, DEFAULT_FIRST } from "./user-input.js";
+import { badUserInput, MAX_FIRST, DEFAULT_FIRST } from "../../../platform/user-input.js";
 
-export { badUserInput, DEFAULT_FIRST, MAX_FIRST } from "./user-input.js";
+export { badUserInput, DEFAULT_FIRST, MAX_FIRST } from "../../../platform/user-input.js";
 export { cursorScope, decodeCursor, encodeCursor, MAX_CURSOR_OFFSET, NOT_A_CURSOR, verifiedCursorPayload, type CursorBinding } from "./cursors.js";
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { CursorSigner, QueryParams } from "../upstream/types.js";
-import { badUserInput, MAX_FIRST } from "./user-input.js";
+import { badUserInput, MAX_FIRST } from "../../../platform/user-input.js";
 
 /**
  * Connection cursors (connection.ts): signed with the upstream's cursor key and bound to their

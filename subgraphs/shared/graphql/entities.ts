@@ -1,6 +1,6 @@
 import { GraphQLError, isUnionType, type GraphQLFieldResolver, type GraphQLSchema } from "graphql";
-import { badUserInput } from "./user-input.js";
-import type { IdRule } from "./input-checks.js";
+import { badUserInput } from "../../../platform/user-input.js";
+import type { IdRule } from "../../../platform/input-checks.js";
 
 /**
  * Guards a subgraph's `_entities` field, which anyone who reaches the subgraph can call:

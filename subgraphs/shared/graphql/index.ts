@@ -1,15 +1,11 @@
 export * from "./connection.js";
 export * from "./arguments.js";
 export * from "./common-types.js";
-export * from "./errors.js";
 export * from "./federation.js";
-export * from "./http.js";
-export * from "./limits.js";
-export * from "./operation-log.js";
 export * from "./scalars.js";
 export * from "./server.js";
 export * from "./subgraph.js";
 export * from "./translation.js";
 export * from "./writes.js";
-export * from "./input-checks.js";
 export * from "./entities.js";
+export { isIsoDate } from "../../../platform/user-input.js";

@@ -1,4 +1,4 @@
-import { GRAPH_PREFIX_PATTERN } from "../env.js";
+import { GRAPH_PREFIX_PATTERN } from "../../../platform/config.js";
 import { GraphQLObjectType, GraphQLScalarType, Kind, specifiedScalarTypes, visit, type DocumentNode } from "graphql";
 
 /**

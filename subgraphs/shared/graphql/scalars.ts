@@ -1,25 +1,12 @@
 import { GraphQLScalarType, Kind, type ValueNode } from "graphql";
 import { GraphQLDateTime, GraphQLEmailAddress, GraphQLJSON, GraphQLLocalDateTime, GraphQLURL } from "graphql-scalars";
+import { isIsoDate } from "../../../platform/user-input.js";
 
 /**
  * The scalars of docs/graph.md#scalars. `Date` keeps the REST interface's `YYYY-MM-DD` strings end to end
  * (graphql-scalars' own Date turns arguments into JS Dates, which invites time-zone slips when a
  * date is sent back to the upstream).
  */
-
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-export function isIsoDate(value: string): boolean {
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month);
-}
-
-function daysIn(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
 
 function toDate(value: unknown): string {
   if (typeof value === "string" && isIsoDate(value)) return value;

@@ -5,13 +5,15 @@ import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin
 import type { GraphQLSchema } from "graphql";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHash, timingSafeEqual } from "node:crypto";
-import { Logger } from "../log.js";
-import { listen, sendJson, serveGraphQL } from "./http.js";
-import { formatErrorHygienically, unknownOperationIsClientError } from "./errors.js";
-import { DEFAULT_OPERATION_LIMITS, operationGuard, type OperationLimits } from "./limits.js";
-import { operationLog } from "./operation-log.js";
+import { Logger } from "../../../platform/log.js";
+import { listen, sendJson, serveGraphQL } from "../../../platform/http.js";
+import { formatErrorHygienically, unknownOperationIsClientError } from "../../../platform/errors.js";
+import { DEFAULT_OPERATION_LIMITS, operationGuard, type OperationLimits } from "../../../platform/limits.js";
+import { operationLog } from "../../../platform/operation-log.js";
+import { DEADLINE_HEADER, SUBGRAPH_SECRET_HEADER } from "../../../platform/headers.js";
 import { guardEntities } from "./entities.js";
-import { currentApiId, inputChecks, type FieldChecks, type IdRule } from "./input-checks.js";
+import { verifiedCursorPayload } from "./cursors.js";
+import { currentApiId, inputChecks, type FieldChecks, type IdRule } from "../../../platform/input-checks.js";
 import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
 
 /** The GraphQL context of one request: its upstream session and its loaders, never shared. */
@@ -22,12 +24,6 @@ export interface SubgraphContext {
   /** the server's logger (the audit lines of writes) */
   logger?: Logger;
 }
-
-/** The header the gateway sends with `SUBGRAPH_SECRET`. */
-export const SUBGRAPH_SECRET_HEADER = "x-subgraph-secret";
-
-/** The header the gateway sends with the milliseconds left to the operation (an integer). */
-export const DEADLINE_HEADER = "x-deadline-ms";
 
 export interface SubgraphServerOptions {
   name: string;
@@ -84,7 +80,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       ApolloServerPluginInlineTrace({ includeErrors: { masked: true } }),
       options.landingPage ? ApolloServerPluginLandingPageLocalDefault({ embed: { runTelemetry: false, endpointIsEditable: false }, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
       unknownOperationIsClientError<SubgraphContext>(),
-      inputChecks<SubgraphContext>({ ids, cursors: options.upstream.cursors, fields: options.fieldChecks }),
+      inputChecks<SubgraphContext>({ ids, after: (cursor) => verifiedCursorPayload(options.upstream.cursors, cursor), fields: options.fieldChecks }),
       operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 })),
     ],
     // upstream failures get the graph's error codes; anything unexpected is logged and masked so

@@ -1,11 +1,11 @@
 import type { GraphQLSchema } from "graphql";
 import type { SchemaNaming } from "./federation.js";
-import { parseBoolean, parseGraphPrefix, parsePort, parseSubgraphLandingPage } from "../env.js";
-import { Logger, parseLogLevel } from "../log.js";
+import { debugErrors as readDebugErrors, Environment, graphPrefix, isProduction, listenHost, subgraphLandingPage, subgraphSecret } from "../../../platform/config.js";
+import { Logger, readLogLevel } from "../../../platform/log.js";
 import { loadUpstreamConfig, Upstream, useExpectationLogger } from "../upstream/index.js";
-import { loadOperationLimits, type OperationLimits } from "./limits.js";
+import { loadOperationLimits, type OperationLimits } from "../../../platform/limits.js";
 import { startSubgraph, type RunningSubgraph } from "./server.js";
-import type { FieldChecks, IdRule } from "./input-checks.js";
+import type { FieldChecks, IdRule } from "../../../platform/input-checks.js";
 
 /** What each subgraph folder exports from its `index.ts`. */
 export interface SubgraphModule {
@@ -69,12 +69,12 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
   let limits: OperationLimits;
   let debugErrors: boolean;
   try {
-    logger = new Logger(module.name, parseLogLevel(process.env.LOG_LEVEL));
-    port = parsePort(module.portVariable, process.env[module.portVariable], module.defaultPort);
-    prefix = parseGraphPrefix("GRAPH_PREFIX", process.env.GRAPH_PREFIX);
-    limits = loadOperationLimits(process.env);
-    debugErrors = parseBoolean("GRAPHQL_DEBUG_ERRORS", process.env.GRAPHQL_DEBUG_ERRORS, false);
-    landingPage = parseSubgraphLandingPage(process.env.SUBGRAPH_LANDING_PAGE);
+    logger = new Logger(module.name, readLogLevel());
+    port = new Environment().port(module.portVariable, module.defaultPort);
+    prefix = graphPrefix();
+    limits = loadOperationLimits();
+    debugErrors = readDebugErrors();
+    landingPage = subgraphLandingPage();
     upstream = new Upstream(loadUpstreamConfig(process.env));
     useExpectationLogger(logger);
   } catch (err) {
@@ -86,13 +86,13 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     running = await startSubgraphModule(module, {
       upstream,
       port,
-      host: process.env.HOST,
-      secret: process.env.SUBGRAPH_SECRET || null,
+      host: listenHost(),
+      secret: subgraphSecret(),
       landingPage,
       logger,
       prefix,
       limits,
-      production: process.env.NODE_ENV === "production",
+      production: isProduction(),
       debugErrors,
     });
   } catch (err) {

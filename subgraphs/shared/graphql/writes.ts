@@ -1,6 +1,6 @@
 import { GraphQLError } from "graphql";
 import { Directive, Field, InterfaceType, ObjectType } from "type-graphql";
-import type { Logger } from "../log.js";
+import type { Logger } from "../../../platform/log.js";
 import { UpstreamError, type UpstreamSession } from "../upstream/index.js";
 
 /**

@@ -1,59 +1,42 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { Agent as HttpAgent, STATUS_CODES } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
-import got, { RequestError, TimeoutError, type Got, type Response } from "got";
+import got, { type Got, type Response } from "got";
 import { GraphQLError } from "graphql";
 import { BrokenCircuitError, ConsecutiveBreaker, IsolatedCircuitError, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from "cockatiel";
-import { DEFAULT_ETAG_CACHE_BYTES, type UpstreamConfig } from "./config.js";
+import { CurrentApiClient, LegacyApiClient, type RequestSpec, type SessionTransport } from "./apis.js";
+import type { UpstreamConfig } from "./config.js";
+import { EtagCache } from "./etag-cache.js";
 import { UpstreamError, budgetExceeded, deadlineExceeded, safeErrorParts, type UpstreamErrorCode } from "./errors.js";
-import { expectItems, expectRepresentation } from "./expectations.js";
-import { InFlight } from "./inflight.js";
+import { InFlight } from "../../../platform/inflight.js";
 import { LoaderRegistry } from "./loaders.js";
-import type { CallCounter, CurrentApi, CursorSigner, Envelope, LegacyApi, QueryParams, SessionOptions, UpstreamSession } from "./types.js";
-import { Limiter, LruMap, MAX_FILTER_VALUES, chunk, filterValues, mapConcurrent, sleep } from "./util.js";
+import { MAX_CONNECT_TIMEOUT_MS, attemptTimeout, classifyFailure, parseRetryAfter, retryDelay, writeOutcomeUnknown, type AttemptOutcome } from "./retry.js";
+import { ClientCredentials } from "./token.js";
+import type { CallCounter, CursorSigner, QueryParams, SessionOptions, UpstreamSession } from "./types.js";
+import { Limiter, sleep } from "./util.js";
 
 /**
  * The one HTTP access layer to both APIs of the directory service.
  *
  * - got with keep-alive agents owned by the `Upstream` (closed by `close()`); no got retries, no
  *   got cache: every attempt goes through `attempt()` so each one is counted.
- * - Retries: GETs (and token requests, which are idempotent) on 429 within `maxRetryAfterSeconds`,
- *   on 502/503/504, on connection failures and connect timeouts, with jittered exponential
- *   backoff. A write (PUT/POST) is retried only when it provably never left this process
- *   (connection refused, DNS failure, connect timeout); once it may have reached the upstream it
- *   is sent once. A read that times out is retried too: every attempt's timeout is its share of
- *   what is left of the request's deadline (`x-deadline-ms`, at most `deadlineMs`), so a hung
- *   request costs a fraction of the deadline and retries never make the caller wait longer than
- *   it. Past the deadline: DEADLINE_EXCEEDED.
+ * - Retries, as the pure policy of retry.ts decides them: reads on 429, 5xx gateways, timeouts and
+ *   connection failures; writes only when they provably never left this process. Every attempt's
+ *   timeout is its share of what is left of the request's deadline (`x-deadline-ms`, at most
+ *   `deadlineMs`), so a hung request costs a fraction of the deadline and retries never make the
+ *   caller wait longer than it. Past the deadline: DEADLINE_EXCEEDED.
+ * - The APIs a session sees are apis.ts's classes; the service-mode token is token.ts's.
  * - A circuit breaker per API (cockatiel): after `breakerFailures` requests in a row failed with a
  *   5xx, a timeout or a connection failure, that API is not called for `breakerOpenMs`. Only the
  *   upstream's own failures count: no caller can open it with bad requests (4xx).
  * - A budget of upstream calls per session (`callBudget`): the attempt beyond it is not made, the
  *   operation gets UPSTREAM_BUDGET_EXCEEDED.
- * - Conditional GETs through one ETag cache bounded in entries and in size, whose keys start
- *   with the caller's identity (a hash of the forwarded credentials), so that no caller is ever
- *   answered from another caller's entry.
+ * - Conditional GETs through one ETag cache (etag-cache.ts), whose keys start with the caller's
+ *   identity, so that no caller is ever answered from another caller's entry.
  */
 
 export const API_VERSION = "2024-11-01";
-const CURRENT_PREFIX = "/service-api";
 const ROUTE_PREFIXES = ["/service-api", "/api/v3", "/directory/api/4.0", "/organization/structure/api"];
-const PAGE_LIMIT = 100;
-/** bodies larger than this are not kept for revalidation */
-const MAX_CACHED_BODY = 1 << 20;
-const MAX_CONNECT_TIMEOUT_MS = 5000;
-/** an attempt's share of the deadline is never below this (unless less than this is left) */
-const MIN_ATTEMPT_MS = 200;
-const RETRIABLE_STATUSES = new Set([502, 503, 504]);
-/**
- * Answers of a proxy in front of the upstream that gave up waiting for it (502, 504): the write
- * may have been applied behind it. A 503 is the upstream refusing the request before doing it.
- */
-const WRITE_UNKNOWN_STATUSES = new Set([502, 504]);
-/** failures where the request cannot have reached the upstream: safe to repeat even for a write */
-const NOT_SENT_CODES = new Set(["ECONNREFUSED", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
-/** failures after which a read may be repeated */
-const RETRIABLE_NETWORK_CODES = new Set([...NOT_SENT_CODES, "ECONNRESET", "EPIPE", "ECONNABORTED", "ESOCKETTIMEDOUT"]);
 
 /** One upstream HTTP attempt, for logs and metrics. */
 export interface UpstreamCallEvent {
@@ -74,30 +57,7 @@ export interface UpstreamCallEvent {
 
 export type UpstreamCallListener = (event: UpstreamCallEvent) => void;
 
-type Api = "current" | "legacy" | "token";
-
-interface RequestSpec {
-  api: Api;
-  method: "GET" | "POST" | "PUT";
-  /** path relative to the base URL (or the token URL's path), without query */
-  path: string;
-  /** the full URL, query included */
-  url: string;
-  json?: unknown;
-  form?: Record<string, string>;
-  /** answer null instead of throwing on 404 */
-  nullOn404?: boolean;
-}
-
-interface CachedBody {
-  etag: string;
-  text: string;
-}
-
-interface CachedToken {
-  token: string;
-  refreshAt: number;
-}
+type Api = RequestSpec["api"];
 
 /** Internal per-session state the Upstream needs for every call. */
 interface SessionState {
@@ -118,11 +78,10 @@ export class Upstream {
   private readonly http: Got;
   private readonly httpAgent: HttpAgent;
   private readonly httpsAgent: HttpsAgent;
-  /** `${identity} ${method} ${url}` -> the last 200 with an ETag; null when disabled */
-  private readonly etags: LruMap<string, CachedBody> | null;
+  /** the last 200 with an ETag per caller and URL; null when disabled */
+  private readonly etags: EtagCache | null;
   private readonly listeners = new Set<UpstreamCallListener>();
-  private cachedToken: CachedToken | null = null;
-  private tokenRequest: Promise<string> | null = null;
+  private readonly credentials: ClientCredentials;
   private readonly base: URL;
   private readonly tokenPath: string;
   /** signs connection cursors with the configured key (or a random one for this process) */
@@ -148,8 +107,8 @@ export class Upstream {
         });
       }
     }
-    this.etags =
-      config.etagCacheSize > 0 ? new LruMap(config.etagCacheSize, config.etagCacheBytes ?? DEFAULT_ETAG_CACHE_BYTES, (b: CachedBody) => b.text.length + b.etag.length) : null;
+    this.etags = config.etagCacheSize > 0 ? new EtagCache(config.etagCacheSize, config.etagCacheBytes) : null;
+    this.credentials = new ClientCredentials(config, this.tokenPath);
     this.totals = { total: 0, byRoute: {}, notModified: 0 };
     this.httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
     this.httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 64 });
@@ -189,11 +148,15 @@ export class Upstream {
       deadline: performance.now() + deadlineMs,
       deadlineMs,
     };
-    const current = this.currentApi(state);
-    const legacy = this.legacyApi(state);
+    const transport: SessionTransport = {
+      send: (spec) => this.send(state, spec),
+      target: (path, query) => this.target(path, query),
+      followHref: (href, from) => this.followHref(href, from),
+      concurrency: this.config.concurrency,
+    };
     return {
-      current,
-      legacy,
+      current: new CurrentApiClient(transport),
+      legacy: new LegacyApiClient(transport),
       caller: createHash("sha256").update(`directory-graph caller ${identity}`).digest("hex").slice(0, 16),
       calls: state.calls,
       forwarded,
@@ -211,71 +174,7 @@ export class Upstream {
     this.listeners.clear();
   }
 
-  // ---- the two APIs ----
-
-  private currentApi(state: SessionState): CurrentApi {
-    const self = this;
-    const page = async <T>(path: string, query?: QueryParams) =>
-      this.send<Envelope<T>>(state, { api: "current", method: "GET", ...this.target(currentPath(path), query) }).then((b) =>
-        checkEnvelope<T>(b, currentPath(path)),
-      );
-    async function* iterate<T>(path: string, query?: QueryParams): AsyncIterable<T> {
-      const first = currentPath(path);
-      let envelope = await page<T>(first, { limit: PAGE_LIMIT, ...query });
-      const seen = new Set<string>();
-      for (;;) {
-        yield* envelope.items;
-        const next = envelope.links?.next?.href;
-        if (!next) return;
-        if (seen.has(next)) throw new Error(`GET ${first}: links.next repeats a page already read`);
-        seen.add(next);
-        const target = self.followHref(next, first);
-        envelope = checkEnvelope<T>(await self.send<Envelope<T>>(state, { api: "current", method: "GET", ...target }), target.path);
-      }
-    }
-    const all = async <T>(path: string, query?: QueryParams): Promise<T[]> => {
-      const out: T[] = [];
-      for await (const item of iterate<T>(path, query)) out.push(item);
-      return out;
-    };
-    return {
-      read: async <T>(path: string, query?: QueryParams) =>
-        this.send<T>(state, { api: "current", method: "GET", nullOn404: true, ...this.target(currentPath(path), query) }).then((b) =>
-          expectRepresentation(currentPath(path), b),
-        ),
-      page,
-      iterate,
-      all,
-      allByValues: async <T>(path: string, filter: string, values: readonly string[], query?: QueryParams): Promise<T[]> => {
-        const chunks = chunk(filterValues(filter, values), MAX_FILTER_VALUES);
-        const parts = await mapConcurrent(chunks, this.config.concurrency, (c) => all<T>(path, { ...query, [filter]: c }));
-        if (parts.length <= 1) return parts.flat();
-        // an item matching values of two chunks (an occupation category valid for many
-        // establishments) comes back once per chunk: keep its first copy
-        const seen = new Set<unknown>();
-        return parts.flat().filter((item) => {
-          const id = (item as { id?: unknown } | null)?.id;
-          if (id === undefined) return true;
-          if (seen.has(id)) return false;
-          seen.add(id);
-          return true;
-        });
-      },
-      post: async <T>(path: string, body: unknown, query?: QueryParams) =>
-        this.send<T>(state, { api: "current", method: "POST", json: body, ...this.target(currentPath(path), query) }) as Promise<T>,
-    };
-  }
-
-  private legacyApi(state: SessionState): LegacyApi {
-    return {
-      get: async <T>(path: string, query?: QueryParams) =>
-        this.send<T>(state, { api: "legacy", method: "GET", ...this.target(checkPath(path), query) }) as Promise<T>,
-      getOrNull: async <T>(path: string, query?: QueryParams) =>
-        this.send<T>(state, { api: "legacy", method: "GET", nullOn404: true, ...this.target(checkPath(path), query) }),
-      put: async <T>(path: string, body: unknown, query?: QueryParams) =>
-        this.send<T>(state, { api: "legacy", method: "PUT", json: body, ...this.target(checkPath(path), query) }) as Promise<T>,
-    };
-  }
+  // ---- request targets ----
 
   private target(path: string, query?: QueryParams): { path: string; url: string } {
     const qs = buildQuery(query, { allowEmbedded: EMBEDDED_SOURCES.has(path) });
@@ -346,7 +245,7 @@ export class Upstream {
     }
 
     const cache = spec.method === "GET" && spec.api !== "token" ? this.etags : null;
-    const cacheKey = `${state.identity} ${spec.method} ${spec.url}`;
+    const cacheKey = EtagCache.key(state.identity, spec.method, spec.url);
     const idempotent = spec.method === "GET" || spec.api === "token";
     let retriesLeft = this.config.retries;
     let refreshed = false;
@@ -356,16 +255,15 @@ export class Upstream {
       const cached = cache?.get(cacheKey);
       const attemptHeaders = cached ? { ...headers, "if-none-match": cached.etag } : headers;
       let response: Response<string>;
-      // a read shares what is left of the deadline with its possible retries; a write, sent once, has it all
-      const timeoutMs = (left: number) => Math.min(this.config.timeoutMs, idempotent ? Math.max(left / (retriesLeft + 1), Math.min(left, MIN_ATTEMPT_MS)) : left);
+      const timeoutFor = (leftMs: number) => attemptTimeout(leftMs, { idempotent, retriesLeft }, this.config.timeoutMs);
       try {
-        response = await this.attempt(state, spec, attemptHeaders, attemptNo, spec.api === "token" ? null : state.limiter, timeoutMs);
+        response = await this.attempt(state, spec, attemptHeaders, attemptNo, spec.api === "token" ? null : state.limiter, timeoutFor);
       } catch (err) {
         if (err instanceof GraphQLError) throw err;
         const failure = classifyFailure(err);
-        const retriable = failure.retriable || (idempotent && failure.reason === "timeout");
-        if (retriable && retriesLeft > 0 && (idempotent || failure.notSent)) {
-          await this.pause(state, this.backoff(this.config.retries - retriesLeft));
+        const delay = this.retryDelay({ failure }, state, idempotent, retriesLeft);
+        if (delay !== null) {
+          await sleep(delay);
           retriesLeft--;
           continue;
         }
@@ -388,40 +286,28 @@ export class Upstream {
       // upstream fault and falls through to the error below
       if (status === 304 && cached) return parseJson<T>(cached.text, spec);
       if (status >= 200 && status < 300) {
-        if (cache !== null) {
-          const etag = header(response, "etag");
-          if (etag && response.body.length <= MAX_CACHED_BODY) cache.set(cacheKey, { etag, text: response.body });
-          else cache.delete(cacheKey);
-        }
+        cache?.remember(cacheKey, header(response, "etag"), response.body);
         return parseJson<T>(response.body, spec, status);
       }
 
-      if (cache !== null) cache.delete(cacheKey);
+      cache?.forget(cacheKey);
       if (status === 404 && spec.nullOn404) return null;
       if (status === 401 && token !== null && !refreshed) {
         // the token may have expired early or been revoked: one fresh token, one more try
         refreshed = true;
-        this.invalidateToken(token);
+        this.credentials.invalidate(token);
         token = await this.token(state);
         headers.authorization = `Bearer ${token}`;
         continue;
       }
-      let retryAfter: number | undefined;
-      if (status === 429) {
-        retryAfter = parseRetryAfter(header(response, "retry-after"));
-        const wait = retryAfter !== undefined ? retryAfter * 1000 : this.backoff(this.config.retries - retriesLeft);
-        const waitable = (retryAfter === undefined || retryAfter <= this.config.maxRetryAfterSeconds) && wait < this.left(state);
-        if (idempotent && retriesLeft > 0 && waitable) {
-          await sleep(wait);
-          retriesLeft--;
-          continue;
-        }
-      } else if (RETRIABLE_STATUSES.has(status) && idempotent && retriesLeft > 0 && this.backoff(this.config.retries - retriesLeft) < this.left(state)) {
-        await this.pause(state, this.backoff(this.config.retries - retriesLeft));
+      const retryAfter = status === 429 ? parseRetryAfter(header(response, "retry-after")) : undefined;
+      const delay = this.retryDelay({ status, retryAfter }, state, idempotent, retriesLeft);
+      if (delay !== null) {
+        await sleep(delay);
         retriesLeft--;
         continue;
       }
-      throw this.httpError(spec, response, retryAfter, !idempotent && WRITE_UNKNOWN_STATUSES.has(status));
+      throw this.httpError(spec, response, retryAfter, !idempotent && writeOutcomeUnknown(status));
     }
   }
 
@@ -430,9 +316,10 @@ export class Upstream {
     return state.deadline - performance.now();
   }
 
-  /** Waits before a retry, no longer than the deadline allows. */
-  private async pause(state: SessionState, ms: number): Promise<void> {
-    await sleep(Math.max(0, Math.min(ms, this.left(state))));
+  /** The policy's wait before retrying (retry.ts), or null not to retry. */
+  private retryDelay(outcome: AttemptOutcome, state: SessionState, idempotent: boolean, retriesLeft: number): number | null {
+    const policy = { retries: this.config.retries, maxRetryAfterSeconds: this.config.maxRetryAfterSeconds, retryBaseDelayMs: this.config.retryBaseDelayMs ?? 100 };
+    return retryDelay(outcome, { idempotent, retriesLeft, leftMs: this.left(state) }, policy);
   }
 
   /**
@@ -452,7 +339,7 @@ export class Upstream {
       const left = this.left(state);
       if (left <= 0) throw deadlineExceeded(state.deadlineMs);
       if (state.calls.total >= this.config.callBudget) throw budgetExceeded(this.config.callBudget);
-      const timeoutMs = Math.max(1, Math.floor(timeoutFor(left)));
+      const timeoutMs = timeoutFor(left);
       const route = routeOf(spec.method, spec.path);
       count(state.calls, route);
       count(this.totals, route);
@@ -496,11 +383,6 @@ export class Upstream {
     }
   }
 
-  private backoff(retryIndex: number): number {
-    const base = (this.config.retryBaseDelayMs ?? 100) * 2 ** retryIndex;
-    return base * (0.5 + Math.random());
-  }
-
   private httpError(spec: RequestSpec, response: Response<string>, retryAfter?: number, outcomeUnknown = false): UpstreamError {
     let parts: ReturnType<typeof safeErrorParts> = {};
     const type = header(response, "content-type") ?? "";
@@ -537,49 +419,9 @@ export class Upstream {
     });
   }
 
-  // ---- client-credentials token ----
-
-  /** The cached token, or the one being requested: a single token request however many wait. */
+  /** The service-mode token (token.ts), requested through this client's retries, breaker and budget. */
   private token(state: SessionState): Promise<string> {
-    const cached = this.cachedToken;
-    if (cached !== null && Date.now() < cached.refreshAt) return Promise.resolve(cached.token);
-    if (this.tokenRequest === null) {
-      this.tokenRequest = this.requestToken(state).finally(() => {
-        this.tokenRequest = null;
-      });
-    }
-    return this.tokenRequest;
-  }
-
-  /** Forgets `token` unless a newer one has already replaced it. */
-  private invalidateToken(token: string): void {
-    if (this.cachedToken?.token === token) this.cachedToken = null;
-  }
-
-  private async requestToken(state: SessionState): Promise<string> {
-    const form: Record<string, string> = {
-      grant_type: "client_credentials",
-      client_id: this.config.clientId ?? "",
-      client_secret: this.config.clientSecret ?? "",
-    };
-    if (this.config.scopes.length > 0) form.scope = this.config.scopes.join(" ");
-    const requestedAt = Date.now();
-    const body = await this.send<Record<string, unknown>>(state, {
-      api: "token",
-      method: "POST",
-      path: this.tokenPath,
-      url: this.config.tokenUrl,
-      form,
-    });
-    const token = body?.access_token;
-    const lifetime = body?.expires_in;
-    if (typeof token !== "string" || token === "" || /[\r\n]/.test(token)) {
-      throw new UpstreamError({ method: "POST", path: this.tokenPath, status: 200, reason: "http", summary: "OK without an access_token" });
-    }
-    const lifetimeMs = (typeof lifetime === "number" && lifetime > 0 ? lifetime : 300) * 1000;
-    const margin = Math.min(this.config.tokenRefreshMarginMs ?? 60_000, lifetimeMs * 0.1);
-    this.cachedToken = { token, refreshAt: requestedAt + lifetimeMs - margin };
-    return token;
+    return this.credentials.token((form) => this.send<Record<string, unknown>>(state, { api: "token", method: "POST", path: this.tokenPath, url: this.config.tokenUrl, form }));
   }
 }
 
@@ -620,19 +462,6 @@ export function routeOf(method: string, path: string): string {
   return `${method} ${prefix}${rest.map((s, i) => (i % 2 === 1 && s !== "" ? "/{id}" : `/${s}`)).join("")}`;
 }
 
-/** Current-API paths may be given relative to `/service-api` (`/employees`) or in full. */
-function currentPath(path: string): string {
-  checkPath(path);
-  return path === CURRENT_PREFIX || path.startsWith(`${CURRENT_PREFIX}/`) ? path : `${CURRENT_PREFIX}${path}`;
-}
-
-function checkPath(path: string): string {
-  if (!path.startsWith("/") || /[?#]/.test(path) || path.includes("..")) {
-    throw new TypeError(`upstream path must start with "/" and carry no query string: ${JSON.stringify(path.slice(0, 80))}`);
-  }
-  return path;
-}
-
 /**
  * The one exception to "never `include=embedded`" (docs/graph.md#batching-rules): employee-attribute definitions
  * exist only embedded in attribute lists, the interface has no other read of them.
@@ -664,15 +493,6 @@ export function buildQuery(query?: QueryParams, options: { allowEmbedded?: boole
   return params.toString();
 }
 
-function checkEnvelope<T>(body: unknown, path: string): Envelope<T> {
-  const b = body as Envelope<T> | null;
-  if (b === null || typeof b !== "object" || !Array.isArray(b.items)) {
-    throw new UpstreamError({ method: "GET", path, status: 200, reason: "http", summary: "OK with a body that is not a collection" });
-  }
-  expectItems(path, b.items);
-  return b;
-}
-
 function parseJson<T>(text: string, spec: RequestSpec, status = 200): T {
   if (text === "") return undefined as T;
   try {
@@ -685,32 +505,4 @@ function parseJson<T>(text: string, spec: RequestSpec, status = 200): T {
 function header(response: Response<string>, name: string): string | undefined {
   const value = response.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** Retry-After as seconds (delta-seconds or an HTTP date); undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - Date.now()) / 1000));
-}
-
-interface Failure {
-  reason: "timeout" | "network";
-  summary: string;
-  retriable: boolean;
-  /** the request cannot have reached the upstream */
-  notSent: boolean;
-}
-
-function classifyFailure(err: unknown): Failure {
-  if (err instanceof TimeoutError) {
-    // a connect or DNS timeout means nothing was sent; a timeout later on means it may have been
-    const early = err.event === "connect" || err.event === "lookup";
-    return { reason: "timeout", summary: `${err.event} timeout`, retriable: early, notSent: early };
-  }
-  const code = err instanceof RequestError ? err.code : typeof (err as { code?: unknown })?.code === "string" ? (err as { code: string }).code : "ERR_UNKNOWN";
-  return { reason: "network", summary: code, retriable: RETRIABLE_NETWORK_CODES.has(code), notSent: NOT_SENT_CODES.has(code) };
 }

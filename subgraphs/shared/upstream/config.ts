@@ -1,6 +1,9 @@
+import { authMode, ConfigError, Environment, shown } from "../../../platform/config.js";
+
 /**
- * Configuration of the upstream access layer, read from the environment once at start-up so a
- * wrong variable stops the process with a message naming it instead of failing per request.
+ * Configuration of the upstream access layer, read from the environment once at start-up (with
+ * the one reader, platform/config.ts) so a wrong variable stops the process with a message naming
+ * it instead of failing per request.
  */
 
 export interface UpstreamConfig {
@@ -78,17 +81,6 @@ export interface UpstreamConfig {
   breakerOpenMs: number;
 }
 
-/** A missing or malformed environment variable; the message names it. */
-export class ConfigError extends Error {
-  constructor(
-    message: string,
-    readonly variable?: string,
-  ) {
-    super(message);
-    this.name = "ConfigError";
-  }
-}
-
 /**
  * Every `.readonly` scope of a resource the facade reads, plus the one write it makes. Job
  * qualifications have a scope of their own, as on the production service.
@@ -117,41 +109,17 @@ const DEMO = { clientId: "demo-client", clientSecret: "demo-secret", apiKey: "de
 const SCOPE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 
 export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): UpstreamConfig {
-  const get = (name: string): string | undefined => {
-    const value = env[name];
-    return value === undefined || value.trim() === "" ? undefined : value.trim();
-  };
-
-  const rawBase = get("DIRECTORY_BASE_URL");
+  const e = new Environment(env);
+  const rawBase = e.httpUrl("DIRECTORY_BASE_URL", { bare: true });
   const embedded = rawBase === undefined;
-  let baseUrl: string;
-  if (embedded) {
-    const port = integer(env, "DIRECTORY_PORT", 4010, 1, 65535);
-    baseUrl = `http://127.0.0.1:${port}`;
-  } else {
-    baseUrl = httpUrl("DIRECTORY_BASE_URL", rawBase).replace(/\/+$/, "");
-  }
+  // the directory's own DIRECTORY_PORT may be 0 (a free port); a client needs the real one
+  const baseUrl = embedded ? `http://127.0.0.1:${e.integer("DIRECTORY_PORT", 4010, 1, 65535)}` : rawBase.replace(/\/+$/, "");
+  const tokenUrl = e.httpUrl("DIRECTORY_TOKEN_URL", { bare: true }) ?? `${baseUrl}/connect/token`;
+  const auth = authMode(env);
+  const forwardLegacyWrites = e.choice("DIRECTORY_FORWARD_LEGACY_WRITES", ["none", "readers"] as const, "none");
 
-  const rawTokenUrl = get("DIRECTORY_TOKEN_URL");
-  const tokenUrl = rawTokenUrl === undefined ? `${baseUrl}/connect/token` : httpUrl("DIRECTORY_TOKEN_URL", rawTokenUrl);
-
-  const rawAuth = get("DIRECTORY_AUTH") ?? "service";
-  if (rawAuth !== "service" && rawAuth !== "forward") {
-    throw new ConfigError(`DIRECTORY_AUTH must be "service" or "forward", got "${truncate(rawAuth)}"`, "DIRECTORY_AUTH");
-  }
-  const auth = rawAuth;
-
-  const rawLegacyWrites = get("DIRECTORY_FORWARD_LEGACY_WRITES") ?? "none";
-  if (rawLegacyWrites !== "none" && rawLegacyWrites !== "readers") {
-    throw new ConfigError(
-      `DIRECTORY_FORWARD_LEGACY_WRITES must be "none" or "readers", got "${truncate(rawLegacyWrites)}"`,
-      "DIRECTORY_FORWARD_LEGACY_WRITES",
-    );
-  }
-  const forwardLegacyWrites = rawLegacyWrites;
-
-  const clientId = get("DIRECTORY_CLIENT_ID") ?? (embedded ? DEMO.clientId : null);
-  const clientSecret = get("DIRECTORY_CLIENT_SECRET") ?? (embedded ? DEMO.clientSecret : null);
+  const clientId = e.text("DIRECTORY_CLIENT_ID") ?? (embedded ? DEMO.clientId : null);
+  const clientSecret = e.text("DIRECTORY_CLIENT_SECRET") ?? (embedded ? DEMO.clientSecret : null);
   if (auth === "service") {
     if (clientId === null) {
       throw new ConfigError("DIRECTORY_CLIENT_ID is required when DIRECTORY_BASE_URL is set and DIRECTORY_AUTH is service", "DIRECTORY_CLIENT_ID");
@@ -161,18 +129,18 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     }
   }
 
-  const apiKey = get("DIRECTORY_API_KEY") ?? (embedded ? DEMO.apiKey : null);
+  const apiKey = e.text("DIRECTORY_API_KEY") ?? (embedded ? DEMO.apiKey : null);
   if (apiKey === null) {
     throw new ConfigError("DIRECTORY_API_KEY is required when DIRECTORY_BASE_URL is set (the legacy API knows only application keys)", "DIRECTORY_API_KEY");
   }
   if (/[\r\n]/.test(apiKey)) throw new ConfigError("DIRECTORY_API_KEY must not contain line breaks", "DIRECTORY_API_KEY");
 
-  const rawScopes = get("DIRECTORY_SCOPES");
+  const rawScopes = e.text("DIRECTORY_SCOPES");
   let scopes = [...DEFAULT_SCOPES];
   if (rawScopes !== undefined) {
     scopes = [...new Set(rawScopes.split(/[\s,]+/).filter((s) => s !== ""))];
     const bad = scopes.find((s) => !SCOPE_PATTERN.test(s));
-    if (bad !== undefined) throw new ConfigError(`DIRECTORY_SCOPES contains an invalid scope "${truncate(bad)}"`, "DIRECTORY_SCOPES");
+    if (bad !== undefined) throw new ConfigError(`DIRECTORY_SCOPES contains an invalid scope "${shown(bad)}"`, "DIRECTORY_SCOPES");
   }
 
   return {
@@ -185,30 +153,21 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     apiKey,
     auth,
     forwardLegacyWrites,
-    timeoutMs: integer(env, "DIRECTORY_TIMEOUT_MS", 10_000, 1, 600_000),
-    retries: integer(env, "DIRECTORY_RETRIES", 2, 0, 10),
-    maxRetryAfterSeconds: integer(env, "DIRECTORY_MAX_RETRY_AFTER_S", 10, 0, 3600),
-    concurrency: integer(env, "DIRECTORY_CONCURRENCY", 8, 1, 256),
-    etagCacheSize: integer(env, "DIRECTORY_ETAG_CACHE_SIZE", 10_000, 0, 1_000_000),
-    etagCacheBytes: integer(env, "DIRECTORY_ETAG_CACHE_MB", DEFAULT_ETAG_CACHE_BYTES / MIB, 1, 65_536) * MIB,
-    tokenRefreshMarginMs: integer(env, "DIRECTORY_TOKEN_REFRESH_MARGIN_S", 60, 0, 86_400) * 1000,
+    timeoutMs: e.integer("DIRECTORY_TIMEOUT_MS", 10_000, 1, 600_000),
+    retries: e.integer("DIRECTORY_RETRIES", 2, 0, 10),
+    maxRetryAfterSeconds: e.integer("DIRECTORY_MAX_RETRY_AFTER_S", 10, 0, 3600),
+    concurrency: e.integer("DIRECTORY_CONCURRENCY", 8, 1, 256),
+    etagCacheSize: e.integer("DIRECTORY_ETAG_CACHE_SIZE", 10_000, 0, 1_000_000),
+    etagCacheBytes: e.integer("DIRECTORY_ETAG_CACHE_MB", DEFAULT_ETAG_CACHE_BYTES / MIB, 1, 65_536) * MIB,
+    tokenRefreshMarginMs: e.integer("DIRECTORY_TOKEN_REFRESH_MARGIN_S", 60, 0, 86_400) * 1000,
     retryBaseDelayMs: 100,
-    callBudget: integer(env, "DIRECTORY_CALL_BUDGET", 100, 1, 100_000),
-    deadlineMs: integer(env, "SUBGRAPH_DEADLINE_MS", 10_000, 100, 600_000),
-    cursorSecret: cursorSecret(get("SUBGRAPH_CURSOR_SECRET")),
-    maxRepresentations: integer(env, "SUBGRAPH_MAX_REPRESENTATIONS", 1000, 1, 100_000),
-    breakerFailures: integer(env, "DIRECTORY_BREAKER_FAILURES", 20, 0, 10_000),
-    breakerOpenMs: integer(env, "DIRECTORY_BREAKER_OPEN_S", 5, 1, 3600) * 1000,
+    callBudget: e.integer("DIRECTORY_CALL_BUDGET", 100, 1, 100_000),
+    deadlineMs: e.integer("SUBGRAPH_DEADLINE_MS", 10_000, 100, 600_000),
+    cursorSecret: cursorSecret(e.text("SUBGRAPH_CURSOR_SECRET")),
+    maxRepresentations: e.integer("SUBGRAPH_MAX_REPRESENTATIONS", 1000, 1, 100_000),
+    breakerFailures: e.integer("DIRECTORY_BREAKER_FAILURES", 20, 0, 10_000),
+    breakerOpenMs: e.integer("DIRECTORY_BREAKER_OPEN_S", 5, 1, 3600) * 1000,
   };
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === "") return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${truncate(raw)}"`, name);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${raw}`, name);
-  return value;
 }
 
 function cursorSecret(raw: string | undefined): string | null {
@@ -216,24 +175,4 @@ function cursorSecret(raw: string | undefined): string | null {
   // a short key could be guessed from cursors, and a guessed key forges them
   if (raw.length < 16) throw new ConfigError("SUBGRAPH_CURSOR_SECRET must be at least 16 characters long", "SUBGRAPH_CURSOR_SECRET");
   return raw;
-}
-
-function httpUrl(name: string, raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be an absolute http(s) URL`, name);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ConfigError(`${name} must be an absolute http(s) URL, got protocol ${url.protocol}`, name);
-  }
-  if (url.search !== "" || url.hash !== "") throw new ConfigError(`${name} must not carry a query string or fragment`, name);
-  // credentials in the URL would be sent with every call and could leak into logs
-  if (url.username !== "" || url.password !== "") throw new ConfigError(`${name} must not contain credentials`, name);
-  return raw;
-}
-
-function truncate(value: string): string {
-  return value.length > 40 ? `${value.slice(0, 40)}…` : value;
 }

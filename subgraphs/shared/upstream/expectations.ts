@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
-import { Logger } from "../log.js";
+import { Logger } from "../../../platform/log.js";
 import { UpstreamError } from "./errors.js";
 import { COLLECTIONS, RESOURCE_SHAPES } from "./shapes.js";
 

@@ -3,7 +3,7 @@
  * by the subgraphs. Subgraphs import from this file only.
  */
 export * from "./types.js";
-export { ConfigError, DEFAULT_SCOPES, loadUpstreamConfig, type UpstreamConfig } from "./config.js";
+export { DEFAULT_SCOPES, loadUpstreamConfig, type UpstreamConfig } from "./config.js";
 export { API_VERSION, Upstream, buildQuery, routeOf, type UpstreamCallEvent, type UpstreamCallListener } from "./client.js";
 export { UpstreamError, errorExtensions, toGraphQLError, type UpstreamErrorCode, type UpstreamErrorReason } from "./errors.js";
 export { LoaderRegistry, collectionLoader, groupedLoader, keyedLoader, listByIdsLoader, singleReadLoader, type ParentKeys } from "./loaders.js";

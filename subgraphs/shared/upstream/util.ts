@@ -81,8 +81,7 @@ export class LruMap<K, V> {
   }
 }
 
-/** A list-valued filter carries at most this many values (docs/interface.md#conventions); more is a 400. */
-export const MAX_FILTER_VALUES = 100;
+export { MAX_FILTER_VALUES } from "../../../platform/user-input.js";
 
 /** Whether a comma-joined list-valued filter can carry `value` (not empty, no comma). */
 export function isListable(value: string): boolean {

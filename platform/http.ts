@@ -2,7 +2,7 @@ import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest
 import type { GraphQLError } from "graphql";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Logger } from "../log.js";
+import type { Logger } from "./log.js";
 
 /**
  * Apollo Server on plain `node:http`: one request in, one GraphQL response out. Used by the

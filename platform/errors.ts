@@ -2,7 +2,7 @@ import type { ApolloServerPlugin, BaseContext } from "@apollo/server";
 import { unwrapResolverError } from "@apollo/server/errors";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { randomUUID } from "node:crypto";
-import { truncate, type Logger } from "../log.js";
+import { truncate, type Logger } from "./log.js";
 
 /**
  * What an error may tell a client, for the gateway and the subgraph servers alike:

@@ -4,13 +4,14 @@
  * tokens, keys or bodies.
  */
 
+import { Environment } from "./config.js";
+
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
 
-export function parseLogLevel(value: string | undefined): LogLevel {
-  const level = (value?.trim() || "info").toLowerCase();
-  if (!Object.hasOwn(LEVELS, level)) throw new Error(`LOG_LEVEL must be one of ${Object.keys(LEVELS).join(", ")}, got "${value}"`);
-  return level as LogLevel;
+/** LOG_LEVEL (every process), in any case; default `info`. */
+export function readLogLevel(env: NodeJS.ProcessEnv = process.env): LogLevel {
+  return new Environment(env).choice("LOG_LEVEL", Object.keys(LEVELS) as LogLevel[], "info", { caseless: true });
 }
 
 /** Longest text of a logged field taken from a request (operation names, error messages). */
@@ -30,7 +31,7 @@ const standardStreams: LogSink = (line, level) => (LEVELS[level] >= LEVELS.warn 
 export class Logger {
   constructor(
     readonly component: string,
-    readonly level: LogLevel = parseLogLevel(process.env.LOG_LEVEL),
+    readonly level: LogLevel = readLogLevel(),
     private readonly sink: LogSink = standardStreams,
   ) {}
 

@@ -1,11 +1,9 @@
-import type { JobPosition } from "../data/model.js";
-import { employeeVisible, STATUSES, UPDATED_ATTRIBUTES } from "./derived.js";
-import { serializeEmployee } from "./employees.js";
-import { serializeEmployment } from "./employments.js";
-import { embedById } from "./engine.js";
-import { dateEquals, dateRange, enumList, idList, stringList } from "./filters.js";
-import { ref, resourceUrl } from "./refs.js";
-import type { CurrentContext, ResourceDef, View } from "./resource.js";
+import type { JobPosition } from "../../data/model.js";
+import { employeeVisible, STATUSES, UPDATED_ATTRIBUTES } from "../derived.js";
+import { embedById } from "../engine.js";
+import { dateEquals, dateRange, enumList, idList, stringList } from "../filters.js";
+import { ref, resourceUrl } from "../refs.js";
+import type { CurrentContext, ResourceDef, View } from "../resource.js";
 
 function endsOn(p: JobPosition, ctx: CurrentContext): string | null {
   return ctx.derived.jobPosition.get(p.id)?.endsOn ?? null;
@@ -55,14 +53,8 @@ export const jobPositions: ResourceDef<JobPosition> = {
   embeddables: {
     department: (p, view) => [embedById(view, "department", p.departmentId)],
     "job-qualification": (p, view) => [embedById(view, "job-qualification", p.jobQualificationId)],
-    employee: (p, view) => {
-      const employee = view.ctx.lookup.employees.get(p.employeeId);
-      return [employee ? { id: employee.id, representation: serializeEmployee(employee, view) } : null];
-    },
-    employment: (p, view) => {
-      const employment = view.ctx.lookup.employments.get(p.employmentId);
-      return [employment ? { id: employment.id, representation: serializeEmployment(employment, view) } : null];
-    },
+    employee: (p, view) => [embedById(view, "employee", p.employeeId)],
+    employment: (p, view) => [embedById(view, "employment", p.employmentId)],
   },
   filters: {
     id: idList((p) => p.id, { lookup: (id, ctx) => ctx.lookup.jobPositions.get(id) }),

@@ -16,11 +16,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from "graphql";
-import type { CursorSigner } from "../upstream/types.js";
-import { MAX_FILTER_VALUES } from "../upstream/util.js";
-import { verifiedCursorPayload } from "./cursors.js";
-import { MAX_FIRST, badUserInput } from "./user-input.js";
-import { isIsoDate } from "./scalars.js";
+import { MAX_FIRST, MAX_FILTER_VALUES, badUserInput, isIsoDate } from "./user-input.js";
 
 /**
  * The arguments of a whole operation, checked before it runs: a bad value anywhere — on a root
@@ -33,7 +29,7 @@ import { isIsoDate } from "./scalars.js";
  * - `Date` values are calendar dates (`YYYY-MM-DD`, a real day), and a `DateRange` does not end
  *   before it starts;
  * - every list carries at most 100 entries (the REST filters' limit);
- * - `first` is 0..100 and `after` is a cursor this service signed;
+ * - `first` is 0..100 and `after` passes the `after` check (a subgraph: a cursor it signed);
  * - a field may add its own rule (`FieldChecks`, e.g. the longest time-entry range), which its
  *   resolver applies too.
  */
@@ -60,8 +56,8 @@ export type FieldChecks = Record<string, (args: Record<string, any>) => void>;
 
 export interface InputCheckOptions {
   ids: IdRule;
-  /** the key cursors are signed with; without it (a gateway) `after` is left to the subgraph */
-  cursors?: CursorSigner;
+  /** throws when `after` is not a cursor of this service (a subgraph's signature check); without it (a gateway) `after` is left to the subgraph */
+  after?: (cursor: string) => void;
   fields?: FieldChecks;
 }
 
@@ -124,7 +120,7 @@ export function checkOperation(
             checkValue(value, arg.type, `${at}.${arg.name}`, arg.name, options, only);
             if (only === "scalars") continue;
             if (arg.name === "first" && getNamedType(arg.type).name === "Int") checkFirst(value as number, `${at}.first`);
-            if (arg.name === "after" && typeof value === "string" && options.cursors) verifiedCursorPayload(options.cursors, value);
+            if (arg.name === "after" && typeof value === "string") options.after?.(value);
           }
           if (only === "all") options.fields?.[coordinate]?.(args);
         },

@@ -19,8 +19,8 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
 } from "graphql";
-import { parseInteger } from "../env.js";
-import { truncate, type Logger } from "../log.js";
+import { Environment } from "./config.js";
+import { truncate, type Logger } from "./log.js";
 
 /**
  * Operation limits: what one GraphQL document may ask for, checked by the gateway and by every
@@ -89,12 +89,13 @@ export const LIMIT_VARIABLES: Readonly<Record<LimitName, string>> = {
   fieldMerges: "GRAPHQL_MAX_FIELD_MERGES",
 };
 
-/** Read from the environment at start-up; a bad value throws an EnvError naming the variable. */
+/** Read from the environment at start-up; a bad value throws a ConfigError naming the variable. */
 export function loadOperationLimits(env: NodeJS.ProcessEnv = process.env): OperationLimits {
+  const e = new Environment(env);
   const limits = { ...DEFAULT_OPERATION_LIMITS };
   for (const name of Object.keys(LIMIT_VARIABLES) as LimitName[]) {
     // bytes: at least a small document; the body limit of the HTTP layer (1 MiB) bounds it anyway
-    limits[name] = parseInteger(LIMIT_VARIABLES[name], env[LIMIT_VARIABLES[name]], DEFAULT_OPERATION_LIMITS[name], 1, name === "bytes" ? 1 << 20 : 10_000_000);
+    limits[name] = e.integer(LIMIT_VARIABLES[name], DEFAULT_OPERATION_LIMITS[name], 1, name === "bytes" ? 1 << 20 : 10_000_000);
   }
   return limits;
 }

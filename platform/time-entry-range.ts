@@ -1,4 +1,4 @@
-import { badUserInput } from "../../shared/graphql/user-input.js";
+import { badUserInput } from "./user-input.js";
 
 /** The longest range of `timeEntries`: a quarter, so that one answer stays a few hundred entries per person. */
 export const MAX_TIME_ENTRY_DAYS = 93;

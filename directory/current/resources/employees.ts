@@ -1,11 +1,10 @@
-import { portraitToken } from "./resources/portraits.js";
-import type { Employee, Employment, JobPosition } from "../data/model.js";
-import { employeeVisible, STATUSES } from "./derived.js";
-import { serializeEmployment } from "./employments.js";
-import { dateEquals, dateRange, enumList, idList, nameSearch, stringList } from "./filters.js";
-import { serializeJobPosition } from "./job-positions.js";
-import { ref, resourceUrl, scopedListLink } from "./refs.js";
-import type { CurrentContext, ResourceDef, View } from "./resource.js";
+import { portraitToken } from "./portraits.js";
+import type { Employee, Employment, JobPosition } from "../../data/model.js";
+import { employeeVisible, STATUSES } from "../derived.js";
+import { embedById } from "../engine.js";
+import { dateEquals, dateRange, enumList, idList, nameSearch, stringList } from "../filters.js";
+import { ref, resourceUrl, scopedListLink } from "../refs.js";
+import type { CurrentContext, ResourceDef, View } from "../resource.js";
 
 function derivedOf(e: Employee, ctx: CurrentContext) {
   return ctx.derived.employee.get(e.id);
@@ -72,14 +71,8 @@ export const employees: ResourceDef<Employee> = {
   visible: (e, caller, ctx) => employeeVisible(e.id, caller, ctx),
   serialize: serializeEmployee,
   embeddables: {
-    employment: (e, view) => {
-      const found = employment(e, view.ctx);
-      return [found ? { id: found.id, representation: serializeEmployment(found, view) } : null];
-    },
-    "job-position": (e, view) => {
-      const found = position(e, view.ctx);
-      return [found ? { id: found.id, representation: serializeJobPosition(found, view) } : null];
-    },
+    employment: (e, view) => [embedById(view, "employment", derivedOf(e, view.ctx)?.applicableEmploymentId)],
+    "job-position": (e, view) => [embedById(view, "job-position", derivedOf(e, view.ctx)?.applicableJobPositionId)],
   },
   filters: {
     id: idList((e) => e.id, { lookup: (id, ctx) => ctx.lookup.employees.get(id) }),

@@ -1,9 +1,9 @@
-import type { Employment } from "../data/model.js";
-import { employeeVisible, STATUSES } from "./derived.js";
-import { serializeEmployee } from "./employees.js";
-import { dateEquals, dateRange, enumList, idList, stringList } from "./filters.js";
-import { ref, resourceUrl, scopedListLink } from "./refs.js";
-import type { ResourceDef, View } from "./resource.js";
+import type { Employment } from "../../data/model.js";
+import { employeeVisible, STATUSES } from "../derived.js";
+import { embedById } from "../engine.js";
+import { dateEquals, dateRange, enumList, idList, stringList } from "../filters.js";
+import { ref, resourceUrl, scopedListLink } from "../refs.js";
+import type { ResourceDef, View } from "../resource.js";
 
 export function serializeEmployment(e: Employment, view: View): Record<string, unknown> {
   const d = view.ctx.derived.employment.get(e.id);
@@ -40,10 +40,7 @@ export const employments: ResourceDef<Employment> = {
   visible: (e, caller, ctx) => employeeVisible(e.employeeId, caller, ctx),
   serialize: serializeEmployment,
   embeddables: {
-    employee: (e, view) => {
-      const employee = view.ctx.lookup.employees.get(e.employeeId);
-      return [employee ? { id: employee.id, representation: serializeEmployee(employee, view) } : null];
-    },
+    employee: (e, view) => [embedById(view, "employee", e.employeeId)],
   },
   filters: {
     id: idList((e) => e.id, { lookup: (id, ctx) => ctx.lookup.employments.get(id) }),

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin, BaseContext } from "@apollo/server";
-import { truncate, type Logger } from "../log.js";
+import { truncate, type Logger } from "./log.js";
 
 /**
  * One log line per operation: its name, duration, errors (with their codes) and what the server

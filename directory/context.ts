@@ -1,0 +1,13 @@
+import type { DirectoryClient } from "./current/auth.js";
+import type { Company } from "./data/model.js";
+
+/** Shared by the route modules of one running service (server.ts builds it). */
+export interface DirectoryContext {
+  company: Company;
+  options: {
+    /** access-token lifetime in seconds */
+    tokenLifetimeSeconds: number;
+    /** OAuth clients beside the demo ones */
+    clients?: Record<string, DirectoryClient>;
+  };
+}

@@ -1,0 +1,37 @@
+import { GraphQLError } from "graphql";
+
+/**
+ * What a caller may send, and the error of a caller's mistake: free of type-graphql, so that the
+ * gateway can run the subgraphs' argument checks (input-checks.ts).
+ */
+
+/** The page size of every connection: its default and its maximum. */
+export const DEFAULT_FIRST = 25;
+export const MAX_FIRST = 100;
+
+/** A list-valued filter carries at most this many values (docs/interface.md#conventions); more is a 400. */
+export const MAX_FILTER_VALUES = 100;
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A calendar date as `YYYY-MM-DD`, a real day. */
+export function isIsoDate(value: string): boolean {
+  const m = DATE.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month);
+}
+
+function daysIn(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/**
+ * A caller's mistake. `http.status` 200 keeps a refusal found before execution (input-checks.ts)
+ * an ordinary GraphQL answer that gateways relay as it is (Apollo Server would answer 500); it is
+ * not sent to the caller.
+ */
+export function badUserInput(message: string, field?: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: "BAD_USER_INPUT", ...(field ? { field } : {}), http: { status: 200 } } });
+}
