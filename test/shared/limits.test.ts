@@ -16,7 +16,7 @@ import {
 } from "../../subgraphs/shared/graphql/limits.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
-import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, pickDemoData, variablesOf } from "../helpers/operations.js";
 import { loadSubgraphModule, postGraphQL } from "../helpers/stack.js";
 
@@ -26,19 +26,17 @@ import { loadSubgraphModule, postGraphQL } from "../helpers/stack.js";
  * the gateway sends it.
  */
 
-let stack: GatewayStack;
+const stack = useGatewayStack();
 let apiSchema: GraphQLSchema;
 const extras: Array<{ close(): Promise<void> }> = [];
 
 beforeAll(async () => {
-  stack = await startGatewayStack();
   const gateway = new ApolloGateway({ supergraphSdl: readFileSync(new URL("../../schema/supergraph.graphql", import.meta.url), "utf8") });
   apiSchema = (await gateway.load()).schema;
   await gateway.stop();
 });
 afterAll(async () => {
   for (const e of extras) await e.close();
-  await stack?.close();
 });
 
 describe("settings", () => {
