@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { GatewayConfigError, loadGatewayConfig } from "../../gateway/config.js";
 import { FORWARD_HEADER_PRESET } from "../../gateway/explore.js";
 import type { RunningGateway } from "../../gateway/gateway.js";
@@ -6,7 +6,7 @@ import { loadOperations, TOUR_VARIABLES } from "../../gateway/operations.js";
 import { parseSubgraphLandingPage } from "../../subgraphs/shared/env.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
-import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 
 /**
  * Exploring the graph: Apollo Sandbox at `/` opened on an operation of `operations/` with the
@@ -15,18 +15,13 @@ import { startExtraGateway, startGatewayStack, type GatewayStack } from "../help
  * landing page on the subgraphs unless configured.
  */
 
-let stack: GatewayStack;
+const stack = useGatewayStack();
 const extras: Array<{ close(): Promise<void> }> = [];
 const operations = loadOperations();
 const HTML = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
 
-beforeAll(async () => {
-  stack = await startGatewayStack();
-});
-
 afterAll(async () => {
   await Promise.all(extras.map((g) => g.close()));
-  await stack?.close();
 });
 
 async function extraGateway(env: Record<string, string>): Promise<RunningGateway> {
