@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GatewayConfigError, loadGatewayConfig } from "../../gateway/config.js";
 import { FORWARD_HEADER_PRESET } from "../../gateway/explore.js";
 import type { RunningGateway } from "../../gateway/gateway.js";
@@ -6,6 +6,7 @@ import { loadOperations, TOUR_VARIABLES } from "../../gateway/operations.js";
 import { parseSubgraphLandingPage } from "../../subgraphs/shared/env.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
+import { useCloseAfter } from "../helpers/fixture.js";
 import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 
 /**
@@ -16,19 +17,11 @@ import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js"
  */
 
 const stack = useGatewayStack();
-const extras: Array<{ close(): Promise<void> }> = [];
+const closeAfter = useCloseAfter();
 const operations = loadOperations();
 const HTML = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
 
-afterAll(async () => {
-  await Promise.all(extras.map((g) => g.close()));
-});
-
-async function extraGateway(env: Record<string, string>): Promise<RunningGateway> {
-  const gateway = await startExtraGateway(stack, env);
-  extras.push(gateway);
-  return gateway;
-}
+const extraGateway = async (env: Record<string, string>): Promise<RunningGateway> => closeAfter(await startExtraGateway(stack, env));
 
 /** the configuration Apollo Sandbox is embedded with, read from its page */
 function embedConfig(html: string): any {
@@ -190,8 +183,7 @@ describe("subgraph landing pages", () => {
   async function subgraph(landingPage: boolean): Promise<RunningSubgraph> {
     const { subgraph: people } = await import("../../subgraphs/people/index.js");
     const running = await startSubgraphModule(people, { upstream: stack.upstream, port: 0, landingPage });
-    extras.push(running);
-    return running;
+    return closeAfter(running);
   }
 
   it("by default a subgraph serves no page to a browser", async () => {

@@ -1,7 +1,8 @@
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningGateway } from "../../gateway/gateway.js";
+import { useCloseAfter } from "../helpers/fixture.js";
 import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 import { pickDemoData, type Demo } from "../helpers/operations.js";
 import { postGraphQL } from "../helpers/stack.js";
@@ -16,21 +17,13 @@ const SECRET = "gateway-test-secret";
 const telemetrySetting = process.env.APOLLO_TELEMETRY_DISABLED;
 const stack = useGatewayStack({ secret: SECRET });
 let demo: Demo;
-const extras: RunningGateway[] = [];
+const closeAfter = useCloseAfter();
 
 beforeAll(async () => {
   demo = pickDemoData(stack.directory.company);
 });
 
-afterAll(async () => {
-  await Promise.all(extras.map((g) => g.close()));
-});
-
-async function extraGateway(env: Record<string, string>): Promise<RunningGateway> {
-  const gateway = await startExtraGateway(stack, env);
-  extras.push(gateway);
-  return gateway;
-}
+const extraGateway = async (env: Record<string, string>): Promise<RunningGateway> => closeAfter(await startExtraGateway(stack, env));
 
 /** A loopback URL on which nothing listens. */
 async function deadUrl(): Promise<string> {

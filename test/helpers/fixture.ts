@@ -45,3 +45,19 @@ export function useFixture<T extends { close(): unknown }>(what: string, start: 
     set: (_, key, property) => Reflect.set(current(), key, property),
   });
 }
+
+/**
+ * For what the tests themselves start (another gateway, another server): answers `closeAfter`,
+ * which hands back what it is given and closes it after the tests of the file (or `describe`
+ * block), before what `useFixture` calls registered earlier started.
+ */
+export function useCloseAfter(): <T extends { close(): unknown }>(thing: T) => T {
+  const started: Array<{ close(): unknown }> = [];
+  afterAll(async () => {
+    await Promise.all(started.splice(0).map((thing) => thing.close()));
+  });
+  return (thing) => {
+    started.push(thing);
+    return thing;
+  };
+}
