@@ -5,19 +5,58 @@ import { configDefaults, defineConfig } from "vitest/config";
 // @apollo/subgraph) get the CommonJS one, so the bundled code must get the very same file.
 const graphqlMain = createRequire(import.meta.url).resolve("graphql");
 
+/**
+ * The tests that take long, measured (vitest's per-file durations and the CPU time of a run of each
+ * folder): child processes, the gateway and its composition, the hostile corpus and the soak,
+ * companies of a thousand employees, and the subgraphs' own suites (each file starts a subgraph and
+ * loads type-graphql and Apollo Server afresh). `npm run test:fast` runs the rest.
+ */
+const slow = [
+  "test/**/main.test.ts",
+  // the gateway's tests start a gateway, but for those of its configuration
+  "test/gateway/!(config).test.ts",
+  "test/hardening/**/*.test.ts",
+  "test/schema/**/*.test.ts",
+  "test/people/**/*.test.ts",
+  "test/organisation/**/*.test.ts",
+  "test/legacy-time/**/*.test.ts",
+  "test/shared/limits.test.ts",
+  "test/directory/current-scale.test.ts",
+  "test/directory/generate-scale.test.ts",
+];
+// the browser tests need Chromium: `npm run test:browser` (vitest.browser.config.ts)
+const exclude = [...configDefaults.exclude, "test/browser/**"];
+
 export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlMain }] },
   test: {
-    include: ["test/**/*.test.ts"],
-    // the browser tests need Chromium: `npm run test:browser` (vitest.browser.config.ts)
-    exclude: [...configDefaults.exclude, "test/browser/**"],
     // graphql must load once: type-graphql is CommonJS and would otherwise pull a second copy.
     server: { deps: { inline: ["type-graphql"] } },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // the threads of the fast project (vitest reads pool options from here, not from a project):
+    // the files of a worker share the modules it has loaded instead of loading them afresh each
+    // (83 s of CPU become 28 s); so a fast test changes no global state (process.env, mocks, V8
+    // flags), and one that must belongs in `slow`
+    poolOptions: { threads: { isolate: false } },
     setupFiles: ["reflect-metadata"],
     // one log line per operation is for operators, not for test output
     env: { LOG_LEVEL: "warn" },
+    // `npm test` runs both; `npm run test:fast` (vitest run --project fast) the first alone
+    projects: [
+      // (an `include` or `exclude` here would be added to one at the top, so there is none at the top)
+      {
+        extends: true,
+        test: {
+          name: "fast",
+          include: ["test/**/*.test.ts"],
+          exclude: [...exclude, ...slow],
+          // in worker threads that do not isolate their files (poolOptions.threads above)
+          pool: "threads",
+        },
+      },
+      { extends: true, test: { name: "slow", include: slow, exclude } },
+    ],
   },
 });

@@ -2,7 +2,7 @@ import "reflect-metadata";
 import { readFile, readdir, mkdir, rm } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
 import { generateCompany } from "../directory/data/generate.js";
-import { freePorts, runScript, type ScriptProcess } from "../test/gateway/processes.js";
+import { freePorts, runScript, type ScriptProcess } from "../test/helpers/process.js";
 import { loadOperations, pickDemoData, variablesOf, type Demo } from "../test/helpers/operations.js";
 import { directoryToken } from "../test/helpers/stack.js";
 import { FLOORS, LARGE_LIST } from "./floors.js";

@@ -1,7 +1,7 @@
 import { networkInterfaces } from "node:os";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startDirectory, type RunningDirectory } from "../../directory/server.js";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fetchToken, get } from "./current-helpers.js";
+import { useDirectory } from "../helpers/stack.js";
 
 /**
  * The admin routes of the in-process service (docs/decisions.md#test-and-demo-hooks): request
@@ -9,14 +9,12 @@ import { fetchToken, get } from "./current-helpers.js";
  * the HTTP behaviour every route shares (404, 405, HEAD, bodies too large or not JSON).
  */
 
-let directory: RunningDirectory;
+const directory = useDirectory({ employees: 20, today: "2026-06-15" });
 let token: string;
 
 beforeAll(async () => {
-  directory = await startDirectory({ employees: 20, today: "2026-06-15" });
   token = await fetchToken(directory.url);
 });
-afterAll(() => directory?.close());
 afterEach(async () => {
   await admin("DELETE", "/_admin/faults");
 });
@@ -255,11 +253,7 @@ const external = Object.values(networkInterfaces())
   .find((a) => a !== undefined && a.family === "IPv4" && !a.internal)?.address;
 
 describe.skipIf(external === undefined)("reached from another address than loopback", () => {
-  let open: RunningDirectory;
-  beforeAll(async () => {
-    open = await startDirectory({ employees: 5, today: "2026-06-15", host: "0.0.0.0" });
-  });
-  afterAll(() => open?.close());
+  const open = useDirectory({ employees: 5, today: "2026-06-15", host: "0.0.0.0" });
 
   it("the admin routes do not exist, while the APIs answer", async () => {
     const remote = `http://${external}:${open.port}`;

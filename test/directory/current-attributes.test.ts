@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { EmployeeAttribute } from "../../directory/data/model.js";
-import { startDirectory, type RunningDirectory } from "../../directory/server.js";
 import { Expect, fetchToken, get, getAll, ids, postToken } from "./current-helpers.js";
+import { useDirectory } from "../helpers/stack.js";
 
 /**
  * Employee attributes, personal records and probationary periods over HTTP. Expected answers are
@@ -9,7 +9,17 @@ import { Expect, fetchToken, get, getAll, ids, postToken } from "./current-helpe
  * docs/interface.md in current-helpers.ts.
  */
 
-let directory: RunningDirectory;
+const directory = useDirectory({
+  employees: 300,
+  today: "2026-06-15",
+  clients: {
+    "restricted-hr": {
+      secret: "hr-secret",
+      scopes: ["employee-attributes.readonly", "employee-personal-records.readonly", "probationary-periods.readonly"],
+      visibleEstablishmentIds: ["1"],
+    },
+  },
+});
 let token: string;
 /** a client restricted to establishment 1, with the scopes of these three lists */
 let restrictedToken: string;
@@ -17,26 +27,11 @@ let url: string;
 let expected: Expect;
 
 beforeAll(async () => {
-  directory = await startDirectory({
-    employees: 300,
-    today: "2026-06-15",
-    clients: {
-      "restricted-hr": {
-        secret: "hr-secret",
-        scopes: ["employee-attributes.readonly", "employee-personal-records.readonly", "probationary-periods.readonly"],
-        visibleEstablishmentIds: ["1"],
-      },
-    },
-  });
   url = directory.url;
   token = await fetchToken(url);
   const granted = await postToken(url, { grant_type: "client_credentials", client_id: "restricted-hr", client_secret: "hr-secret" });
   restrictedToken = granted.body.access_token;
   expected = new Expect(directory.company);
-});
-
-afterAll(async () => {
-  await directory?.close();
 });
 
 const company = () => directory.company;

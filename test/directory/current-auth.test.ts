@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDirectory, type RunningDirectory } from "../../directory/server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startDirectory } from "../../directory/server.js";
 import { fetchToken, get, postToken } from "./current-helpers.js";
+import { useDirectory } from "../helpers/stack.js";
 
-let directory: RunningDirectory;
+const directory = useDirectory({ employees: 50, today: "2026-06-15" });
 let token: string;
 
 beforeAll(async () => {
-  directory = await startDirectory({ employees: 50, today: "2026-06-15" });
   token = await fetchToken(directory.url);
 });
-afterAll(() => directory.close());
 
 const credentials = { grant_type: "client_credentials", client_id: "demo-client", client_secret: "demo-secret" };
 

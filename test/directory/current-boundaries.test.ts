@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDirectory, type RunningDirectory } from "../../directory/server.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Expect, fetchToken, get } from "./current-helpers.js";
+import { useDirectory } from "../helpers/stack.js";
 
 /**
  * Statuses on their boundary days: both ends of a range are inclusive. The company is large enough
@@ -10,16 +10,14 @@ import { Expect, fetchToken, get } from "./current-helpers.js";
 const TODAY = "2026-06-15";
 const TOMORROW = "2026-06-16";
 
-let directory: RunningDirectory;
+const directory = useDirectory({ employees: 2000, today: TODAY });
 let token: string;
 let x: Expect;
 
 beforeAll(async () => {
-  directory = await startDirectory({ employees: 2000, today: TODAY });
   token = await fetchToken(directory.url);
   x = new Expect(directory.company);
 });
-afterAll(() => directory.close());
 
 describe("status boundaries", () => {
   it("an employment that ends today is still active", async () => {

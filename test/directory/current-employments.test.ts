@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Employment } from "../../directory/data/model.js";
-import { startDirectory, type RunningDirectory } from "../../directory/server.js";
 import { Expect, fetchToken, get, getAll, ids } from "./current-helpers.js";
+import { useDirectory } from "../helpers/stack.js";
 
-let directory: RunningDirectory;
+const directory = useDirectory({ employees: 300, today: "2026-06-15" });
 let x: Expect;
 let token: string;
 let limited: string;
 
 beforeAll(async () => {
-  directory = await startDirectory({ employees: 300, today: "2026-06-15" });
   x = new Expect(directory.company);
   token = await fetchToken(directory.url);
   limited = await fetchToken(directory.url, "demo-limited");
 });
-afterAll(() => directory.close());
 
 async function listIds(query: string, as = token): Promise<string[]> {
   const { items } = await getAll(directory.url, as, `/service-api/employments?limit=100&${query}`);

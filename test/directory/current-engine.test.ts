@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDirectory, type RunningDirectory } from "../../directory/server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startDirectory } from "../../directory/server.js";
 import { fetchToken, get, ids } from "./current-helpers.js";
+import { useDirectory } from "../helpers/stack.js";
 
-let directory: RunningDirectory;
+const directory = useDirectory({ employees: 300, today: "2026-06-15" });
 let token: string;
 
 beforeAll(async () => {
-  directory = await startDirectory({ employees: 300, today: "2026-06-15" });
   token = await fetchToken(directory.url);
 });
-afterAll(() => directory.close());
 
 const list = (query: string, headers: Record<string, string | null> = {}) => get(directory.url, token, `/service-api/employees${query}`, headers);
 

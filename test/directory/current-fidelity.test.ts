@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDirectory, type RunningDirectory } from "../../directory/server.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { API_VERSION, fetchToken, get, postToken } from "./current-helpers.js";
+import { useDirectory } from "../helpers/stack.js";
 
 /**
  * What the in-process service does as the production service does: the `Api-Version` header on
@@ -9,18 +9,13 @@ import { API_VERSION, fetchToken, get, postToken } from "./current-helpers.js";
  * their images), professions.
  */
 
-let directory: RunningDirectory;
+const directory = useDirectory({ employees: 80, today: "2026-06-15" });
 let url: string;
 let token: string;
 
 beforeAll(async () => {
-  directory = await startDirectory({ employees: 80, today: "2026-06-15" });
   url = directory.url;
   token = await fetchToken(url);
-});
-
-afterAll(async () => {
-  await directory?.close();
 });
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

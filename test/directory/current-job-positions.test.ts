@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { JobPosition } from "../../directory/data/model.js";
-import { startDirectory, type RunningDirectory } from "../../directory/server.js";
 import { Expect, fetchToken, get, getAll, ids } from "./current-helpers.js";
+import { useDirectory } from "../helpers/stack.js";
 
-let directory: RunningDirectory;
+const directory = useDirectory({ employees: 300, today: "2026-06-15" });
 let x: Expect;
 let token: string;
 let limited: string;
@@ -11,7 +11,6 @@ let limited: string;
 let careers: Map<string, JobPosition[]>;
 
 beforeAll(async () => {
-  directory = await startDirectory({ employees: 300, today: "2026-06-15" });
   x = new Expect(directory.company);
   token = await fetchToken(directory.url);
   limited = await fetchToken(directory.url, "demo-limited");
@@ -21,7 +20,6 @@ beforeAll(async () => {
     list.sort((a, b) => cmp(a.startsOn, b.startsOn) || cmp(x.byId.employment.get(a.employmentId)!.startDate, x.byId.employment.get(b.employmentId)!.startDate));
   }
 });
-afterAll(() => directory.close());
 
 const all = () => directory.company.jobPositions;
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDirectory, type RunningDirectory } from "../../directory/server.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fetchToken, get, getAll, ids } from "./current-helpers.js";
+import { useDirectory } from "../helpers/stack.js";
 
 /**
  * The organisation resources of the current API over HTTP: legal entities, business
@@ -8,18 +8,13 @@ import { fetchToken, get, getAll, ids } from "./current-helpers.js";
  * taxonomies and taxonomy labels. Expected answers are computed from the generated company.
  */
 
-let directory: RunningDirectory;
+const directory = useDirectory({ employees: 300, today: "2026-06-15" });
 let token: string;
 let url: string;
 
 beforeAll(async () => {
-  directory = await startDirectory({ employees: 300, today: "2026-06-15" });
   url = directory.url;
   token = await fetchToken(url);
-});
-
-afterAll(async () => {
-  await directory?.close();
 });
 
 const company = () => directory.company;

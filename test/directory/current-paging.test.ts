@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDirectory, type RunningDirectory } from "../../directory/server.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Expect, fetchToken, foldText, get, getAll, ids, type Answer } from "./current-helpers.js";
+import { useDirectory } from "../helpers/stack.js";
 
 /** Keyset paging over a company of 1 000 employees: nothing lost, nothing repeated. */
 
-let directory: RunningDirectory;
+const directory = useDirectory({ employees: 1000, today: "2026-06-15" });
 let token: string;
 
 beforeAll(async () => {
-  directory = await startDirectory({ employees: 1000, today: "2026-06-15" });
   token = await fetchToken(directory.url);
 });
-afterAll(() => directory.close());
 
 const fold = foldText;
 

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { TODAY, addDays, startLegacy, type LegacyClient } from "./legacy-helpers.js";
+import { beforeAll, describe, expect, test } from "vitest";
+import { TODAY, addDays, useLegacy } from "./legacy-helpers.js";
 
 const BASE = "/api/v3/axisSections";
 const FLAT_FIELDS = ["id", "code", "name", "multilingualName", "axisId", "description", "ownerId", "startOn", "endOn", "active", "isPublic"].sort();
 
-let api: LegacyClient;
+const api = useLegacy();
 let all: any[];
 
 beforeAll(async () => {
-  api = await startLegacy();
   all = (await api.get(BASE)).body.data.items;
 });
-afterAll(() => api.close());
 
 const one = async (id: number) => (await api.get(`${BASE}/${id}`)).body.data;
 const ofAxis = (axisId: number) => all.filter((s) => s.axisId === axisId);

@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { AUTH, TODAY, addDays, startLegacy, type LegacyClient } from "./legacy-helpers.js";
+import { describe, expect, test } from "vitest";
+import { AUTH, TODAY, addDays, useLegacy } from "./legacy-helpers.js";
 import * as S from "./legacy-conformance/shapes.js";
 
 /**
@@ -9,12 +9,7 @@ import * as S from "./legacy-conformance/shapes.js";
  * read-modify-write. Each `test` is one check.
  */
 
-let api: LegacyClient;
-
-beforeAll(async () => {
-  api = await startLegacy();
-});
-afterAll(() => api.close());
+const api = useLegacy();
 
 async function ok(path: string): Promise<any> {
   const res = await api.get(path);

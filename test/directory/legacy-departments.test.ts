@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import type { Company } from "../../directory/data/model.js";
 import { Expect, fetchToken, getAll } from "./current-helpers.js";
-import { startLegacy, type LegacyClient } from "./legacy-helpers.js";
+import { useLegacy } from "./legacy-helpers.js";
 
-let api: LegacyClient;
+const api = useLegacy();
 let company: Company;
 let expected: Expect;
 
 beforeAll(async () => {
-  api = await startLegacy();
   company = api.directory.company;
   expected = new Expect(company);
 });
-afterAll(() => api.close());
 
 async function allDepartments(): Promise<any[]> {
   const ids = company.departments.map((d) => d.id);

@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import type { Company } from "../../directory/data/model.js";
 import { Expect } from "./current-helpers.js";
-import { startLegacy, type LegacyClient } from "./legacy-helpers.js";
+import { useLegacy } from "./legacy-helpers.js";
 
 const BASE = "/organization/structure/api/establishments";
 
-let api: LegacyClient;
+const api = useLegacy();
 let company: Company;
 
 beforeAll(async () => {
-  api = await startLegacy();
   company = api.directory.company;
 });
-afterAll(() => api.close());
 
 const ids = (items: any[]) => items.map((e) => e.id);
 const unarchived = () => company.businessEstablishments.filter((b) => !b.isArchived).map((b) => Number(b.id));

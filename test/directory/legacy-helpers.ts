@@ -1,4 +1,5 @@
 import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../../directory/server.js";
+import { useFixture } from "../helpers/fixture.js";
 
 /** What the legacy tests share: one directory per test file, and requests with the demo API key. */
 
@@ -34,6 +35,11 @@ export async function startLegacy(options: DirectoryOptions = {}): Promise<Legac
     put: (path, body, headers = AUTH) => call("PUT", path, body, headers),
     close: () => directory.close(),
   };
+}
+
+/** A legacy client for the tests of the file: its directory started before them, closed after (see useFixture). */
+export function useLegacy(options: DirectoryOptions = {}): LegacyClient {
+  return useFixture("the legacy client", () => startLegacy(options));
 }
 
 /** Day arithmetic on `YYYY-MM-DD`. */

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { TODAY, addDays, startLegacy, type LegacyClient } from "./legacy-helpers.js";
+import { beforeAll, describe, expect, test } from "vitest";
+import { TODAY, addDays, startLegacy, useLegacy } from "./legacy-helpers.js";
 
 const LIST = "/api/v3/timeentries";
 /** 2026-06-15 is a Monday: the current week starts today; the 12-week window on 2026-03-30 */
 const WINDOW_START = addDays(TODAY, -77);
 const OWNERS = Array.from({ length: 60 }, (_, i) => i + 1);
 
-let api: LegacyClient;
+const api = useLegacy();
 let entries: any[];
 let sections: Map<number, any>;
 /** timesheet id -> {status, mode}: the status from /api/v3/timmitimesheets, the mode from the week's entries */
@@ -73,14 +73,12 @@ async function expectBadInput(e: any, body: Record<string, unknown>, mentioned: 
 }
 
 beforeAll(async () => {
-  api = await startLegacy();
   entries = await listAll(`ownerId=${OWNERS.join(",")}&startsAt=between,${WINDOW_START},${TODAY}&layer=notequal,1`);
   sections = new Map((await api.get("/api/v3/axisSections")).body.data.items.map((s: any) => [s.id, s]));
   const listed = (await api.get(`/api/v3/timmitimesheets?ownerId=${OWNERS.join(",")}&paging=0,10000`)).body.data.items;
   const activity = new Set(entries.filter((e) => e.axisSections !== null).map((e) => e.timesheetId));
   sheets = new Map(listed.map((t: any) => [t.id, { status: STATUS[t.status]!, mode: activity.has(t.id) ? "activity" : "attendance", startsOn: t.startsOn }]));
 });
-afterAll(() => api.close());
 
 describe("the demo's time entries", () => {
   test("fall on weekdays of the 12 weeks up to today", () => {

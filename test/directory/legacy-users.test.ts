@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import type { Company, Employee } from "../../directory/data/model.js";
 import { API_VERSION, fetchToken } from "./current-helpers.js";
-import { AUTH, TODAY, startLegacy, type LegacyClient } from "./legacy-helpers.js";
+import { AUTH, TODAY, startLegacy, useLegacy } from "./legacy-helpers.js";
 
 const ALL_FIELDS = [
   "id", "name", "displayName", "url", "modifiedAt", "firstName", "lastName", "login", "mail", "dtContractStart",
@@ -15,14 +15,12 @@ const ALL_FIELDS = [
 
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 
-let api: LegacyClient;
+const api = useLegacy();
 let company: Company;
 
 beforeAll(async () => {
-  api = await startLegacy();
   company = api.directory.company;
 });
-afterAll(() => api.close());
 
 const full = async (id: number) => (await api.get(`/api/v3/users/${id}?fields=${ALL_FIELDS}`)).body.data;
 

@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import type { Company, Employment } from "../../directory/data/model.js";
 import { Expect } from "./current-helpers.js";
-import { TODAY, startLegacy, type LegacyClient } from "./legacy-helpers.js";
+import { TODAY, useLegacy } from "./legacy-helpers.js";
 
 const BASE = "/directory/api/4.0/work-contracts";
 
-let api: LegacyClient;
+const api = useLegacy();
 let company: Company;
 let expected: Expect;
 
 beforeAll(async () => {
-  api = await startLegacy();
   company = api.directory.company;
   expected = new Expect(company);
 });
-afterAll(() => api.close());
 
 /** An employee whose employments have exactly these statuses, in chronological order. */
 function employeeWith(statuses: string[]): string {

@@ -1,48 +1,25 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { startDirectory } from "../../directory/server.js";
+import { killAll, runScript, runToExit, type ScriptProcess } from "../helpers/process.js";
 import { fetchToken, get } from "./current-helpers.js";
 
 /** `npm run directory` (directory/main.ts) as a user runs it: a process configured by DIRECTORY_* variables. */
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const children: ChildProcess[] = [];
-
-function run(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "directory/main.ts"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", DIRECTORY_PORT: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  return child;
-}
+const run = (env: Record<string, string>): ScriptProcess => runScript("directory/main.ts", { DIRECTORY_PORT: "0", ...env });
 
 /** Runs until the process exits on its own: its status and what it wrote to stderr. */
 async function exitOf(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = run(env);
-  let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-  return { code, stderr };
+  const { exit, stderr } = await runToExit("directory/main.ts", { DIRECTORY_PORT: "0", ...env });
+  return { code: exit.code, stderr };
 }
 
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-});
+afterAll(killAll);
 
 describe("npm run directory", () => {
   it("prints its base URL and the demo credentials, serves both APIs, and stops on SIGTERM", async () => {
     const child = run({ DIRECTORY_EMPLOYEES: "40", DIRECTORY_TODAY: "2026-06-15", DIRECTORY_SEED: "7" });
-    let stdout = "";
-    const banner = await new Promise<string>((resolve, reject) => {
-      child.stdout!.on("data", (chunk) => {
-        stdout += chunk;
-        if (stdout.includes("admin:")) resolve(stdout);
-      });
-      child.on("exit", (code) => reject(new Error(`exited with ${code} before its banner: ${stdout}`)));
-    });
+    await child.waitFor(/admin:/);
+    const banner = child.stdout();
     const url = /directory service: (http:\/\/127\.0\.0\.1:\d+) \(40 employees, seed 7, today 2026-06-15\)/.exec(banner)?.[1];
     expect(url).toBeDefined();
     expect(banner).toContain("demo-client / demo-secret");
@@ -54,9 +31,7 @@ describe("npm run directory", () => {
     const legacy = await fetch(`${url}/api/v3/users/1`, { headers: { authorization: "service application=demo-api-key" } });
     expect(legacy.status).toBe(200);
 
-    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect(await child.stop("SIGTERM")).toEqual({ code: 0, signal: null });
   });
 
   it.concurrent.each([

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGatewayConfig } from "../../gateway/config.js";
 import { ConfigError } from "../../platform/config.js";
 import type { RunningGateway } from "../../gateway/gateway.js";
-import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 
 /**
  * CORS for browser frontends (GATEWAY_CORS_ORIGINS): preflights from allowed origins get 204 with
@@ -10,12 +10,11 @@ import { startExtraGateway, startGatewayStack, type GatewayStack } from "../help
  * prevention still refuses the requests a browser sends without a preflight.
  */
 
-let stack: GatewayStack;
+const stack = useGatewayStack();
 let production: RunningGateway;
 let configured: RunningGateway;
 
 beforeAll(async () => {
-  stack = await startGatewayStack();
   production = await startExtraGateway(stack, { NODE_ENV: "production" });
   configured = await startExtraGateway(stack, { GATEWAY_CORS_ORIGINS: "https://app.example.com, http://intranet.example.com:8080" });
 });
@@ -23,7 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await production?.close();
   await configured?.close();
-  await stack?.close();
 });
 
 function preflight(url: string, origin: string, headers = "authorization,content-type,apollo-require-preflight,x-apollo-operation-name") {

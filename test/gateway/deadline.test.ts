@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { RunningGateway } from "../../gateway/gateway.js";
 import { DEADLINE_HEADER } from "../../platform/headers.js";
-import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf } from "../helpers/operations.js";
 import { postGraphQL } from "../helpers/stack.js";
 
@@ -18,16 +18,12 @@ const DEADLINE_MS = 1500;
 /** what an answer may take beyond the deadline (the answer's own way back, a loaded machine) */
 const MARGIN_MS = 700;
 
-let stack: GatewayStack;
+const stack = useGatewayStack({ gatewayEnv: { GATEWAY_DEADLINE_MS: String(DEADLINE_MS) } });
 const extras: Array<{ close(): Promise<void> }> = [];
 
-beforeAll(async () => {
-  stack = await startGatewayStack({ gatewayEnv: { GATEWAY_DEADLINE_MS: String(DEADLINE_MS) } });
-});
 afterEach(() => stack.directory.faults.clear());
 afterAll(async () => {
   for (const e of extras.splice(0)) await e.close();
-  await stack?.close();
 });
 
 /** A proxy in front of `target` that records the headers it sees and may hold requests forever. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGatewayConfig } from "../../gateway/config.js";
 import { startGateway, type RunningGateway } from "../../gateway/gateway.js";
 import { Logger } from "../../platform/log.js";
-import { startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { postGraphQL } from "../helpers/stack.js";
 
 /**
@@ -12,7 +12,7 @@ import { postGraphQL } from "../helpers/stack.js";
  * leads to the log line holding the real message; GRAPHQL_DEBUG_ERRORS shows them as they are.
  */
 
-let stack: GatewayStack;
+const stack = useGatewayStack();
 let deadPeople: string;
 const lines: Array<Record<string, any>> = [];
 const gateways: RunningGateway[] = [];
@@ -25,7 +25,6 @@ async function gatewayWith(env: Record<string, string>): Promise<RunningGateway>
 }
 
 beforeAll(async () => {
-  stack = await startGatewayStack();
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   deadPeople = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
@@ -33,7 +32,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const g of gateways) await g.close();
-  await stack?.close();
 });
 
 describe("an unexpected gateway error", () => {

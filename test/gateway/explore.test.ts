@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadGatewayConfig } from "../../gateway/config.js";
 import { FORWARD_HEADER_PRESET } from "../../gateway/explore.js";
 import type { RunningGateway } from "../../gateway/gateway.js";
@@ -6,7 +6,8 @@ import { loadOperations, TOUR_VARIABLES } from "../../gateway/operations.js";
 import { ConfigError, subgraphLandingPage } from "../../platform/config.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
-import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { useCloseAfter } from "../helpers/fixture.js";
+import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 
 /**
  * Exploring the graph: Apollo Sandbox at `/` opened on an operation of `operations/` with the
@@ -15,25 +16,12 @@ import { startExtraGateway, startGatewayStack, type GatewayStack } from "../help
  * landing page on the subgraphs unless configured.
  */
 
-let stack: GatewayStack;
-const extras: Array<{ close(): Promise<void> }> = [];
+const stack = useGatewayStack();
+const closeAfter = useCloseAfter();
 const operations = loadOperations();
 const HTML = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
 
-beforeAll(async () => {
-  stack = await startGatewayStack();
-});
-
-afterAll(async () => {
-  await Promise.all(extras.map((g) => g.close()));
-  await stack?.close();
-});
-
-async function extraGateway(env: Record<string, string>): Promise<RunningGateway> {
-  const gateway = await startExtraGateway(stack, env);
-  extras.push(gateway);
-  return gateway;
-}
+const extraGateway = async (env: Record<string, string>): Promise<RunningGateway> => closeAfter(await startExtraGateway(stack, env));
 
 /** the configuration Apollo Sandbox is embedded with, read from its page */
 function embedConfig(html: string): any {
@@ -195,8 +183,7 @@ describe("subgraph landing pages", () => {
   async function subgraph(landingPage: boolean): Promise<RunningSubgraph> {
     const { subgraph: people } = await import("../../subgraphs/people/index.js");
     const running = await startSubgraphModule(people, { upstream: stack.upstream, port: 0, landingPage });
-    extras.push(running);
-    return running;
+    return closeAfter(running);
   }
 
   it("by default a subgraph serves no page to a browser", async () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { compareIds } from "../../directory/current/derived.js";
-import { startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { useGatewayStack } from "../helpers/gateway-stack.js";
 import type { GraphQLResponse } from "../helpers/stack.js";
 import { loadOperations, operationNamed, pickDemoData, type Demo } from "../helpers/operations.js";
 
@@ -10,21 +10,16 @@ import { loadOperations, operationNamed, pickDemoData, type Demo } from "../help
  * visibility rules then apply across the whole graph. `demo-limited` sees establishment "1" only.
  */
 
-let stack: GatewayStack;
+const stack = useGatewayStack({ env: { DIRECTORY_AUTH: "forward" } });
 let demo: Demo;
 let limited: Record<string, string>;
 let full: Record<string, string>;
 const operations = loadOperations();
 
 beforeAll(async () => {
-  stack = await startGatewayStack({ env: { DIRECTORY_AUTH: "forward" } });
   demo = pickDemoData(stack.directory.company);
   limited = { authorization: `Bearer ${await stack.token("demo-limited")}` };
   full = { authorization: `Bearer ${await stack.token("demo-client")}` };
-});
-
-afterAll(async () => {
-  await stack?.close();
 });
 
 const EMPLOYEES_PAGE = `query($after: String) {

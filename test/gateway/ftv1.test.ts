@@ -1,6 +1,6 @@
 import { Trace } from "@apollo/usage-reporting-protobuf";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 
 /**
  * Federated traces (ftv1): a gateway or Apollo Router that reports field usage to GraphOS asks
@@ -8,17 +8,9 @@ import { startStack, type Stack } from "../helpers/stack.js";
  * base64-encoded protobuf, in `extensions.ftv1`. Errors inside a trace are masked.
  */
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["people", "organisation", "legacy-time"] });
-});
+const stack = useStack({ subgraphs: ["people", "organisation", "legacy-time"] });
 
 afterEach(() => stack.directory.faults.clear());
-
-afterAll(async () => {
-  await stack?.close();
-});
 
 const TRACE_HEADER = { "apollo-federation-include-trace": "ftv1" };
 

@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hiveGatewayConfig } from "../../gateway/hive.config.js";
-import { startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
 import { postGraphQL } from "../helpers/stack.js";
 
@@ -16,7 +16,7 @@ import { postGraphQL } from "../helpers/stack.js";
  * environment: the subgraphs' ephemeral URLs and the subgraph secret, which they require.
  */
 
-let stack: GatewayStack;
+const stack = useGatewayStack({ secret: "hive-test-secret" });
 let demo: Demo;
 let hive: GatewayRuntime;
 let server: Server;
@@ -24,7 +24,6 @@ let hiveUrl: string;
 const operations = loadOperations();
 
 beforeAll(async () => {
-  stack = await startGatewayStack({ secret: "hive-test-secret" });
   demo = pickDemoData(stack.directory.company);
   hive = createGatewayRuntime({
     ...hiveGatewayConfig(stack.gatewayEnv),
@@ -51,7 +50,6 @@ afterAll(async () => {
     server.closeAllConnections();
   });
   await hive?.dispose();
-  await stack?.close();
 });
 
 async function both(source: string, variables: Record<string, unknown>) {

@@ -1,8 +1,9 @@
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningGateway } from "../../gateway/gateway.js";
-import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { useCloseAfter } from "../helpers/fixture.js";
+import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 import { pickDemoData, type Demo } from "../helpers/operations.js";
 import { postGraphQL } from "../helpers/stack.js";
 
@@ -14,25 +15,15 @@ import { postGraphQL } from "../helpers/stack.js";
 const SECRET = "gateway-test-secret";
 /** as the environment left it, before any gateway started in this process */
 const telemetrySetting = process.env.APOLLO_TELEMETRY_DISABLED;
-let stack: GatewayStack;
+const stack = useGatewayStack({ secret: SECRET });
 let demo: Demo;
-const extras: RunningGateway[] = [];
+const closeAfter = useCloseAfter();
 
 beforeAll(async () => {
-  stack = await startGatewayStack({ secret: SECRET });
   demo = pickDemoData(stack.directory.company);
 });
 
-afterAll(async () => {
-  await Promise.all(extras.map((g) => g.close()));
-  await stack?.close();
-});
-
-async function extraGateway(env: Record<string, string>): Promise<RunningGateway> {
-  const gateway = await startExtraGateway(stack, env);
-  extras.push(gateway);
-  return gateway;
-}
+const extraGateway = async (env: Record<string, string>): Promise<RunningGateway> => closeAfter(await startExtraGateway(stack, env));
 
 /** A loopback URL on which nothing listens. */
 async function deadUrl(): Promise<string> {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
 
 /**
@@ -8,17 +8,12 @@ import { loadOperations, operationNamed, pickDemoData, variablesOf, type Demo } 
  * the composition's own requests must carry too.
  */
 
-let stack: GatewayStack;
+const stack = useGatewayStack({ secret: "introspect-secret", gatewayEnv: { GATEWAY_COMPOSE: "introspect" } });
 let demo: Demo;
 const operations = loadOperations();
 
 beforeAll(async () => {
-  stack = await startGatewayStack({ secret: "introspect-secret", gatewayEnv: { GATEWAY_COMPOSE: "introspect" } });
   demo = pickDemoData(stack.directory.company);
-});
-
-afterAll(async () => {
-  await stack?.close();
 });
 
 describe("introspect mode", () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { pickDemoData, type Demo } from "../helpers/operations.js";
 
 /**
@@ -9,18 +9,13 @@ import { pickDemoData, type Demo } from "../helpers/operations.js";
  * scopes only: attributes, probationary periods and legal entities are refused to it.
  */
 
-let stack: GatewayStack;
+const stack = useGatewayStack({ env: { DIRECTORY_AUTH: "forward" } });
 let demo: Demo;
 let limited: Record<string, string>;
 
 beforeAll(async () => {
-  stack = await startGatewayStack({ env: { DIRECTORY_AUTH: "forward" } });
   demo = pickDemoData(stack.directory.company);
   limited = { authorization: `Bearer ${await stack.token("demo-limited")}` };
-});
-
-afterAll(async () => {
-  await stack?.close();
 });
 
 function codesAndPaths(errors: any[] | undefined) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GraphQLResponse } from "../helpers/stack.js";
-import { startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf, type Demo, type Operation } from "../helpers/operations.js";
 
 /**
@@ -9,7 +9,7 @@ import { loadOperations, operationNamed, pickDemoData, variablesOf, type Demo, t
  * upstream calls whatever the length of its lists.
  */
 
-let stack: GatewayStack;
+const stack = useGatewayStack();
 let demo: Demo;
 const operations = loadOperations();
 /** upstream calls per operation and route, printed at the end for the README */
@@ -28,13 +28,11 @@ const CALL_BUDGET: Record<string, number> = {
 };
 
 beforeAll(async () => {
-  stack = await startGatewayStack();
   demo = pickDemoData(stack.directory.company);
 });
 
 afterAll(async () => {
   console.log(`upstream calls per operation:\n${JSON.stringify(recorded, null, 1)}`);
-  await stack?.close();
 });
 
 function upstreamCalls(): number {

@@ -1,7 +1,7 @@
 import { Agent, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postGraphQL } from "../helpers/stack.js";
-import { freePorts, killAll, logLines, runScript, type Exit, type ScriptProcess } from "./processes.js";
+import { freePorts, killAll, logLines, runScript, runToExit, type Exit, type ScriptProcess } from "../helpers/process.js";
 
 /**
  * Each component as its own process, as deployed as separate services: `npm run directory`,
@@ -188,13 +188,7 @@ describe("bad configuration", () => {
   let results: Array<{ exit: Exit; stdout: string; stderr: string }>;
 
   beforeAll(async () => {
-    results = await Promise.all(
-      cases.map(async ([, script, env]) => {
-        const p = runScript(script, env);
-        const exit = await p.exited;
-        return { exit, stdout: p.stdout(), stderr: p.stderr() };
-      }),
-    );
+    results = await Promise.all(cases.map(([, script, env]) => runToExit(script, env)));
   });
 
   it.each(cases.map((c, i) => [c[0], Object.keys(c[2]).join(", "), i] as const))(

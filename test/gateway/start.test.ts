@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCompany } from "../../directory/data/generate.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
 import { postGraphQL } from "../helpers/stack.js";
-import { killAll, runScript, type ScriptProcess } from "./processes.js";
+import { killAll, runScript, type ScriptProcess } from "../helpers/process.js";
 
 /**
  * `npm start` (scripts/start.ts) as a process: the directory, the three subgraphs and the gateway

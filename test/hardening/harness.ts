@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startGatewayStack, type GatewayStack, type GatewayStackOptions } from "../helpers/gateway-stack.js";
+import { useGatewayStack, type GatewayStack, type GatewayStackOptions } from "../helpers/gateway-stack.js";
 
 /**
  * The hostile corpus: requests a careless or hostile client sends, each with what it must get
@@ -75,20 +75,18 @@ export function repeat(n: number, part: (i: number) => string): string {
 const reportDir = join(dirname(fileURLToPath(import.meta.url)), ".report");
 
 export function corpus(category: string, cases: HostileCase[], options: CorpusOptions = {}): void {
-  let stack: GatewayStack;
+  const stack = useGatewayStack(options);
   const rows: Array<{ name: string; status: number; code: string | null; upstreamCalls: number; ms: number; healthMs: number }> = [];
   // the process's resident memory while the cases run (the whole stack runs in this process)
   let peakRss = 0;
   const sampleRss = () => (peakRss = Math.max(peakRss, process.memoryUsage().rss));
   let sampler: NodeJS.Timeout | undefined;
-  beforeAll(async () => {
-    stack = await startGatewayStack(options);
+  beforeAll(() => {
     sampleRss();
     sampler = setInterval(sampleRss, 50);
   });
   afterAll(async () => {
     clearInterval(sampler);
-    await stack?.close();
     const summary = {
       category,
       cases: rows.length,

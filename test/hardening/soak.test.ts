@@ -1,7 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useGatewayStack } from "../helpers/gateway-stack.js";
 
 /**
  * A bounded soak: for SOAK_MS, callers of different visibility (forward mode: demo-client sees
@@ -24,16 +24,15 @@ function settle(): NodeJS.MemoryUsage {
 }
 
 describe("soak: mixed callers under 503s, 429s and hangs", () => {
-  let stack: GatewayStack;
+  const stack = useGatewayStack({
+    env: { DIRECTORY_AUTH: "forward", DIRECTORY_FORWARD_LEGACY_WRITES: "readers", DIRECTORY_TIMEOUT_MS: "1500", SUBGRAPH_DEADLINE_MS: "4000", DIRECTORY_MAX_RETRY_AFTER_S: "1" },
+  });
   let full: Record<string, string>;
   let limited: Record<string, string>;
   let visible: Set<string>;
   let hidden: string[];
 
   beforeAll(async () => {
-    stack = await startGatewayStack({
-      env: { DIRECTORY_AUTH: "forward", DIRECTORY_FORWARD_LEGACY_WRITES: "readers", DIRECTORY_TIMEOUT_MS: "1500", SUBGRAPH_DEADLINE_MS: "4000", DIRECTORY_MAX_RETRY_AFTER_S: "1" },
-    });
     full = { authorization: `Bearer ${await stack.token("demo-client")}` };
     limited = { authorization: `Bearer ${await stack.token("demo-limited")}` };
     visible = new Set();
@@ -48,7 +47,6 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
     expect(visible.size).toBeGreaterThan(0);
     expect(hidden.length).toBeGreaterThan(10);
   }, 30_000);
-  afterAll(() => stack?.close());
 
   it(
     "no leak, no lost write, responsive, memory back near its level",

@@ -1,5 +1,6 @@
 import { loadGatewayConfig, type GatewayConfig } from "../../gateway/config.js";
 import { startGateway, type RunningGateway } from "../../gateway/gateway.js";
+import { useFixture } from "./fixture.js";
 import { startStack, type GraphQLResponse, type Stack, type StackOptions } from "./stack.js";
 
 /**
@@ -53,6 +54,11 @@ export async function startGatewayStack(options: GatewayStackOptions = {}): Prom
     await stack.close();
     throw err;
   }
+}
+
+/** A gateway stack for the tests of the file (or `describe` block): started before them, closed after (see useFixture). */
+export function useGatewayStack(options: GatewayStackOptions = {}): GatewayStack {
+  return useFixture("the gateway stack", () => startGatewayStack(options));
 }
 
 /** Starts one more gateway against the subgraphs of a running stack, with environment overrides. */

@@ -4,6 +4,7 @@ import { loadOperationLimits } from "../../platform/limits.js";
 import { startSubgraphModule, type SubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/index.js";
 import type { Logger } from "../../platform/log.js";
+import { useFixture } from "./fixture.js";
 
 /**
  * Starts what a test needs on loopback with ephemeral ports: the in-process directory service,
@@ -93,6 +94,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await directory.close();
     },
   };
+}
+
+/** A stack for the tests of the file (or `describe` block): started before them, closed after (see useFixture). */
+export function useStack(options: StackOptions = {}): Stack {
+  return useFixture("the stack", () => startStack(options));
+}
+
+/** The in-process directory alone for the tests of the file (or `describe` block), on an ephemeral port. */
+export function useDirectory(options: DirectoryOptions = {}): RunningDirectory {
+  return useFixture("the directory", () => startDirectory(options));
 }
 
 export async function postGraphQL<D = any>(

@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { entitiesQuery, legacyGet } from "./helpers.js";
 
 /** AxisSection: fields, translated name, the parent/children tree, the list, updateAxisSection. */
 
-let stack: Stack;
+const stack = useStack({ subgraphs: ["legacy-time"] });
 let url: string;
 let all: any[];
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["legacy-time"] });
   url = stack.subgraphs["legacy-time"]!.url;
   // the REST multilingualName is the string `[en-US]…|[fr-FR]…`: read here as an object
   all = (await legacyGet(stack, "/api/v3/axisSections")).data.items.map((s: any) => ({
@@ -17,7 +16,6 @@ beforeAll(async () => {
     multilingualName: Object.fromEntries(s.multilingualName.split("|").map((entry: string) => [entry.slice(1, entry.indexOf("]")), entry.slice(entry.indexOf("]") + 1)])),
   }));
 });
-afterAll(() => stack?.close());
 
 const FIELDS = "id code axisId description endsAt active isPublic name nameTranslations { language text } owner { id }";
 

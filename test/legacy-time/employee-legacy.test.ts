@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { OPEN_WEEK, employees, entitiesQuery, legacyGet, range } from "./helpers.js";
 
 /** The legacy fields contributed to Employee: profile, work contracts, time entries. */
 
-let stack: Stack;
+const stack = useStack({ subgraphs: ["legacy-time"] });
 let url: string;
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["legacy-time"] });
   url = stack.subgraphs["legacy-time"]!.url;
 });
-afterAll(() => stack?.close());
 
 async function employee(id: string | number, selection: string, vars: Record<string, unknown> = {}, varDefs = "") {
   const res = await stack.gql(url, entitiesQuery("Employee", selection, varDefs), { r: employees([id]), ...vars });

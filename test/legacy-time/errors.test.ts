@@ -1,18 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { OPEN_WEEK, employees, entitiesQuery, legacyGet } from "./helpers.js";
 
 /** Upstream failures keep their codes (docs/graph.md#error-codes): the affected field is null with one error naming the call. */
 
-let stack: Stack;
+const stack = useStack({ subgraphs: ["legacy-time"] });
 let url: string;
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["legacy-time"] });
   url = stack.subgraphs["legacy-time"]!.url;
 });
 afterEach(() => stack.directory.faults.clear());
-afterAll(() => stack?.close());
 
 function failEverything(status: number) {
   stack.directory.faults.set({ errorRate: 1, errorStatus: status });

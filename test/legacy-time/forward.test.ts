@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { OPEN_WEEK, employees, entitiesQuery, legacyGet, range } from "./helpers.js";
 
 /**
@@ -9,7 +9,8 @@ import { OPEN_WEEK, employees, entitiesQuery, legacyGet, range } from "./helpers
  * rule guards the legacy writes when DIRECTORY_FORWARD_LEGACY_WRITES is `readers`.
  */
 
-let stack: Stack;
+// legacy writes as allowed by DIRECTORY_FORWARD_LEGACY_WRITES=readers (the default refuses them all: legacy-writes.test.ts)
+const stack = useStack({ subgraphs: ["legacy-time"], env: { DIRECTORY_AUTH: "forward", DIRECTORY_FORWARD_LEGACY_WRITES: "readers" } });
 let url: string;
 let limited: Record<string, string>;
 let full: Record<string, string>;
@@ -26,8 +27,6 @@ async function visibleTo(token: string, ids: readonly (string | number)[] = rang
 }
 
 beforeAll(async () => {
-  // legacy writes as allowed by DIRECTORY_FORWARD_LEGACY_WRITES=readers (the default refuses them all: legacy-writes.test.ts)
-  stack = await startStack({ subgraphs: ["legacy-time"], env: { DIRECTORY_AUTH: "forward", DIRECTORY_FORWARD_LEGACY_WRITES: "readers" } });
   url = stack.subgraphs["legacy-time"]!.url;
   limitedToken = await stack.token("demo-limited");
   limited = { authorization: `Bearer ${limitedToken}` };
@@ -36,7 +35,6 @@ beforeAll(async () => {
   visible = range(1, 100).map(String).filter((id) => seen.has(id));
   hidden = range(1, 100).map(String).filter((id) => !seen.has(id));
 });
-afterAll(() => stack?.close());
 
 const PROFILE = entitiesQuery("Employee", "id legacyProfile { login }");
 

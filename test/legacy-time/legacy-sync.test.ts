@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { LEGACY_AUTH, OPEN_WEEK, employees, entitiesQuery, legacyGet } from "./helpers.js";
 
 /**
@@ -8,14 +8,12 @@ import { LEGACY_AUTH, OPEN_WEEK, employees, entitiesQuery, legacyGet } from "./h
  * theoretical working time unless asked for.
  */
 
-let stack: Stack;
+const stack = useStack({ subgraphs: ["legacy-time"] });
 let url: string;
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["legacy-time"] });
   url = stack.subgraphs["legacy-time"]!.url;
 });
-afterAll(() => stack?.close());
 
 const USERS = `query($filter: LegacyUserFilter, $first: Int, $after: String) {
   legacyUsers(filter: $filter, first: $first, after: $after) {

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { employees, entitiesQuery, legacyGet } from "./helpers.js";
 
 /** updateLegacyUser: a partial write of the legacy user, answered with the Employee. */
 
-let stack: Stack;
+const stack = useStack({ subgraphs: ["legacy-time"] });
 let url: string;
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["legacy-time"] });
   url = stack.subgraphs["legacy-time"]!.url;
 });
-afterAll(() => stack?.close());
 
 const UPDATE = `mutation($id: ID!, $input: LegacyUserInput!) {
   updateLegacyUser(id: $id, input: $input) {

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { entitiesQuery, legacyGet, range } from "./helpers.js";
 
 /** Department.legacy and BusinessEstablishment.legacy. */
 
-let stack: Stack;
+const stack = useStack({ subgraphs: ["legacy-time"] });
 let url: string;
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["legacy-time"] });
   url = stack.subgraphs["legacy-time"]!.url;
 });
-afterAll(() => stack?.close());
 
 const refs = (typeName: string, ids: readonly (string | number)[]) => ids.map((id) => ({ __typename: typeName, id: String(id) }));
 

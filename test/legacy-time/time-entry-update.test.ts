@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { employees, entitiesQuery, range } from "./helpers.js";
 
 /**
@@ -8,7 +8,7 @@ import { employees, entitiesQuery, range } from "./helpers.js";
  * with the entry unchanged.
  */
 
-let stack: Stack;
+const stack = useStack({ subgraphs: ["legacy-time"] });
 let url: string;
 
 interface Entry {
@@ -36,7 +36,6 @@ let pool: Entry[] = [];
 let sections: Section[] = [];
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["legacy-time"] });
   url = stack.subgraphs["legacy-time"]!.url;
   const res = await stack.gql(url, entitiesQuery("Employee", `timeEntries(from: "2026-05-04", to: "2026-06-15") { ${ENTRY} }`), {
     r: employees(range(1, 80)),
@@ -46,7 +45,6 @@ beforeAll(async () => {
     b: axisSections(first: 100, filter: { axisIds: [3] }) { nodes { id axisId active parent { id } } } }`);
   sections = [...list.data.a.nodes, ...list.data.b.nodes];
 });
-afterAll(() => stack?.close());
 
 function take(description: string, predicate: (e: Entry) => boolean): Entry {
   const index = pool.findIndex(predicate);

@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { entitiesQuery, legacyGet, range } from "./helpers.js";
 
 /** WorkContract, and Employment.workContract batched by the owner the gateway supplies (@requires). */
 
-let stack: Stack;
+const stack = useStack({ subgraphs: ["legacy-time"] });
 let url: string;
 let contracts: any[];
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["legacy-time"] });
   url = stack.subgraphs["legacy-time"]!.url;
   contracts = (await legacyGet(stack, `/directory/api/4.0/work-contracts?ownerId=${range(1, 100).join(",")}&limit=1000`)).items;
 });
-afterAll(() => stack?.close());
 
 const CONTRACT = `id externalId typeId startsOn endsOn isApplicable isArchived hiringTypeId terminationReasonId
   trialPeriodDays renewedTrialPeriodDays trialPeriodEndsOn renewedTrialPeriodEndsOn temporaryContractGroundId createdAt lastModifiedAt

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Logger } from "../../platform/log.js";
 import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/index.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
-import { loadSubgraphModule, postGraphQL, startStack, type Stack } from "../helpers/stack.js";
+import { loadSubgraphModule, postGraphQL, useStack } from "../helpers/stack.js";
 import { legacyGet } from "./helpers.js";
 
 /**
@@ -15,7 +15,12 @@ import { legacyGet } from "./helpers.js";
  * directory's admin routes over HTTP.
  */
 
-let stack: Stack;
+const stack = useStack({
+  subgraphs: ["legacy-time", "organisation"],
+  // a hanging write gives up quickly; 3 writes an operation make the limit cheap to reach
+  env: { DIRECTORY_TIMEOUT_MS: "400", GRAPHQL_MAX_MUTATION_FIELDS: "3" },
+  logger: new Logger("test", "info", (line) => lines.push(JSON.parse(line))),
+});
 let url: string;
 let orgUrl: string;
 const lines: any[] = [];
@@ -29,19 +34,12 @@ async function faults(settings: Record<string, unknown> | null): Promise<void> {
 }
 
 beforeAll(async () => {
-  stack = await startStack({
-    subgraphs: ["legacy-time", "organisation"],
-    // a hanging write gives up quickly; 3 writes an operation make the limit cheap to reach
-    env: { DIRECTORY_TIMEOUT_MS: "400", GRAPHQL_MAX_MUTATION_FIELDS: "3" },
-    logger: new Logger("test", "info", (line) => lines.push(JSON.parse(line))),
-  });
   url = stack.subgraphs["legacy-time"]!.url;
   orgUrl = stack.subgraphs.organisation!.url;
   // the service token is fetched once, before any fault
   await stack.gql(orgUrl, `{ taxonomies(first: 1) { nodes { id } } }`);
 });
 afterEach(() => faults(null));
-afterAll(() => stack?.close());
 
 describe("several writes to one entity in one operation", () => {
   it("two aliased time-entry writes both apply: the second merges into what the first wrote", async () => {

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { cursorScope, encodeCursor } from "../../subgraphs/shared/graphql/index.js";
 import { apiCalls, query, send } from "./helpers.js";
 
 /** The root connections: filters, paging to the end, totalCount, and the checks of their arguments. */
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["organisation"] });
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStack({ subgraphs: ["organisation"] });
 
 const company = () => stack.directory.company;
 

@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Department } from "../../directory/data/model.js";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { useStack } from "../helpers/stack.js";
 import { counting, query } from "./helpers.js";
 
 /** The edges between the organisation's entities, and what they cost upstream. */
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["organisation"] });
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStack({ subgraphs: ["organisation"] });
 
 const company = () => stack.directory.company;
 const department = (id: string) => company().departments.find((d) => d.id === id)!;

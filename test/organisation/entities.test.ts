@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { query, send } from "./helpers.js";
 
 /** Every field of every entity, read through the single reads, checked against the directory's own records. */
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["organisation"] });
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStack({ subgraphs: ["organisation"] });
 
 const company = () => stack.directory.company;
 

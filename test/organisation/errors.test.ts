@@ -1,21 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { ENTITIES_QUERY, query, representations } from "./helpers.js";
 
 /** Upstream failures as the error codes of docs/graph.md#error-codes: the field is null and one error names the failed call. */
 
 describe("an unavailable upstream", () => {
-  let stack: Stack;
+  // a Retry-After is not waited for, and a hanging call gives up quickly
+  const stack = useStack({ subgraphs: ["organisation"], env: { DIRECTORY_TIMEOUT_MS: "300", DIRECTORY_MAX_RETRY_AFTER_S: "0" } });
   beforeAll(async () => {
-    // a Retry-After is not waited for, and a hanging call gives up quickly
-    stack = await startStack({ subgraphs: ["organisation"], env: { DIRECTORY_TIMEOUT_MS: "300", DIRECTORY_MAX_RETRY_AFTER_S: "0" } });
     // a first request fetches the service token, so that the faults below hit the API calls
     await query(stack, `{ taxonomies(first: 1) { nodes { id } } }`);
   });
   afterEach(() => stack.directory.faults.clear());
-  afterAll(async () => {
-    await stack?.close();
-  });
 
   const unavailable = () => stack.directory.faults.set({ errorRate: 1, errorStatus: 503 });
 
@@ -73,13 +69,7 @@ describe("an unavailable upstream", () => {
 });
 
 describe("forwarded credentials", () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack({ subgraphs: ["organisation"], env: { DIRECTORY_AUTH: "forward" } });
-  });
-  afterAll(async () => {
-    await stack?.close();
-  });
+  const stack = useStack({ subgraphs: ["organisation"], env: { DIRECTORY_AUTH: "forward" } });
 
   it("a caller without credentials is UNAUTHENTICATED", async () => {
     const response = await stack.gql(stack.subgraphs.organisation!.url, `{ department(id: "2") { id } }`);

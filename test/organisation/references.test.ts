@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { counting, ENTITIES_QUERY, query, representations, send } from "./helpers.js";
 
 /**
@@ -7,13 +7,7 @@ import { counting, ENTITIES_QUERY, query, representations, send } from "./helper
  * a handful of upstream calls, whatever the batch's length; unknown ids are null without error.
  */
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["organisation"] });
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStack({ subgraphs: ["organisation"] });
 
 const company = () => stack.directory.company;
 

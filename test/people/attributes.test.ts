@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { byNumericId, counting, expectProperSubset, filteredIds, idsOf, pageAll, query, send } from "./helpers.js";
 
 /** Employee attributes: root fields, definitions (embedded only), `Employee.attributes`, filters and sorts. */
@@ -16,14 +16,12 @@ interface Row {
 
 const ROW = "id value createdAt lastUpdatedAt applicability { start end } definition { id } employee { id }";
 
-let stack: Stack;
+const stack = useStack({ subgraphs: ["people"] });
 let all: Row[];
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["people"] });
   all = (await pageAll<Row>(stack, "employeeAttributes", ROW, { first: 100 })).nodes;
 });
-afterAll(() => stack?.close());
 
 const filtered = (filter: Record<string, unknown>) => filteredIds(stack, "employeeAttributes", "EmployeeAttributeFilter", filter);
 

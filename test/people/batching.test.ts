@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { counting, query } from "./helpers.js";
 
 /** Reference resolution and the rule that upstream calls do not grow with the length of a list. */
 
-let stack: Stack;
+const stack = useStack({ subgraphs: ["people"] });
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["people"] });
   // the first request also fetches the subgraph's token; later counts are the operation's own
   await query(stack, `{ employee(id: "1") { id } }`);
 });
-afterAll(() => stack?.close());
 
 const ENTITIES = `query($r: [_Any!]!) { _entities(representations: $r) { __typename
   ... on Employee { id givenName }

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { counting, fold, query, send } from "./helpers.js";
 
 /**
@@ -8,12 +8,11 @@ import { counting, fold, query, send } from "./helpers.js";
  * BusinessEstablishment.employees, LegalEntity.employments, EmploymentTemplate.employments).
  */
 
-let stack: Stack;
+const stack = useStack({ subgraphs: ["people"] });
 /** employee id -> applicable job position's department, establishment and manager */
 let applicable: Map<string, { department: string | null; establishment: string | null; manager: string | null }>;
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["people"] });
   const company = stack.directory.company;
   const positions = new Map(company.jobPositions.map((p) => [p.id, p]));
   applicable = new Map();
@@ -30,7 +29,6 @@ beforeAll(async () => {
     after = data.employees.pageInfo.endCursor;
   }
 });
-afterAll(() => stack?.close());
 
 const ENTITIES = "query($r: [_Any!]!) { _entities(representations: $r) { __typename";
 const members = (key: "department" | "establishment" | "manager", id: string) =>

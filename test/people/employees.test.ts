@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { byNumericId, expectProperSubset, filteredIds, fold, idsOf, mostCommon, pageAll, query, send } from "./helpers.js";
 
 /**
@@ -36,14 +36,12 @@ const ROW = `id givenName familyName email status createdAt
   applicableEmployment { id remoteId startsOn endsOn legalEntity { id } template { id } }
   applicableJobPosition { remoteId businessEstablishment { id } department { id } manager { id } jobQualification { id } occupationCategory { id } }`;
 
-let stack: Stack;
+const stack = useStack({ subgraphs: ["people"] });
 let all: Row[];
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["people"] });
   all = (await pageAll<Row>(stack, "employees", ROW, { first: 100 })).nodes;
 });
-afterAll(() => stack?.close());
 
 const filtered = (filter: Record<string, unknown>) => filteredIds(stack, "employees", "EmployeeFilter", filter);
 

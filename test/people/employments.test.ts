@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { byNumericId, expectProperSubset, filteredIds, idsOf, mostCommon, pageAll, query, send } from "./helpers.js";
 
 /** Root `employment`/`employments`, the employment's fields and its edges. */
@@ -17,14 +17,12 @@ interface Row {
 
 const ROW = "id remoteId status startsOn endsOn employee { id } legalEntity { id } template { id }";
 
-let stack: Stack;
+const stack = useStack({ subgraphs: ["people"] });
 let all: Row[];
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["people"] });
   all = (await pageAll<Row>(stack, "employments", ROW, { first: 100 })).nodes;
 });
-afterAll(() => stack?.close());
 
 const filtered = (filter: Record<string, unknown>) => filteredIds(stack, "employments", "EmploymentFilter", filter);
 

@@ -1,21 +1,19 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { cursorScope, encodeCursor } from "../../subgraphs/shared/graphql/index.js";
 import { apiCalls, query, send } from "./helpers.js";
 
 /** Errors: upstream failures become the codes of docs/graph.md#error-codes; bad arguments are refused before any call. */
 
-let stack: Stack;
+// a Retry-After is not waited for, and a hanging call gives up quickly
+const stack = useStack({
+  subgraphs: ["people"],
+  env: { DIRECTORY_RETRIES: "1", DIRECTORY_TIMEOUT_MS: "300", DIRECTORY_MAX_RETRY_AFTER_S: "0" },
+});
 
 beforeAll(async () => {
-  // a Retry-After is not waited for, and a hanging call gives up quickly
-  stack = await startStack({
-    subgraphs: ["people"],
-    env: { DIRECTORY_RETRIES: "1", DIRECTORY_TIMEOUT_MS: "300", DIRECTORY_MAX_RETRY_AFTER_S: "0" },
-  });
   await query(stack, `{ employee(id: "1") { id } }`);
 });
-afterAll(() => stack?.close());
 
 async function setFaults(faults: Record<string, unknown> | null): Promise<void> {
   const res = await fetch(`${stack.directory.url}/_admin/faults`, {
@@ -126,11 +124,7 @@ describe("bad arguments are refused before any upstream call", () => {
 });
 
 describe("forward mode", () => {
-  let forward: Stack;
-  beforeAll(async () => {
-    forward = await startStack({ subgraphs: ["people"], env: { DIRECTORY_AUTH: "forward" } });
-  });
-  afterAll(() => forward?.close());
+  const forward = useStack({ subgraphs: ["people"], env: { DIRECTORY_AUTH: "forward" } });
 
   it("a caller without a token gets UNAUTHENTICATED", async () => {
     const response = await forward.gql(forward.subgraphs.people!.url, `{ employee(id: "1") { id } }`);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { byNumericId, expectProperSubset, filteredIds, idsOf, mostCommon, pageAll, query, send } from "./helpers.js";
 
 /** Root `jobPosition`/`jobPositions`, the job position's fields and its edges. */
@@ -23,14 +23,12 @@ interface Row {
 const ROW = `id remoteId status startsOn endsOn updatedAttributes employment { id } employee { id } manager { id }
   businessEstablishment { id } department { id } jobQualification { id } occupationCategory { id }`;
 
-let stack: Stack;
+const stack = useStack({ subgraphs: ["people"] });
 let all: Row[];
 
 beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["people"] });
   all = (await pageAll<Row>(stack, "jobPositions", ROW, { first: 100 })).nodes;
 });
-afterAll(() => stack?.close());
 
 const filtered = (filter: Record<string, unknown>) => filteredIds(stack, "jobPositions", "JobPositionFilter", filter);
 

@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
 import { byNumericId, counting, expectProperSubset, filteredIds, idsOf, pageAll, query, send } from "./helpers.js";
 
 /** Employee personal records and probationary periods: root fields, edges, filters and sorts. */
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack({ subgraphs: ["people"] });
-});
-afterAll(() => stack?.close());
+const stack = useStack({ subgraphs: ["people"] });
 
 const RECORD = `id title legalGender birthDate phoneNumber email nationalitiesCountryCodes insuranceNumber { format value }
   bankAccount { format bankName accountIdentifier bankIdentifier } employee { id } createdAt lastUpdatedAt`;

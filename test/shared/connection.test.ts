@@ -1,5 +1,5 @@
 import { GraphQLError } from "graphql";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   arrayConnection,
   childConnectionLoader,
@@ -11,7 +11,7 @@ import {
   type ConnectionResult,
 } from "../../subgraphs/shared/graphql/index.js";
 import { UpstreamError, type Ref } from "../../subgraphs/shared/upstream/index.js";
-import { startFixture, type Fixture } from "../upstream/fixture.js";
+import { useUpstreamFixture, type Fixture } from "../upstream/fixture.js";
 
 interface Employee {
   id: string;
@@ -37,7 +37,7 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
 }
 
 describe("restConnection", () => {
-  let fx: Fixture;
+  const fx = useUpstreamFixture({ employees: 250 });
   /** every employee id in the list's own order */
   let all: string[];
   const calls = () => fx.stats().byRoute["GET /service-api/employees"] ?? 0;
@@ -46,11 +46,9 @@ describe("restConnection", () => {
   const ids = (c: ConnectionResult<Employee>) => c.nodes.map((n) => n.id);
 
   beforeAll(async () => {
-    fx = await startFixture({ employees: 250 });
     all = (await fx.upstream.session().current.all<Employee>("/employees")).map((e) => e.id);
   });
   afterEach(() => fx.reset());
-  afterAll(() => fx.close());
 
   it("the first page costs one call and says there is more", async () => {
     fx.reset();
@@ -250,7 +248,7 @@ describe("arrayConnection", () => {
 });
 
 describe("childConnectionLoader", () => {
-  let fx: Fixture;
+  const fx = useUpstreamFixture({ employees: 150 });
   let employees: string[];
   /** employment ids per employee, in the list's order */
   let byEmployee: Map<string, string[]>;
@@ -259,13 +257,11 @@ describe("childConnectionLoader", () => {
   const key = (parentId: string, args: ConnectionArgs = { first: 10 }, totalCount = true) => ({ parentId, args, totalCount });
 
   beforeAll(async () => {
-    fx = await startFixture({ employees: 150 });
     employees = fx.directory.company.employees.map((e) => e.id);
     byEmployee = new Map(employees.map((id) => [id, []]));
     for (const e of await fx.upstream.session().current.all<Employment>("/employments")) byEmployee.get(e.employee.id)!.push(e.id);
   });
   afterEach(() => fx.directory.faults.clear());
-  afterAll(() => fx.close());
 
   it("a lone parent gets one REST page of its own", async () => {
     const parent = employees.find((id) => byEmployee.get(id)!.length >= 2)!;

@@ -2,7 +2,7 @@ import "reflect-metadata";
 import { readFileSync } from "node:fs";
 import { ApolloGateway } from "@apollo/gateway";
 import { parse, type GraphQLSchema } from "graphql";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { RunningGateway } from "../../gateway/gateway.js";
 import { ConfigError } from "../../platform/config.js";
 import {
@@ -16,7 +16,8 @@ import {
 } from "../../platform/limits.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
-import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { useCloseAfter } from "../helpers/fixture.js";
+import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, pickDemoData, variablesOf } from "../helpers/operations.js";
 import { loadSubgraphModule, postGraphQL } from "../helpers/stack.js";
 
@@ -26,19 +27,14 @@ import { loadSubgraphModule, postGraphQL } from "../helpers/stack.js";
  * the gateway sends it.
  */
 
-let stack: GatewayStack;
+const stack = useGatewayStack();
 let apiSchema: GraphQLSchema;
-const extras: Array<{ close(): Promise<void> }> = [];
+const closeAfter = useCloseAfter();
 
 beforeAll(async () => {
-  stack = await startGatewayStack();
   const gateway = new ApolloGateway({ supergraphSdl: readFileSync(new URL("../../schema/supergraph.graphql", import.meta.url), "utf8") });
   apiSchema = (await gateway.load()).schema;
   await gateway.stop();
-});
-afterAll(async () => {
-  for (const e of extras) await e.close();
-  await stack?.close();
 });
 
 describe("settings", () => {
@@ -78,8 +74,7 @@ describe("every operation of operations/ stays within half of each default", () 
 describe("a limit set by its variable", () => {
   let strict: RunningGateway;
   beforeAll(async () => {
-    strict = await startExtraGateway(stack, { GRAPHQL_MAX_DEPTH: "3", GRAPHQL_MAX_COST: "150" });
-    extras.push(strict);
+    strict = closeAfter(await startExtraGateway(stack, { GRAPHQL_MAX_DEPTH: "3", GRAPHQL_MAX_COST: "150" }));
   });
 
   it("refuses one level past it, before any upstream call, and names it", async () => {
@@ -112,7 +107,7 @@ describe("a subgraph called directly", () => {
       limits: { ...DEFAULT_OPERATION_LIMITS, depth: 4 },
       production: true,
     });
-    extras.push(people);
+    closeAfter(people);
   });
 
   it("refuses what its limits refuse, before any upstream call", async () => {

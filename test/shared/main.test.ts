@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDirectory, type RunningDirectory } from "../../directory/server.js";
-import { postGraphQL } from "../helpers/stack.js";
+import { killAll, logLines, runScript, runToExit, type ScriptProcess } from "../helpers/process.js";
+import { postGraphQL, useDirectory } from "../helpers/stack.js";
 
 /** `runSubgraphMain` as a real process: `node --import tsx probe-main.ts`, as `npm run subgraph:<name>` does. */
 
@@ -14,40 +13,20 @@ interface Exited {
   stderr: string;
 }
 
-function run(env: Record<string, string>): { child: ChildProcess; exited: Promise<Exited>; output: () => string } {
-  const child = spawn(process.execPath, ["--import", "tsx", MAIN], {
-    env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (c: Buffer) => (stdout += c.toString()));
-  child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<Exited>((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
-  return { child, exited, output: () => stdout };
+const run = (env: Record<string, string>): ScriptProcess => runScript(MAIN, { LOG_LEVEL: "info", ...env });
+
+/** Runs until the process exits on its own: its status and its whole output. */
+async function exitOf(env: Record<string, string>): Promise<Exited> {
+  const { exit, stdout, stderr } = await runToExit(MAIN, { LOG_LEVEL: "info", ...env });
+  return { code: exit.code, stdout, stderr };
 }
 
-async function until<T>(probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() - started > timeoutMs) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const logLines = (text: string) =>
-  text
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+afterAll(killAll);
 
 describe("runSubgraphMain", () => {
-  let directory: RunningDirectory;
+  const directory = useDirectory({ employees: 10 });
   let upstreamEnv: Record<string, string>;
   beforeAll(async () => {
-    directory = await startDirectory({ employees: 10 });
     upstreamEnv = {
       DIRECTORY_BASE_URL: directory.url,
       DIRECTORY_CLIENT_ID: "demo-client",
@@ -55,21 +34,19 @@ describe("runSubgraphMain", () => {
       DIRECTORY_API_KEY: "demo-api-key",
     };
   });
-  afterAll(() => directory.close());
 
   it("serves the subgraph on the port of its variable, logs where, and stops cleanly on SIGTERM", async () => {
-    const { child, exited, output } = run({ ...upstreamEnv, PROBE_PORT: "0" });
-    const listening = await until(() => logLines(output()).find((l) => l.msg === "listening"));
+    const child = run({ ...upstreamEnv, PROBE_PORT: "0" });
+    await child.waitFor(/"msg":"listening"/);
+    const listening = logLines(child.stdout(), "listening")[0]!;
     expect(listening).toMatchObject({ level: "info", component: "probe", upstream: directory.url, auth: "service" });
     const url = String(listening.url);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/graphql$/);
     expect((await fetch(new URL("/health", url))).status).toBe(200);
     const id = directory.company.employees[0]!.id;
     expect((await postGraphQL(url, `query($id: ID!) { employee(id: $id) { id } }`, { id })).data).toEqual({ employee: { id } });
-    child.kill("SIGTERM");
-    const { code, stdout } = await exited;
-    expect(code).toBe(0);
-    expect(logLines(stdout).map((l) => l.msg)).toContain("shutting down");
+    expect(await child.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+    expect(logLines(child.stdout()).map((l) => l.msg)).toContain("shutting down");
   });
 
   describe("a wrong variable exits with status 2 and names it", () => {
@@ -81,7 +58,7 @@ describe("runSubgraphMain", () => {
     // the processes start together: each takes a second or two to load
     let results: Exited[];
     beforeAll(async () => {
-      results = await Promise.all(cases.map(([env]) => run({ ...upstreamEnv, ...env }).exited));
+      results = await Promise.all(cases.map(([env]) => exitOf({ ...upstreamEnv, ...env })));
     });
 
     it.each(cases.map(([env, variable], i) => [variable, env, i] as const))("%s", (variable, _, i) => {
@@ -93,7 +70,7 @@ describe("runSubgraphMain", () => {
   });
 
   it("a port already in use exits with status 1 and says so", async () => {
-    const { code, stderr } = await run({ ...upstreamEnv, PROBE_PORT: String(directory.port) }).exited;
+    const { code, stderr } = await exitOf({ ...upstreamEnv, PROBE_PORT: String(directory.port) });
     expect(code).toBe(1);
     expect(logLines(stderr)).toContainEqual(expect.objectContaining({ level: "error", msg: "cannot start", port: directory.port, error: expect.stringContaining("EADDRINUSE") }));
   });

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fetchToken, startFixture, upstreamError, type Fixture } from "./fixture.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { fetchToken, upstreamError, useUpstreamFixture } from "./fixture.js";
 import { sleep } from "../../subgraphs/shared/upstream/util.js";
 
 describe("client-credentials authentication", () => {
-  let fx: Fixture;
+  const fx = useUpstreamFixture({ employees: 60 });
   let ids: string[];
   beforeAll(async () => {
-    fx = await startFixture({ employees: 60 });
     ids = fx.directory.company.employees.map((e) => e.id);
   });
-  afterAll(() => fx.close());
 
   it("fifty concurrent calls make one token request", async () => {
     const upstream = fx.client();
@@ -60,14 +58,12 @@ describe("client-credentials authentication", () => {
 });
 
 describe("an expired token", () => {
-  let fx: Fixture;
+  // a negative margin makes the client keep a token past its expiry, so the service says 401
+  const fx = useUpstreamFixture({ employees: 30, tokenLifetimeSeconds: 1 }, { tokenRefreshMarginMs: -60_000 });
   let ids: string[];
   beforeAll(async () => {
-    // a negative margin makes the client keep a token past its expiry, so the service says 401
-    fx = await startFixture({ employees: 30, tokenLifetimeSeconds: 1 }, { tokenRefreshMarginMs: -60_000 });
     ids = fx.directory.company.employees.map((e) => e.id);
   });
-  afterAll(() => fx.close());
 
   it("a 401 fetches one fresh token and retries the call once", async () => {
     const upstream = fx.client();
@@ -94,12 +90,8 @@ describe("an expired token", () => {
 });
 
 describe("a token the upstream refuses even fresh", () => {
-  let fx: Fixture;
-  beforeAll(async () => {
-    // tokens that expire as they are issued: every call with one is a 401
-    fx = await startFixture({ employees: 5, tokenLifetimeSeconds: 0 });
-  });
-  afterAll(() => fx.close());
+  // tokens that expire as they are issued: every call with one is a 401
+  const fx = useUpstreamFixture({ employees: 5, tokenLifetimeSeconds: 0 });
 
   it("a 401 refreshes the token once, then fails UNAUTHENTICATED instead of looping", async () => {
     const id = fx.directory.company.employees[0]!.id;
@@ -113,13 +105,11 @@ describe("a token the upstream refuses even fresh", () => {
 });
 
 describe("forward mode", () => {
-  let fx: Fixture;
+  const fx = useUpstreamFixture({ employees: 20 }, { auth: "forward", clientId: null, clientSecret: null });
   let ids: string[];
   beforeAll(async () => {
-    fx = await startFixture({ employees: 20 }, { auth: "forward", clientId: null, clientSecret: null });
     ids = fx.directory.company.employees.map((e) => e.id);
   });
-  afterAll(() => fx.close());
 
   it("the caller's Authorization header is forwarded and no token is requested", async () => {
     const token = await fetchToken(fx.directory.url, "demo-client");

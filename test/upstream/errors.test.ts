@@ -1,18 +1,16 @@
 import { GraphQLError, locatedError } from "graphql";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UpstreamError, errorExtensions, toGraphQLError } from "../../subgraphs/shared/upstream/index.js";
-import { startFixture, upstreamError, type Fixture } from "./fixture.js";
+import { upstreamError, useUpstreamFixture } from "./fixture.js";
 
 describe("upstream errors", () => {
-  let fx: Fixture;
+  const fx = useUpstreamFixture({ employees: 20 }, { retries: 0 });
   let ids: string[];
   beforeAll(async () => {
-    fx = await startFixture({ employees: 20 }, { retries: 0 });
     ids = fx.directory.company.employees.map((e) => e.id);
     await fx.upstream.session().current.read(`/employees/${ids[0]}`); // token cached before faults
   });
   afterEach(() => fx.directory.faults.clear());
-  afterAll(() => fx.close());
 
   it.each([
     [400, "BAD_USER_INPUT"],

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { UpstreamCallEvent } from "../../subgraphs/shared/upstream/index.js";
-import { fetchToken, startFixture, upstreamError, type Fixture } from "./fixture.js";
+import { fetchToken, upstreamError, type Fixture, useUpstreamFixture } from "./fixture.js";
 
 function record(fx: Fixture, upstream = fx.upstream): { events: UpstreamCallEvent[]; stop: () => void } {
   const events: UpstreamCallEvent[] = [];
@@ -11,14 +11,12 @@ function record(fx: Fixture, upstream = fx.upstream): { events: UpstreamCallEven
 }
 
 describe("conditional requests", () => {
-  let fx: Fixture;
+  const fx = useUpstreamFixture({ employees: 30 });
   let ids: string[];
   beforeAll(async () => {
-    fx = await startFixture({ employees: 30 });
     ids = fx.directory.company.employees.map((e) => e.id);
   });
   afterEach(() => fx.directory.faults.clear());
-  afterAll(() => fx.close());
 
   it("a repeated read is revalidated: the upstream answers 304 and the cached body is served", async () => {
     const upstream = fx.client();
@@ -104,13 +102,11 @@ describe("conditional requests", () => {
 });
 
 describe("caches per caller", () => {
-  let fx: Fixture;
+  const fx = useUpstreamFixture({ employees: 30 }, { auth: "forward", clientId: null, clientSecret: null });
   let ids: string[];
   beforeAll(async () => {
-    fx = await startFixture({ employees: 30 }, { auth: "forward", clientId: null, clientSecret: null });
     ids = fx.directory.company.employees.map((e) => e.id);
   });
-  afterAll(() => fx.close());
 
   it("two callers never share a cache entry", async () => {
     const full = `Bearer ${await fetchToken(fx.directory.url, "demo-client")}`;

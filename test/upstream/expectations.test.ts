@@ -1,12 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startDirectory, type RunningDirectory } from "../../directory/server.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
 import { Logger } from "../../platform/log.js";
 import { Upstream, missingMembers, useExpectationLogger } from "../../subgraphs/shared/upstream/index.js";
-import { loadSubgraphModule, postGraphQL } from "../helpers/stack.js";
+import { loadSubgraphModule, postGraphQL, useDirectory } from "../helpers/stack.js";
 import { configFor } from "./fixture.js";
 
 /**
@@ -16,7 +15,7 @@ import { configFor } from "./fixture.js";
  * missing member, in the GraphQL error and in a log line, instead of failing on `undefined`.
  */
 
-let directory: RunningDirectory;
+const directory = useDirectory({ employees: 40, today: "2026-06-15" });
 let proxy: Server;
 let upstream: Upstream;
 let people: RunningSubgraph;
@@ -25,7 +24,6 @@ let dropped: string | null = null;
 const lines: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
-  directory = await startDirectory({ employees: 40, today: "2026-06-15" });
   proxy = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -58,7 +56,6 @@ afterAll(async () => {
   await people?.close();
   await upstream?.close();
   await new Promise<void>((resolve) => proxy?.close(() => resolve()));
-  await directory?.close();
 });
 
 beforeEach(() => {

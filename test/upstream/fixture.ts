@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../../directory/server.js";
 import { Upstream, UpstreamError, loadUpstreamConfig, type UpstreamConfig } from "../../subgraphs/shared/upstream/index.js";
+import { useFixture } from "../helpers/fixture.js";
 import { directoryToken } from "../helpers/stack.js";
 
 /**
@@ -53,6 +54,11 @@ export async function startFixture(options: DirectoryOptions = {}, overrides: Pa
       await directory.close();
     },
   };
+}
+
+/** A fixture for the tests of the file (or `describe` block): started before them, closed after (see useFixture). */
+export function useUpstreamFixture(options: DirectoryOptions = {}, overrides: Partial<UpstreamConfig> = {}): Fixture {
+  return useFixture("the upstream fixture", () => startFixture(options, overrides));
 }
 
 /** An access token obtained from the directory's token endpoint directly, as a caller would. */

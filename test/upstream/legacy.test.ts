@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { legacyAll, legacyAllByValues, legacyData, legacyListByIdsLoader, legacyPages } from "../../subgraphs/shared/upstream/index.js";
-import { startFixture, upstreamError, type Fixture } from "./fixture.js";
+import { upstreamError, useUpstreamFixture } from "./fixture.js";
 
 interface TimeEntry {
   id: number;
@@ -11,13 +11,11 @@ interface TimeEntry {
 }
 
 describe("the legacy API", () => {
-  let fx: Fixture;
+  const fx = useUpstreamFixture({ employees: 150 });
   let ids: string[];
   beforeAll(async () => {
-    fx = await startFixture({ employees: 150 });
     ids = fx.directory.company.employees.map((e) => e.id);
   });
-  afterAll(() => fx.close());
 
   it("time entries are read through every offset page", async () => {
     const session = fx.upstream.session();

@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startFixture, type Fixture } from "./fixture.js";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useUpstreamFixture } from "./fixture.js";
 import {
   LoaderRegistry,
   UpstreamError,
@@ -20,15 +20,13 @@ interface Employment {
 }
 
 describe("per-request loaders", () => {
-  let fx: Fixture;
+  const fx = useUpstreamFixture({ employees: 400 });
   let ids: string[];
   beforeAll(async () => {
-    fx = await startFixture({ employees: 400 });
     ids = fx.directory.company.employees.map((e) => e.id);
     await fx.upstream.session().current.page("/employees", { limit: 1 }); // token out of the counts
   });
   afterEach(() => fx.directory.faults.clear());
-  afterAll(() => fx.close());
 
   it("a list-by-ids loader fed 300 ids in one tick makes 3 calls and answers in key order", async () => {
     fx.reset();

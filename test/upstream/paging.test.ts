@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFixture, type Fixture } from "./fixture.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useUpstreamFixture } from "./fixture.js";
 import type { Envelope } from "../../subgraphs/shared/upstream/index.js";
 
 describe("lists of the current API", () => {
-  let fx: Fixture;
+  const fx = useUpstreamFixture({ employees: 1000 });
   let ids: string[];
   beforeAll(async () => {
-    fx = await startFixture({ employees: 1000 });
     ids = fx.directory.company.employees.map((e) => e.id);
   });
-  afterAll(() => fx.close());
 
   it("the iterator reads a 1000-item list completely, 100 per page", async () => {
     await fx.upstream.session().current.page("/employees", { limit: 1 }); // token out of the count

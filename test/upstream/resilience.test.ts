@@ -2,10 +2,10 @@ import { GraphQLError } from "graphql";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startDirectory } from "../../directory/server.js";
 import { Upstream, type UpstreamCallEvent } from "../../subgraphs/shared/upstream/index.js";
-import { configFor, startFixture, upstreamError, type Fixture } from "./fixture.js";
+import { configFor, upstreamError, type Fixture, useUpstreamFixture } from "./fixture.js";
 
 describe("retries, rate limits and timeouts", () => {
-  let fx: Fixture;
+  const fx = useUpstreamFixture({ employees: 20 });
   let ids: string[];
   /** a client whose token is already cached, so faults hit only the calls under test */
   async function warmClient(overrides: Parameters<Fixture["client"]>[0] = {}): Promise<Upstream> {
@@ -15,11 +15,9 @@ describe("retries, rate limits and timeouts", () => {
   }
 
   beforeAll(async () => {
-    fx = await startFixture({ employees: 20 });
     ids = fx.directory.company.employees.map((e) => e.id);
   });
   afterEach(() => fx.directory.faults.clear());
-  afterAll(() => fx.close());
 
   it("a 429 with Retry-After: 1 is retried after about a second", async () => {
     const upstream = await warmClient();

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { toGraphQLError, type Upstream, type UpstreamCallEvent } from "../../subgraphs/shared/upstream/index.js";
-import { fetchToken, startFixture, upstreamError, type Fixture } from "./fixture.js";
+import { fetchToken, upstreamError, useUpstreamFixture } from "./fixture.js";
 
 /**
  * "No token, key or body in messages or logs": everything the layer says about a call — the
@@ -23,14 +23,12 @@ function recorder(upstream: Upstream) {
 }
 
 describe("credentials never show in errors or call events", () => {
-  let fx: Fixture;
+  const fx = useUpstreamFixture({ employees: 5 });
   let id: string;
   beforeAll(async () => {
-    fx = await startFixture({ employees: 5 });
     id = fx.directory.company.employees[0]!.id;
   });
   afterEach(() => fx.directory.faults.clear());
-  afterAll(() => fx.close());
 
   it("service mode: neither the client secret nor the API key, on success or failure", async () => {
     const upstream = fx.client({ retries: 0, timeoutMs: 200 });

@@ -5,7 +5,9 @@ import { fileURLToPath } from "node:url";
 
 /**
  * The project's scripts as real child processes (`node --import tsx <script>`, what the npm
- * scripts run), for the tests of `npm start` and of each component run alone.
+ * scripts run), for the tests of `npm start` and of each component run alone: the one way the
+ * tests spawn a process. A process counts as ended on `close`, once its stdout and stderr have
+ * drained, never on `exit`, which can come before the last of its output.
  */
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -21,6 +23,7 @@ export interface ScriptProcess {
   stderr(): string;
   /** resolves with the first match of `pattern` in stdout; rejects if the process ends first or after `timeoutMs` */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** resolves once the process has ended and its output has drained (`close`) */
   exited: Promise<Exit>;
   /** sends `signal` and waits for the exit */
   stop(signal?: NodeJS.Signals): Promise<Exit>;
@@ -29,8 +32,8 @@ export interface ScriptProcess {
 const running = new Set<ScriptProcess>();
 
 /**
- * Starts `script` (relative to the project root) with `env` alone beside PATH and HOME, so that
- * the test runner's own variables (LOG_LEVEL, NODE_ENV) do not leak into the process.
+ * Starts `script` (relative to the project root, or absolute) with `env` alone beside PATH and
+ * HOME, so that the test runner's own variables (LOG_LEVEL, NODE_ENV) do not leak into the process.
  */
 export function runScript(script: string, env: Record<string, string>): ScriptProcess {
   const child = spawn(process.execPath, ["--import", "tsx", script], {
@@ -46,7 +49,8 @@ export function runScript(script: string, env: Record<string, string>): ScriptPr
     for (const listener of listeners) listener();
   });
   child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
-  const exited = new Promise<Exit>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  // `close`, not `exit`: the output is whole only once the pipes have drained
+  const exited = new Promise<Exit>((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
 
   const proc: ScriptProcess = {
     child,
@@ -71,6 +75,7 @@ export function runScript(script: string, env: Record<string, string>): ScriptPr
         };
         listeners.add(check);
         void exited.then((exit) => {
+          check();
           if (!listeners.has(check)) return;
           done();
           reject(new Error(`${script} exited (${JSON.stringify(exit)}) before ${pattern}\nstdout: ${out}\nstderr: ${err}`));
@@ -86,6 +91,13 @@ export function runScript(script: string, env: Record<string, string>): ScriptPr
   running.add(proc);
   void exited.then(() => running.delete(proc));
   return proc;
+}
+
+/** Runs `script` until it ends on its own: its exit and its whole output. */
+export async function runToExit(script: string, env: Record<string, string>): Promise<{ exit: Exit; stdout: string; stderr: string }> {
+  const p = runScript(script, env);
+  const exit = await p.exited;
+  return { exit, stdout: p.stdout(), stderr: p.stderr() };
 }
 
 /** Kills what a test left running (for afterAll). */
@@ -123,11 +135,11 @@ export async function freePorts(count: number): Promise<number[]> {
   }
 }
 
-/** The JSON log lines of an output whose `msg` is `msg`. */
-export function logLines(output: string, msg: string): Array<Record<string, unknown>> {
+/** The JSON log lines of an output (those whose `msg` is `msg`, when given). */
+export function logLines(output: string, msg?: string): Array<Record<string, unknown>> {
   return output
     .split("\n")
     .filter((line) => line.startsWith("{"))
     .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((line) => line.msg === msg);
+    .filter((line) => msg === undefined || line.msg === msg);
 }
