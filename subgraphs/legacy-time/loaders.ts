@@ -1,6 +1,7 @@
 import DataLoader from "dataloader";
 import type { SubgraphContext } from "../shared/graphql/index.js";
 import {
+  asError,
   keyedLoader,
   legacyAllByValues,
   legacyData,
@@ -144,7 +145,7 @@ function timeEntriesByOwner(session: UpstreamSession): DataLoader<TimeEntriesKey
             const items = await timeEntriesIn(session, [...owners], key);
             results.set(range, groupBy(items, (e) => String(e.ownerId), byStartsAt));
           } catch (err) {
-            results.set(range, err instanceof Error ? err : new Error(String(err)));
+            results.set(range, asError(err));
           }
         }),
       );
@@ -242,7 +243,7 @@ function groupedByOwner<T extends { ownerId: number }>(
     try {
       grouped = groupBy(valid.length > 0 ? await fetch(valid) : [], (item) => String(item.ownerId), order);
     } catch (err) {
-      const error = err instanceof Error ? err : new Error(String(err));
+      const error = asError(err);
       return owners.map(() => error);
     }
     return owners.map((owner) => grouped.get(owner) ?? []);

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { restConnection, selects, type ConnectionArgs, type ConnectionResult, type SubgraphContext } from "../shared/graphql/index.js";
 import type { QueryParams } from "../shared/upstream/index.js";
-import type { ReferenceLoader } from "./reference-loader.js";
+import type { AdaptiveLoader } from "../shared/upstream/index.js";
 
 /**
  * A root connection over one REST list page (`totalCount` asked only when selected). The items
@@ -13,9 +13,9 @@ export async function listConnection<T extends { id: string }>(
   path: string,
   query: QueryParams,
   args: ConnectionArgs,
-  loader: ReferenceLoader<T>,
+  loader: AdaptiveLoader<T>,
 ): Promise<ConnectionResult<T>> {
   const connection = await restConnection<T>(ctx.upstream, path, query, args, { totalCount: selects(info, "totalCount") });
-  loader.prime(connection.nodes);
+  loader.primeAll(connection.nodes);
   return connection;
 }

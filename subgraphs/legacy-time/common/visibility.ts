@@ -1,5 +1,6 @@
 import { GraphQLError } from "graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
+import { loadEvery } from "../../shared/upstream/index.js";
 import { visibleEmployeeLoader } from "../loaders.js";
 
 /**
@@ -38,10 +39,9 @@ export async function guarded<T>(ctx: SubgraphContext, employeeId: string, load:
 /** The ids among `employeeIds` that the caller can read (all of them in service mode). */
 export async function visibleIds(ctx: SubgraphContext, employeeIds: readonly string[]): Promise<Set<string>> {
   if (!ctx.upstream.forwarded) return new Set(employeeIds);
-  const found = await visibleEmployeeLoader(ctx).loadMany(employeeIds);
+  const found = await loadEvery(visibleEmployeeLoader(ctx), employeeIds);
   const visible = new Set<string>();
   found.forEach((employee, i) => {
-    if (employee instanceof Error) throw employee;
     if (employee) visible.add(employeeIds[i]!);
   });
   return visible;

@@ -1,6 +1,6 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
 import { audited, givenFields, isIsoDate, type SubgraphContext } from "../../shared/graphql/index.js";
-import { UpstreamError } from "../../shared/upstream/index.js";
+import { UpstreamError, loadEvery } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
 import {
   InvalidInputError,
@@ -108,11 +108,8 @@ export class TimeEntryResolver {
   })
   async axisSections(@Root() entry: RestTimeEntry, @Ctx() ctx: SubgraphContext): Promise<RestAxisSection[]> {
     const ids = (entry.axisSections ?? []).map((s) => String(s.id));
-    const sections = await axisSectionLoader(ctx).loadMany(ids);
-    return sections.filter((s): s is RestAxisSection => {
-      if (s instanceof Error) throw s;
-      return s !== null;
-    });
+    const sections = await loadEvery(axisSectionLoader(ctx), ids);
+    return sections.filter((s): s is RestAxisSection => s !== null);
   }
 
   @Mutation(() => UpdateTimeEntryResult, {

@@ -5,6 +5,7 @@ import { requiredId } from "../filters.js";
 import { LegalEntity } from "../legal-entity/legal-entity.js";
 import { listConnection } from "../list.js";
 import { employmentTemplateLoader, legalEntityLoader } from "../loaders.js";
+import { loadEvery } from "../../shared/upstream/index.js";
 import type { RestEmploymentTemplate, RestLegalEntity } from "../rest.js";
 import { EmploymentTemplate, EmploymentTemplateConnection } from "./employment-template.js";
 
@@ -43,7 +44,7 @@ export class EmploymentTemplateResolver {
 
   @FieldResolver(() => [LegalEntity], { nullable: true, description: "The legal entities that use this template." })
   async legalEntities(@Root() template: RestEmploymentTemplate, @Ctx() ctx: SubgraphContext): Promise<RestLegalEntity[]> {
-    const entities = await legalEntityLoader(ctx).loadMany((template.legalEntities ?? []).map((ref) => ref.id));
+    const entities = await loadEvery(legalEntityLoader(ctx), (template.legalEntities ?? []).map((ref) => ref.id));
     // a reference the caller cannot resolve (stale or deleted) is left out rather than failing the list
     return entities.filter((entity): entity is RestLegalEntity => entity !== null);
   }

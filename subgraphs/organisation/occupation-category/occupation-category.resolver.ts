@@ -5,6 +5,7 @@ import { BusinessEstablishment } from "../business-establishment/business-establ
 import { idList, requiredId } from "../filters.js";
 import { listConnection } from "../list.js";
 import { businessEstablishmentLoader, occupationCategoryLoader } from "../loaders.js";
+import { loadEvery } from "../../shared/upstream/index.js";
 import type { RestBusinessEstablishment, RestOccupationCategory } from "../rest.js";
 import { OccupationCategory, OccupationCategoryConnection, OccupationCategoryFilter } from "./occupation-category.js";
 
@@ -49,7 +50,7 @@ export class OccupationCategoryResolver {
   })
   async businessEstablishments(@Root() category: RestOccupationCategory, @Ctx() ctx: SubgraphContext): Promise<RestBusinessEstablishment[] | null> {
     if (category.businessEstablishments === null || category.businessEstablishments === undefined) return null;
-    const establishments = await businessEstablishmentLoader(ctx).loadMany(category.businessEstablishments.map((ref) => ref.id));
+    const establishments = await loadEvery(businessEstablishmentLoader(ctx), category.businessEstablishments.map((ref) => ref.id));
     return establishments.filter((e): e is RestBusinessEstablishment => e !== null);
   }
 }

@@ -2,8 +2,8 @@ import DataLoader from "dataloader";
 import { type FieldNode, type GraphQLResolveInfo, type SelectionNode } from "graphql";
 import { Directive, Field, Int, ObjectType, type ClassType } from "type-graphql";
 import { groupedLoader, type ParentKeys } from "../upstream/loaders.js";
-import { isListable } from "../upstream/util.js";
-import type { Envelope, QueryParams, UpstreamSession } from "../upstream/types.js";
+import { asError, isListable, nextPageCursor } from "../upstream/util.js";
+import type { QueryParams, UpstreamSession } from "../upstream/types.js";
 import { cursorScope, decodeCursor, encodeCursor, NOT_A_CURSOR, type Cursor, type CursorBinding } from "./cursors.js";
 import { badUserInput, MAX_FIRST, DEFAULT_FIRST } from "./user-input.js";
 
@@ -99,13 +99,6 @@ export function pageSize(first: number | null | undefined): number {
     throw badUserInput(`first must be between 0 and ${MAX_FIRST}, got ${first}`, "first");
   }
   return first;
-}
-
-/** The opaque `page` cursor of an envelope's `links.next`, or null on the last page. */
-export function nextPageCursor(envelope: Envelope<unknown>): string | null {
-  const href = envelope.links?.next?.href;
-  if (!href) return null;
-  return new URL(href, "http://upstream.invalid").searchParams.get("page");
 }
 
 /** Whether the operation selects `field` directly under the current field (e.g. `totalCount`). */
@@ -255,7 +248,7 @@ export function childConnectionLoader<T, N = T>(
             const binding = { signer: session.cursors, scope: cursorScope(path, { ...query, [filter]: k.parentId }) };
             return arrayConnection((await grouped.load(k.parentId)).map(map), k.args, binding);
           } catch (err) {
-            return err instanceof Error ? err : new Error(String(err));
+            return asError(err);
           }
         }),
       );
