@@ -1,5 +1,5 @@
-import { childConnectionLoader, type SubgraphContext } from "../shared/graphql/index.js";
-import { adaptiveLoader, type QueryParams } from "../shared/upstream/index.js";
+import type { SubgraphContext } from "../shared/graphql/index.js";
+import { adaptiveLoader } from "../shared/upstream/index.js";
 import type {
   RestBusinessEstablishment,
   RestDepartment,
@@ -15,8 +15,7 @@ import type {
  * The request's loaders, by name. Every one lives in the request's registry and dies with it.
  * None of these lists has an `id` filter, so references go through the shared `adaptiveLoader`
  * (single reads or the whole collection, whichever is cheaper; the whole list where there is no
- * single read); the one-to-many edges batch over the parent filter the list
- * does have.
+ * single read). The one-to-many edges are in edges.ts.
  */
 
 const path = (collection: string) => (id: string) => `/${collection}/${encodeURIComponent(id)}`;
@@ -57,18 +56,4 @@ export const taxonomyLoader = (ctx: SubgraphContext) =>
 export const taxonomyLabelLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("taxonomyLabel", () =>
     adaptiveLoader<RestTaxonomyLabel>(ctx.upstream, { list: "/taxonomy-labels", single: path("taxonomy-labels") }),
-  );
-
-/** `LegalEntity.businessEstablishments`: one list call for every legal entity of the request. */
-export const establishmentsOfLegalEntityLoader = (ctx: SubgraphContext, query: QueryParams) =>
-  ctx.loaders.get(`establishmentsOfLegalEntity:${JSON.stringify(query)}`, () =>
-    childConnectionLoader<RestBusinessEstablishment>(ctx.upstream, "/business-establishments", "legalEntity.id", (item) => item.legalEntity?.id, {
-      query,
-    }),
-  );
-
-/** `Taxonomy.labels`: one list call for every taxonomy of the request (and filter). */
-export const labelsOfTaxonomyLoader = (ctx: SubgraphContext, query: QueryParams) =>
-  ctx.loaders.get(`labelsOfTaxonomy:${JSON.stringify(query)}`, () =>
-    childConnectionLoader<RestTaxonomyLabel>(ctx.upstream, "/taxonomy-labels", "taxonomy.id", (item) => item.taxonomy?.id, { query }),
   );

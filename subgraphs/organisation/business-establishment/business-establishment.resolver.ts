@@ -1,9 +1,8 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import type { SubgraphContext } from "../../shared/graphql/index.js";
+import { listConnection, type SubgraphContext } from "../../shared/graphql/index.js";
 import { idList, requiredId, searchText } from "../filters.js";
 import { LegalEntity } from "../legal-entity/legal-entity.js";
-import { listConnection } from "../list.js";
 import { businessEstablishmentLoader, legalEntityLoader, occupationCategoryLoader } from "../loaders.js";
 import { OccupationCategory } from "../occupation-category/occupation-category.js";
 import type { RestBusinessEstablishment, RestLegalEntity, RestOccupationCategory } from "../rest.js";

@@ -1,9 +1,8 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import type { SubgraphContext } from "../../shared/graphql/index.js";
+import { listConnection, type SubgraphContext } from "../../shared/graphql/index.js";
 import { Employee } from "../employee/employee.js";
 import { requiredId, searchText } from "../filters.js";
-import { listConnection } from "../list.js";
 import { departmentLoader } from "../loaders.js";
 import type { RestDepartment } from "../rest.js";
 import { Department, DepartmentConnection, DepartmentFilter } from "./department.js";

@@ -1,9 +1,8 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
+import { listConnection, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
 import { requiredId } from "../filters.js";
 import { LegalEntity } from "../legal-entity/legal-entity.js";
-import { listConnection } from "../list.js";
 import { employmentTemplateLoader, legalEntityLoader } from "../loaders.js";
 import { loadEvery } from "../../shared/upstream/index.js";
 import type { RestEmploymentTemplate, RestLegalEntity } from "../rest.js";

@@ -1,8 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, ID, Info, Int, Query, Resolver } from "type-graphql";
-import type { SubgraphContext } from "../../shared/graphql/index.js";
+import { listConnection, type SubgraphContext } from "../../shared/graphql/index.js";
 import { idList, rankList, requiredId } from "../filters.js";
-import { listConnection } from "../list.js";
 import { jobQualificationLoader } from "../loaders.js";
 import type { RestJobQualification } from "../rest.js";
 import { JobQualification, JobQualificationConnection, JobQualificationFilter } from "./job-qualification.js";

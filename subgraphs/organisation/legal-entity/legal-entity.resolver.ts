@@ -1,12 +1,11 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import type { SubgraphContext } from "../../shared/graphql/index.js";
+import { childConnection, listConnection, type SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishmentConnection } from "../business-establishment/business-establishment.js";
-import { pagedChildren } from "../children.js";
 import { EmploymentTemplate } from "../employment-template/employment-template.js";
 import { countryCodeList, requiredId } from "../filters.js";
-import { listConnection } from "../list.js";
-import { businessEstablishmentLoader, employmentTemplateLoader, establishmentsOfLegalEntityLoader, legalEntityLoader } from "../loaders.js";
+import { establishmentsOfLegalEntity } from "../edges.js";
+import { employmentTemplateLoader, legalEntityLoader } from "../loaders.js";
 import type { RestEmploymentTemplate, RestLegalEntity } from "../rest.js";
 import { LegalEntity, LegalEntityConnection, LegalEntityFilter } from "./legal-entity.js";
 
@@ -49,7 +48,6 @@ export class LegalEntityResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const loader = establishmentsOfLegalEntityLoader(ctx, { isArchived: isArchived ?? undefined });
-    return pagedChildren(loader, entity.id, { first, after }, info, businessEstablishmentLoader(ctx));
+    return childConnection(ctx, info, establishmentsOfLegalEntity, entity.id, { first, after }, { isArchived: isArchived ?? undefined });
   }
 }

@@ -1,9 +1,8 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { badUserInput, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
+import { listConnection, badUserInput, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
 import { idList, requiredId } from "../filters.js";
-import { listConnection } from "../list.js";
 import { businessEstablishmentLoader, occupationCategoryLoader } from "../loaders.js";
 import { loadEvery } from "../../shared/upstream/index.js";
 import type { RestBusinessEstablishment, RestOccupationCategory } from "../rest.js";

@@ -1,8 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { badUserInput, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
+import { listConnection, badUserInput, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
 import { idList, requiredId, searchText } from "../filters.js";
-import { listConnection } from "../list.js";
 import { taxonomyLabelLoader, taxonomyLoader } from "../loaders.js";
 import type { RestTaxonomy, RestTaxonomyLabel } from "../rest.js";
 import { Taxonomy } from "../taxonomy/taxonomy.js";

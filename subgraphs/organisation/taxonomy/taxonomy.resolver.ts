@@ -1,10 +1,9 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
-import { pagedChildren } from "../children.js";
+import { childConnection, listConnection, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
 import { requiredId, searchText } from "../filters.js";
-import { listConnection } from "../list.js";
-import { labelsOfTaxonomyLoader, taxonomyLabelLoader, taxonomyLoader } from "../loaders.js";
+import { labelsOfTaxonomy } from "../edges.js";
+import { taxonomyLoader } from "../loaders.js";
 import type { RestTaxonomy } from "../rest.js";
 import { labelQuery } from "../taxonomy-label/taxonomy-label.resolver.js";
 import { TaxonomyLabelConnection, TaxonomyLabelSort } from "../taxonomy-label/taxonomy-label.js";
@@ -67,7 +66,6 @@ export class TaxonomyResolver {
   ) {
     const fallback = SORT_OF_SORT_LABELS_BY[taxonomy.sortLabelsBy];
     const order = sort && sort.length > 0 ? sort : fallback ? [fallback] : null;
-    const loader = labelsOfTaxonomyLoader(ctx, labelQuery(search, isArchived, order));
-    return pagedChildren(loader, taxonomy.id, { first, after }, info, taxonomyLabelLoader(ctx));
+    return childConnection(ctx, info, labelsOfTaxonomy, taxonomy.id, { first, after }, labelQuery(search, isArchived, order));
   }
 }

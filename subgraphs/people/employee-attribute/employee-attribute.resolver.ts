@@ -1,6 +1,6 @@
 import { GraphQLError, type GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { restConnection, selects, translate, translations, Translation, type SubgraphContext } from "../../shared/graphql/index.js";
+import { listConnection, translate, translations, Translation, type SubgraphContext } from "../../shared/graphql/index.js";
 import { listQuery } from "../common/list-args.js";
 import { referenceTo, selectsBeyondKey } from "../common/selection.js";
 import { entityRef } from "../common/values.js";
@@ -36,7 +36,7 @@ export class EmployeeAttributeResolver {
   ) {
     // the page itself carries no definitions: `definition` loads them for the whole page at once
     const query = listQuery(args, employeeAttributeQuery);
-    return restConnection(ctx.upstream, "/employee-attributes", query, args, { totalCount: selects(info, "totalCount") });
+    return listConnection(ctx, info, "/employee-attributes", query, args);
   }
 
   /**

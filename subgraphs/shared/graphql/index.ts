@@ -1,4 +1,5 @@
 export * from "./connection.js";
+export * from "./lists.js";
 export * from "./arguments.js";
 export * from "./common-types.js";
 export * from "./errors.js";
