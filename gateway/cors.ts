@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendJson } from "../subgraphs/shared/graphql/http.js";
+import { ErrorCode, errorBody } from "../subgraphs/shared/error-codes.js";
 
 /**
  * CORS for browser frontends on other origins. A hand-written policy rather than the `cors`
@@ -99,7 +100,7 @@ export function handleCors(policy: CorsOrigins, req: IncomingMessage, res: Serve
   const preflight = req.method === "OPTIONS" && origin !== undefined && req.headers["access-control-request-method"] !== undefined;
   if (preflight) {
     if (!allowed) {
-      sendJson(res, 403, { errors: [{ message: "This origin may not call the gateway from a browser", extensions: { code: "FORBIDDEN" } }] });
+      sendJson(res, 403, errorBody(ErrorCode.FORBIDDEN, "This origin may not call the gateway from a browser"));
       return true;
     }
     res.writeHead(204, {

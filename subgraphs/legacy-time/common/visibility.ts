@@ -2,6 +2,7 @@ import { GraphQLError } from "graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { loadEvery } from "../../shared/upstream/index.js";
 import { visibleEmployeeLoader } from "../loaders.js";
+import { ErrorCode, codedError } from "../../shared/error-codes.js";
 
 /**
  * Forward mode (docs/graph.md#authentication-and-visibility): the legacy API knows only this
@@ -12,9 +13,7 @@ import { visibleEmployeeLoader } from "../loaders.js";
  */
 
 export function forbidden(employeeId: string): GraphQLError {
-  return new GraphQLError(`The caller cannot read employee ${employeeId}, so its legacy data is not served.`, {
-    extensions: { code: "FORBIDDEN" },
-  });
+  return codedError(ErrorCode.FORBIDDEN, `The caller cannot read employee ${employeeId}, so its legacy data is not served.`);
 }
 
 /** Throws FORBIDDEN unless the caller can read the employee (always true in service mode). */
@@ -72,6 +71,6 @@ export function assertLegacyWriteAllowed(ctx: SubgraphContext): void {
     "Legacy writes are turned off in forward mode: the legacy API knows only the facade's own key, so it cannot check the " +
       "caller's right to write. The operator can allow them to every caller who can read the employee concerned with " +
       "DIRECTORY_FORWARD_LEGACY_WRITES=readers.",
-    { extensions: { code: "FORBIDDEN" } },
+    { extensions: { code: ErrorCode.FORBIDDEN } },
   );
 }

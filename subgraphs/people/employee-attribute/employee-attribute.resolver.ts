@@ -1,4 +1,4 @@
-import { GraphQLError, type GraphQLResolveInfo } from "graphql";
+import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import { listConnection, translate, translations, Translation, type SubgraphContext } from "../../shared/graphql/index.js";
 import { listQuery } from "../common/list-args.js";
@@ -18,6 +18,7 @@ import {
   EmployeeAttributeListArgs,
   employeeAttributeQuery,
 } from "./employee-attribute.js";
+import { ErrorCode, codedError } from "../../shared/error-codes.js";
 
 type DefinitionNode = RestEmployeeAttributeDefinition | { id: string };
 
@@ -51,9 +52,7 @@ export class EmployeeAttributeResolver {
     // undefined: the attribute was read without its definition; null: the embedding lacked it
     const details = attribute.definitionDetails === undefined ? (await attributeLoader(ctx, true).load(attribute.id))?.definitionDetails : null;
     if (!details) {
-      throw new GraphQLError(`The directory did not return the definition ${attribute.definition.id} of attribute ${attribute.id}`, {
-        extensions: { code: "UPSTREAM_UNAVAILABLE" },
-      });
+      throw codedError(ErrorCode.UPSTREAM_UNAVAILABLE, `The directory did not return the definition ${attribute.definition.id} of attribute ${attribute.id}`);
     }
     return details;
   }

@@ -13,6 +13,7 @@ import { operationLog } from "./operation-log.js";
 import { guardEntities } from "./entities.js";
 import { currentApiId, inputChecks, type FieldChecks, type IdRule } from "./input-checks.js";
 import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
+import { ErrorCode } from "../error-codes.js";
 
 /** The GraphQL context of one request: its upstream session and its loaders, never shared. */
 export interface SubgraphContext {
@@ -105,7 +106,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     }
     if (secret && !secretMatches(req.headers[SUBGRAPH_SECRET_HEADER], secret)) {
       return sendJson(res, 403, {
-        errors: [{ message: "This subgraph only answers its gateway", extensions: { code: "FORBIDDEN" } }],
+        errors: [{ message: "This subgraph only answers its gateway", extensions: { code: ErrorCode.FORBIDDEN } }],
       });
     }
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;

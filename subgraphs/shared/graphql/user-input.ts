@@ -1,4 +1,5 @@
 import { GraphQLError } from "graphql";
+import { ErrorCode } from "../error-codes.js";
 
 /**
  * The page size limits of every connection and the error of a caller's mistake: free of
@@ -14,5 +15,5 @@ export const MAX_FIRST = 100;
  * not sent to the caller.
  */
 export function badUserInput(message: string, field?: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: "BAD_USER_INPUT", ...(field ? { field } : {}), http: { status: 200 } } });
+  return new GraphQLError(message, { extensions: { code: ErrorCode.BAD_USER_INPUT, ...(field ? { field } : {}), http: { status: 200 } } });
 }

@@ -4,6 +4,7 @@ import { Agent as HttpsAgent } from "node:https";
 import got, { RequestError, TimeoutError, type Got, type Response } from "got";
 import { GraphQLError } from "graphql";
 import { BrokenCircuitError, ConsecutiveBreaker, IsolatedCircuitError, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from "cockatiel";
+import { ErrorCode } from "../error-codes.js";
 import { DEFAULT_ETAG_CACHE_BYTES, type UpstreamConfig } from "./config.js";
 import { UpstreamError, budgetExceeded, deadlineExceeded, safeErrorParts, type UpstreamErrorCode } from "./errors.js";
 import { expectItems, expectRepresentation } from "./expectations.js";
@@ -362,7 +363,7 @@ export class Upstream {
           status: null,
           reason: failure.reason,
           summary: failure.summary,
-          ...(outcomeUnknown ? { code: "WRITE_OUTCOME_UNKNOWN" as const } : {}),
+          ...(outcomeUnknown ? { code: ErrorCode.WRITE_OUTCOME_UNKNOWN } : {}),
         });
       }
 
@@ -494,7 +495,7 @@ export class Upstream {
         // an unparsable error body adds nothing the status does not say
       }
     }
-    let code: UpstreamErrorCode | undefined = outcomeUnknown ? "WRITE_OUTCOME_UNKNOWN" : undefined;
+    let code: UpstreamErrorCode | undefined = outcomeUnknown ? ErrorCode.WRITE_OUTCOME_UNKNOWN : undefined;
     if (spec.api === "token") {
       // the facade's own credentials or scopes were refused: the caller cannot be served. Only
       // the OAuth error code is kept, the description may repeat what was sent.
@@ -506,7 +507,7 @@ export class Upstream {
       }
       parts = typeof oauth === "string" && /^[a-z_]{1,40}$/.test(oauth) ? { detail: oauth } : {};
       const status = response.statusCode;
-      if (status >= 400 && status < 500 && status !== 429) code = "UNAUTHENTICATED";
+      if (status >= 400 && status < 500 && status !== 429) code = ErrorCode.UNAUTHENTICATED;
     }
     return new UpstreamError({
       ...(code !== undefined ? { code } : {}),
