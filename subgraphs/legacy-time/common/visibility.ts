@@ -7,7 +7,7 @@ import { ErrorCode, codedError } from "../../shared/error-codes.js";
 /**
  * Forward mode (docs/graph.md#authentication-and-visibility): the legacy API knows only this
  * subgraph's API key, so it would show anyone's legacy data to any caller. Data about an
- * employee (legacy profile, work contracts, time entries) is therefore served only when the
+ * employee (legacy user, work contracts, time entries) is therefore served only when the
  * caller can read that employee through the current API with its own token; the check is one
  * batched `/employees?id=` call per 100 employees. In service mode every employee is visible.
  */

@@ -15,13 +15,13 @@ import { assertCaller, visibleIds } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { USERS_PATH, legacyUserLoader } from "../loaders.js";
 import { USER_FIELDS, type RestLegacyUser } from "../rest.js";
-import { LegacyProfile } from "./legacy-profile.js";
+import { LegacyUser } from "./legacy-user.js";
 
 /**
  * The legacy API's list of users (`GET /api/v3/users`) as a root connection, with the list's own
  * filters. Former employees (contract ended before today) are left out unless asked for, as the
  * legacy API does. One upstream call per page; each user also primes the per-request user loader,
- * so `Employee.legacyProfile` of a listed person costs nothing more.
+ * so `Employee.legacyUser` of a listed person costs nothing more.
  */
 
 @InputType({ description: "Filters of the legacy users list; all given filters apply together." })
@@ -63,7 +63,7 @@ class LegacyUsersArgs {
   after?: string | null;
 }
 
-export const LegacyProfileConnection = connectionType("LegacyProfile", LegacyProfile);
+export const LegacyUserConnection = connectionType("LegacyUser", LegacyUser);
 
 const CURSOR_PREFIX = "legacyUsers:";
 const MAX_TEXT = 255;
@@ -126,9 +126,9 @@ function restQuery(filter: LegacyUserFilter | null | undefined): QueryParams | n
   return query;
 }
 
-@Resolver(() => LegacyProfile)
+@Resolver(() => LegacyUser)
 export class LegacyUsersResolver {
-  @Query(() => LegacyProfileConnection, {
+  @Query(() => LegacyUserConnection, {
     description:
       "The legacy API's users, by id, with its filters; former employees only when asked. In forward mode, only the people the caller can read.",
   })
