@@ -82,10 +82,29 @@ describe("legacyUsers", () => {
     expect(stack.stats().total).toBe(0);
   });
 
-  it("ids that cannot be legacy ids match nothing, without an upstream call", async () => {
+  it("ids that cannot be legacy ids are BAD_USER_INPUT before any upstream call (the input checks' legacy id rule)", async () => {
     stack.resetStats();
     const res = await stack.gql(url, USERS, { filter: { ids: ["abc"] } });
+    expect(res.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(res.errors?.[0]?.message).toContain("must be a legacy id");
+    expect(stack.stats().total).toBe(0);
+  });
+
+  it("an empty ids list matches nothing, without an upstream call", async () => {
+    stack.resetStats();
+    const res = await stack.gql(url, USERS, { filter: { ids: [] } });
     expect(res.data.legacyUsers.nodes).toEqual([]);
+    expect(stack.stats().total).toBe(0);
+  });
+
+  it("a cursor of another filter, or a forged offset, is BAD_USER_INPUT before any upstream call", async () => {
+    const page = await stack.gql(url, USERS, { first: 2 });
+    const cursor = page.data.legacyUsers.pageInfo.endCursor;
+    stack.resetStats();
+    const other = await stack.gql(url, USERS, { first: 2, after: cursor, filter: { includeFormerEmployees: true } });
+    expect(other.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    const forged = await stack.gql(url, USERS, { first: 2, after: Buffer.from("legacyUsers:5").toString("base64url") });
+    expect(forged.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
     expect(stack.stats().total).toBe(0);
   });
 });

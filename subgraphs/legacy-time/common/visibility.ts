@@ -1,7 +1,7 @@
 import { GraphQLError } from "graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { loadEvery } from "../../shared/upstream/index.js";
-import { visibleEmployeeLoader } from "../loaders.js";
+import { callerCheck, visibleEmployeeLoader } from "../loaders.js";
 import { ErrorCode, codedError } from "../../shared/error-codes.js";
 
 /**
@@ -53,7 +53,7 @@ export async function visibleIds(ctx: SubgraphContext, employeeIds: readonly str
  */
 export async function assertCaller(ctx: SubgraphContext): Promise<void> {
   if (!ctx.upstream.forwarded) return;
-  await ctx.loaders.get("callerCheck", () => ctx.upstream.current.page("/employees", { limit: 1 }).then(() => undefined));
+  await callerCheck(ctx);
 }
 
 /**

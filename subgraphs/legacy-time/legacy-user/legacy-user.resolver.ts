@@ -8,8 +8,9 @@ import { LegacyReference, legacyReference } from "../common/values.js";
 import { assertLegacyWriteAllowed, assertVisible } from "../common/visibility.js";
 import { Department } from "../department/department.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { USERS_PATH, axisSectionLoader, legacyUserLoader } from "../loaders.js";
-import { USER_FIELDS, type RestAxisSection, type RestLegacyUser } from "../rest.js";
+import { axisSectionLoader, legacyUserLoader } from "../loaders.js";
+import { putLegacyUser } from "../writes.js";
+import type { RestAxisSection, RestLegacyUser } from "../rest.js";
 import {
   LegacyBankAccount,
   LegacyExtendedDataEntry,
@@ -227,7 +228,7 @@ export class LegacyUserResolver {
       const loader = legacyUserLoader(ctx);
       let updated: RestLegacyUser;
       try {
-        updated = (await ctx.upstream.legacy.put<{ data: RestLegacyUser }>(`${USERS_PATH}/${id}`, body, { fields: USER_FIELDS })).data;
+        updated = await putLegacyUser(ctx, id, body);
       } catch (err) {
         if (err instanceof UpstreamError && err.status === 404) throw notFound("Employee", id);
         if (!isRefusal(err)) {

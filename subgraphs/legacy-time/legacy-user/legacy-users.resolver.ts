@@ -5,23 +5,27 @@ import {
   badUserInput,
   checkFilterList,
   connectionType,
+  cursorScope,
+  offsetAfter,
+  offsetConnection,
   pageSize,
   type ConnectionResult,
   type SubgraphContext,
 } from "../../shared/graphql/index.js";
-import { legacyItems, type QueryParams } from "../../shared/upstream/index.js";
+import type { QueryParams } from "../../shared/upstream/index.js";
 import { isLegacyId, ref } from "../common/ids.js";
 import { assertCaller, visibleIds } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { USERS_PATH, legacyUserLoader } from "../loaders.js";
+import { USERS_PATH, legacyUsersPage } from "../loaders.js";
 import { USER_FIELDS, type RestLegacyUser } from "../rest.js";
 import { LegacyUser } from "./legacy-user.js";
 
 /**
  * The legacy API's list of users (`GET /api/v3/users`) as a root connection, with the list's own
  * filters. Former employees (contract ended before today) are left out unless asked for, as the
- * legacy API does. One upstream call per page; each user also primes the per-request user loader,
- * so `Employee.legacyUser` of a listed person costs nothing more.
+ * legacy API does. One upstream call per page (`legacyUsersPage` in loaders.ts); each user also
+ * primes the per-request user loader, so `Employee.legacyUser` of a listed person costs nothing
+ * more. Cursors are offsets, signed and bound to the filter like every cursor of the graph.
  */
 
 @InputType({ description: "Filters of the legacy users list; all given filters apply together." })
@@ -65,19 +69,7 @@ class LegacyUsersArgs {
 
 export const LegacyUserConnection = connectionType("LegacyUser", LegacyUser);
 
-const CURSOR_PREFIX = "legacyUsers:";
 const MAX_TEXT = 255;
-
-function encodeOffset(offset: number): string {
-  return Buffer.from(`${CURSOR_PREFIX}${offset}`).toString("base64url");
-}
-
-function decodeOffset(cursor: string): number {
-  const text = Buffer.from(cursor, "base64url").toString("utf8");
-  const offset = text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : "";
-  if (!/^\d{1,9}$/.test(offset)) throw badUserInput("after is not a cursor of this connection", "after");
-  return Number(offset);
-}
 
 /** A date range as the legacy comparator: `between,a,b`, `since,a` or `until,b`. */
 function range(value: DateRange | null | undefined, field: string): string | undefined {
@@ -134,35 +126,15 @@ export class LegacyUsersResolver {
   })
   async legacyUsers(@Args(() => LegacyUsersArgs) args: LegacyUsersArgs, @Ctx() ctx: SubgraphContext): Promise<ConnectionResult<RestLegacyUser>> {
     const first = pageSize(args.first);
-    const start = args.after ? decodeOffset(args.after) + 1 : 0;
     const query = restQuery(args.filter);
-    const empty: ConnectionResult<RestLegacyUser> = {
-      edges: [],
-      nodes: [],
-      totalCount: null,
-      pageInfo: { hasNextPage: false, hasPreviousPage: start > 0, startCursor: null, endCursor: null },
-    };
-    if (query === null || first === 0) return empty;
+    // a filter that matches nothing binds its cursors to no list: only a cursor of this filter resumes it
+    const binding = { signer: ctx.upstream.cursors, scope: cursorScope(USERS_PATH, query ?? { id: "" }) };
+    const start = offsetAfter(args.after, binding);
+    if (query === null || first === 0) return offsetConnection<RestLegacyUser>([], start, binding, { hasNextPage: false });
     await assertCaller(ctx);
-    // one more than asked: whether a next page exists, without a count the list does not give
-    const body = await ctx.upstream.legacy.get<unknown>(USERS_PATH, { ...query, paging: `${start},${first + 1}` });
-    const users = legacyItems<RestLegacyUser>(body);
-    const page = users.slice(0, first);
-    const loader = legacyUserLoader(ctx);
-    for (const user of page) loader.prime(String(user.id), user);
+    const { page, hasNextPage } = await legacyUsersPage(ctx, query, start, first);
     const visible = await visibleIds(ctx, page.map((u) => String(u.id)));
-    const edges = page.flatMap((node, k) => (visible.has(String(node.id)) ? [{ cursor: encodeOffset(start + k), node }] : []));
-    return {
-      edges,
-      nodes: edges.map((e) => e.node),
-      totalCount: null,
-      pageInfo: {
-        hasNextPage: users.length > first,
-        hasPreviousPage: start > 0,
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: page.length > 0 ? encodeOffset(start + page.length - 1) : null,
-      },
-    };
+    return offsetConnection(page, start, binding, { hasNextPage, keep: (user) => visible.has(String(user.id)) });
   }
 
   @FieldResolver(() => Employee, { nullable: true, description: "The employee this user is (same id)." })
