@@ -1,7 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { listConnection, type SubgraphContext } from "../../shared/graphql/index.js";
-import { idList, requiredId, searchText } from "../filters.js";
+import { RestFilter, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
 import { LegalEntity } from "../legal-entity/legal-entity.js";
 import { businessEstablishmentLoader, legalEntityLoader, occupationCategoryLoader } from "../loaders.js";
 import { OccupationCategory } from "../occupation-category/occupation-category.js";
@@ -23,11 +22,10 @@ export class BusinessEstablishmentResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const query = {
-      "legalEntity.id": idList(filter?.legalEntityIds, "filter.legalEntityIds"),
-      search: searchText(filter?.search, "filter.search"),
-      isArchived: filter?.isArchived ?? undefined,
-    };
+    const query = new RestFilter()
+      .strings("legalEntity.id", "legalEntityIds", filter?.legalEntityIds)
+      .search("search", "search", filter?.search, { trim: true })
+      .boolean("isArchived", filter?.isArchived).query;
     return listConnection(ctx, info, "/business-establishments", query, { first, after }, businessEstablishmentLoader(ctx));
   }
 

@@ -1,8 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { listConnection, type SubgraphContext } from "../../shared/graphql/index.js";
+import { RestFilter, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
 import { Employee } from "../employee/employee.js";
-import { requiredId, searchText } from "../filters.js";
 import { departmentLoader } from "../loaders.js";
 import type { RestDepartment } from "../rest.js";
 import { Department, DepartmentConnection, DepartmentFilter } from "./department.js";
@@ -29,10 +28,7 @@ export class DepartmentResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const query = {
-      search: searchText(filter?.search, "filter.search"),
-      isArchived: filter?.isArchived ?? undefined,
-    };
+    const query = new RestFilter().search("search", "search", filter?.search, { trim: true }).boolean("isArchived", filter?.isArchived).query;
     return listConnection(ctx, info, "/departments", query, { first, after }, departmentLoader(ctx));
   }
 

@@ -1,7 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { listConnection, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
-import { requiredId } from "../filters.js";
+import { listConnection, requiredId, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
 import { LegalEntity } from "../legal-entity/legal-entity.js";
 import { employmentTemplateLoader, legalEntityLoader } from "../loaders.js";
 import { loadEvery } from "../../shared/upstream/index.js";

@@ -1,7 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, ID, Info, Int, Query, Resolver } from "type-graphql";
-import { listConnection, type SubgraphContext } from "../../shared/graphql/index.js";
-import { idList, rankList, requiredId } from "../filters.js";
+import { RestFilter, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
 import { jobQualificationLoader } from "../loaders.js";
 import type { RestJobQualification } from "../rest.js";
 import { JobQualification, JobQualificationConnection, JobQualificationFilter } from "./job-qualification.js";
@@ -24,10 +23,9 @@ export class JobQualificationResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const query = {
-      rank: rankList(filter?.ranks, "filter.ranks"),
-      "profession.id": idList(filter?.professionIds, "filter.professionIds"),
-    };
+    const query = new RestFilter()
+      .integers("rank", "ranks", filter?.ranks, 0)
+      .strings("profession.id", "professionIds", filter?.professionIds).query;
     return listConnection(ctx, info, "/job-qualifications", query, { first, after }, jobQualificationLoader(ctx));
   }
 }

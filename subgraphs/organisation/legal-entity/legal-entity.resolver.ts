@@ -1,9 +1,8 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { childConnection, listConnection, type SubgraphContext } from "../../shared/graphql/index.js";
+import { ALPHA3_COUNTRY_CODE, RestFilter, childConnection, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishmentConnection } from "../business-establishment/business-establishment.js";
 import { EmploymentTemplate } from "../employment-template/employment-template.js";
-import { countryCodeList, requiredId } from "../filters.js";
 import { establishmentsOfLegalEntity } from "../edges.js";
 import { employmentTemplateLoader, legalEntityLoader } from "../loaders.js";
 import type { RestEmploymentTemplate, RestLegalEntity } from "../rest.js";
@@ -24,10 +23,9 @@ export class LegalEntityResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const query = {
-      countryCode: countryCodeList(filter?.countryCodes, "filter.countryCodes"),
-      isArchived: filter?.isArchived ?? undefined,
-    };
+    const query = new RestFilter()
+      .strings("countryCode", "countryCodes", filter?.countryCodes, { pattern: ALPHA3_COUNTRY_CODE })
+      .boolean("isArchived", filter?.isArchived).query;
     return listConnection(ctx, info, "/legal-entities", query, { first, after }, legalEntityLoader(ctx));
   }
 

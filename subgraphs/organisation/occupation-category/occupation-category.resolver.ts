@@ -1,8 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { listConnection, badUserInput, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
+import { RestFilter, listConnection, requiredId, badUserInput, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
-import { idList, requiredId } from "../filters.js";
 import { businessEstablishmentLoader, occupationCategoryLoader } from "../loaders.js";
 import { loadEvery } from "../../shared/upstream/index.js";
 import type { RestBusinessEstablishment, RestOccupationCategory } from "../rest.js";
@@ -24,7 +23,7 @@ export class OccupationCategoryResolver {
     @Info() info: GraphQLResolveInfo,
   ) {
     const query = {
-      "businessEstablishments.id": idList(filter?.businessEstablishmentIds, "filter.businessEstablishmentIds"),
+      ...new RestFilter().strings("businessEstablishments.id", "businessEstablishmentIds", filter?.businessEstablishmentIds).query,
       search: titleSearch(filter?.search),
     };
     return listConnection(ctx, info, "/occupation-categories", query, { first, after }, occupationCategoryLoader(ctx));

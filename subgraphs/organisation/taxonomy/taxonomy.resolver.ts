@@ -1,7 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { childConnection, listConnection, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
-import { requiredId, searchText } from "../filters.js";
+import { RestFilter, childConnection, listConnection, requiredId, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
 import { labelsOfTaxonomy } from "../edges.js";
 import { taxonomyLoader } from "../loaders.js";
 import type { RestTaxonomy } from "../rest.js";
@@ -34,7 +33,7 @@ export class TaxonomyResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const query = { search: searchText(filter?.search, "filter.search") };
+    const query = new RestFilter().search("search", "search", filter?.search, { trim: true }).query;
     return listConnection(ctx, info, "/taxonomies", query, { first, after }, taxonomyLoader(ctx));
   }
 

@@ -1,7 +1,6 @@
 import { Arg, Ctx, ID, Mutation, Resolver, createUnionType } from "type-graphql";
-import { InvalidInputError, audited, invalidInput, type SubgraphContext } from "../../shared/graphql/index.js";
+import { InvalidInputError, audited, invalidInput, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
 import { UpstreamError } from "../../shared/upstream/index.js";
-import { requiredId } from "../filters.js";
 import { postWebhookTestDelivery } from "../writes.js";
 import type { RestWebhookDelivery } from "../rest.js";
 import { WebhookDelivery } from "./webhook-delivery.js";

@@ -1,5 +1,5 @@
 import { ArgsType, Field, Int, type ClassType } from "type-graphql";
-import { restSort } from "./filter.js";
+import { restSort } from "../../shared/graphql/index.js";
 
 /** The arguments of every connection: a page of at most 100 items after a cursor. */
 @ArgsType()
