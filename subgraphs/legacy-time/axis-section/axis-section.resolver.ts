@@ -1,5 +1,6 @@
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
 import {
+  PageArgs,
   checkFilterList,
   Translation,
   arrayConnection,
@@ -33,15 +34,9 @@ export const UpdateAxisSectionResult = createUnionType({
 });
 
 @ArgsType()
-class AxisSectionsArgs {
+class AxisSectionsArgs extends PageArgs {
   @Field(() => AxisSectionFilter, { nullable: true })
   filter?: AxisSectionFilter | null;
-
-  @Field(() => Int, { nullable: true, description: "0 to 100, default 25." })
-  first?: number | null;
-
-  @Field(() => String, { nullable: true })
-  after?: string | null;
 }
 
 /** REST field names (as the legacy API's messages use them) -> input field names. */

@@ -1,7 +1,8 @@
-import { Args, ArgsType, Ctx, Field, FieldResolver, ID, InputType, Int, Query, Resolver, Root } from "type-graphql";
+import { Args, ArgsType, Ctx, Field, FieldResolver, ID, InputType, Query, Resolver, Root } from "type-graphql";
 import {
   DateRange,
   LocalDateTimeScalar,
+  PageArgs,
   badUserInput,
   checkFilterList,
   connectionType,
@@ -56,15 +57,9 @@ export class LegacyUserFilter {
 }
 
 @ArgsType()
-class LegacyUsersArgs {
+class LegacyUsersArgs extends PageArgs {
   @Field(() => LegacyUserFilter, { nullable: true })
   filter?: LegacyUserFilter | null;
-
-  @Field(() => Int, { nullable: true, description: "0 to 100, default 25." })
-  first?: number | null;
-
-  @Field(() => String, { nullable: true })
-  after?: string | null;
 }
 
 export const LegacyUserConnection = connectionType("LegacyUser", LegacyUser);

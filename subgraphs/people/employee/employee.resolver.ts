@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import { DateScalar, listConnection, type SubgraphContext, childConnection } from "../../shared/graphql/index.js";
 import { RestFilter } from "../../shared/graphql/index.js";
-import { listQuery, PageArgs } from "../common/list-args.js";
+import { listQuery, PageArgs } from "../../shared/graphql/index.js";
 import { referenceTo } from "../common/selection.js";
 import { FileReference, fileReference } from "../common/values.js";
 import { employmentsOfEmployee, jobPositionsOfEmployee, reportsOfManager } from "../edges.js";

@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import { listConnection, translate, translations, Translation, type SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
-import { listQuery } from "../common/list-args.js";
+import { listQuery } from "../../shared/graphql/index.js";
 import { referenceTo } from "../common/selection.js";
 import { entityRef, FileReference, fileReference } from "../common/values.js";
 import { Department } from "../department/department.js";

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { listQuery } from "../common/list-args.js";
+import { listQuery } from "../../shared/graphql/index.js";
 import { childConnection } from "../../shared/graphql/index.js";
 import { employmentsOfLegalEntity } from "../edges.js";
 import { EmploymentConnection, EmploymentListArgs, employmentQuery } from "../employment/employment.js";

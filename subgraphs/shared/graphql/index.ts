@@ -2,6 +2,7 @@ export * from "./connection.js";
 export * from "./lists.js";
 export * from "./arguments.js";
 export * from "./filters.js";
+export * from "./list-args.js";
 export * from "./common-types.js";
 export * from "./errors.js";
 export * from "./federation.js";

@@ -1,5 +1,5 @@
 import { ArgsType, Field, Int, type ClassType } from "type-graphql";
-import { restSort } from "../../shared/graphql/index.js";
+import { restSort } from "./filters.js";
 
 /** The arguments of every connection: a page of at most 100 items after a cursor. */
 @ArgsType()
