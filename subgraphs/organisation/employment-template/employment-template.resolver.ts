@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { listConnection, requiredId, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { PageArgs, listConnection, requiredId, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
 import { LegalEntity } from "../legal-entity/legal-entity.js";
 import { employmentTemplateLoader, legalEntityLoader } from "../loaders.js";
 import { loadEvery } from "../../shared/upstream/index.js";
@@ -19,12 +19,11 @@ export class EmploymentTemplateResolver {
 
   @Query(() => EmploymentTemplateConnection, { nullable: true, description: "Employment templates, ordered by id (the list has no filters)." })
   employmentTemplates(
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => PageArgs) page: PageArgs,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return listConnection(ctx, info, "/employment-templates", {}, { first, after }, employmentTemplateLoader(ctx));
+    return listConnection(ctx, info, "/employment-templates", {}, page, employmentTemplateLoader(ctx));
   }
 
   @FieldResolver(() => String, { description: "The title in `lang` (e.g. fr-FR) when translated, else the invariant title." })

@@ -1,9 +1,11 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, ID, Info, Int, Query, Resolver } from "type-graphql";
-import { RestFilter, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
+import { Arg, Args, Ctx, ID, Info, Int, Query, Resolver } from "type-graphql";
+import { filterArgs, type FilterArgs, RestFilter, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
 import { jobQualificationLoader } from "../loaders.js";
 import type { RestJobQualification } from "../rest.js";
 import { JobQualification, JobQualificationConnection, JobQualificationFilter } from "./job-qualification.js";
+
+const JobQualificationListArgs = filterArgs(JobQualificationFilter);
 
 @Resolver(() => JobQualification)
 export class JobQualificationResolver {
@@ -17,9 +19,7 @@ export class JobQualificationResolver {
 
   @Query(() => JobQualificationConnection, { nullable: true, description: "Job qualifications, ordered by id." })
   jobQualifications(
-    @Arg("filter", () => JobQualificationFilter, { nullable: true }) filter: JobQualificationFilter | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => JobQualificationListArgs) { filter, first, after }: FilterArgs<JobQualificationFilter>,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {

@@ -1,12 +1,14 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { ALPHA3_COUNTRY_CODE, RestFilter, childConnection, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { filterArgs, type FilterArgs, ALPHA3_COUNTRY_CODE, RestFilter, childConnection, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishmentConnection } from "../business-establishment/business-establishment.js";
 import { EmploymentTemplate } from "../employment-template/employment-template.js";
 import { establishmentsOfLegalEntity } from "../edges.js";
 import { employmentTemplateLoader, legalEntityLoader } from "../loaders.js";
 import type { RestEmploymentTemplate, RestLegalEntity } from "../rest.js";
 import { LegalEntity, LegalEntityConnection, LegalEntityFilter } from "./legal-entity.js";
+
+const LegalEntityListArgs = filterArgs(LegalEntityFilter);
 
 @Resolver(() => LegalEntity)
 export class LegalEntityResolver {
@@ -17,9 +19,7 @@ export class LegalEntityResolver {
 
   @Query(() => LegalEntityConnection, { nullable: true, description: "Legal entities, ordered by id." })
   legalEntities(
-    @Arg("filter", () => LegalEntityFilter, { nullable: true }) filter: LegalEntityFilter | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => LegalEntityListArgs) { filter, first, after }: FilterArgs<LegalEntityFilter>,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {

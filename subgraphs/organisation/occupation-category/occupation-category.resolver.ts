@@ -1,11 +1,13 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { RestFilter, listConnection, requiredId, badUserInput, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { filterArgs, type FilterArgs, RestFilter, listConnection, requiredId, badUserInput, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
 import { businessEstablishmentLoader, occupationCategoryLoader } from "../loaders.js";
 import { loadEvery } from "../../shared/upstream/index.js";
 import type { RestBusinessEstablishment, RestOccupationCategory } from "../rest.js";
 import { OccupationCategory, OccupationCategoryConnection, OccupationCategoryFilter } from "./occupation-category.js";
+
+const OccupationCategoryListArgs = filterArgs(OccupationCategoryFilter);
 
 @Resolver(() => OccupationCategory)
 export class OccupationCategoryResolver {
@@ -16,9 +18,7 @@ export class OccupationCategoryResolver {
 
   @Query(() => OccupationCategoryConnection, { nullable: true, description: "Occupation categories, ordered by id." })
   occupationCategories(
-    @Arg("filter", () => OccupationCategoryFilter, { nullable: true }) filter: OccupationCategoryFilter | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => OccupationCategoryListArgs) { filter, first, after }: FilterArgs<OccupationCategoryFilter>,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {

@@ -1,10 +1,12 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { RestFilter, listConnection, requiredId, restSort, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { listArgs, type ListArgs, RestFilter, listConnection, requiredId, restSort, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
 import { taxonomyLabelLoader, taxonomyLoader } from "../loaders.js";
 import type { RestTaxonomy, RestTaxonomyLabel } from "../rest.js";
 import { Taxonomy } from "../taxonomy/taxonomy.js";
 import { TaxonomyLabel, TaxonomyLabelConnection, TaxonomyLabelFilter, TaxonomyLabelSort } from "./taxonomy-label.js";
+
+const TaxonomyLabelListArgs = listArgs(TaxonomyLabelFilter, TaxonomyLabelSort);
 
 @Resolver(() => TaxonomyLabel)
 export class TaxonomyLabelResolver {
@@ -15,10 +17,7 @@ export class TaxonomyLabelResolver {
 
   @Query(() => TaxonomyLabelConnection, { nullable: true, description: "Taxonomy labels, ordered by `sort` (default: creation order)." })
   taxonomyLabels(
-    @Arg("filter", () => TaxonomyLabelFilter, { nullable: true }) filter: TaxonomyLabelFilter | null,
-    @Arg("sort", () => [TaxonomyLabelSort], { nullable: true }) sort: TaxonomyLabelSort[] | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => TaxonomyLabelListArgs) { filter, sort, first, after }: ListArgs<TaxonomyLabelFilter, TaxonomyLabelSort>,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {

@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { RestFilter, childConnection, listConnection, requiredId, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { filterArgs, type FilterArgs, RestFilter, childConnection, listConnection, requiredId, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
 import { labelsOfTaxonomy } from "../edges.js";
 import { taxonomyLoader } from "../loaders.js";
 import type { RestTaxonomy } from "../rest.js";
@@ -15,6 +15,8 @@ const SORT_OF_SORT_LABELS_BY: Record<string, TaxonomyLabelSort> = {
   id: TaxonomyLabelSort.ID_ASC,
 };
 
+const TaxonomyListArgs = filterArgs(TaxonomyFilter);
+
 @Resolver(() => Taxonomy)
 export class TaxonomyResolver {
   @Query(() => Taxonomy, {
@@ -27,9 +29,7 @@ export class TaxonomyResolver {
 
   @Query(() => TaxonomyConnection, { nullable: true, description: "Taxonomies, ordered by id." })
   taxonomies(
-    @Arg("filter", () => TaxonomyFilter, { nullable: true }) filter: TaxonomyFilter | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => TaxonomyListArgs) { filter, first, after }: FilterArgs<TaxonomyFilter>,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {

@@ -11,6 +11,21 @@ export class PageArgs {
   after?: string | null;
 }
 
+/** The arguments of a list with a filter input and no sort. */
+export interface FilterArgs<F> extends PageArgs {
+  filter?: F | null;
+}
+
+/** The ArgsType of a list without sort: `filter: <Entity>Filter`, `first`, `after`. */
+export function filterArgs<F extends object>(filter: ClassType<F>): ClassType<FilterArgs<F>> {
+  @ArgsType()
+  class FilteredPage extends PageArgs {
+    @Field(() => filter, { nullable: true })
+    filter?: F | null;
+  }
+  return FilteredPage;
+}
+
 /** The arguments of a list with a filter input and a sort enum (root lists and the edges that take them). */
 export interface ListArgs<F, S extends string> extends PageArgs {
   filter?: F | null;
