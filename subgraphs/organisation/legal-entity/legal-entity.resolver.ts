@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { filterArgs, type FilterArgs, ALPHA3_COUNTRY_CODE, RestFilter, childConnection, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
+import { PageArgs, filterArgs, type FilterArgs, ALPHA3_COUNTRY_CODE, RestFilter, childConnection, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishmentConnection } from "../business-establishment/business-establishment.js";
 import { EmploymentTemplate } from "../employment-template/employment-template.js";
 import { establishmentsOfLegalEntity } from "../edges.js";
@@ -41,11 +41,10 @@ export class LegalEntityResolver {
     @Root() entity: RestLegalEntity,
     @Arg("isArchived", () => Boolean, { nullable: true, description: "true: archived only; false: non-archived only; omitted: both." })
     isArchived: boolean | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => PageArgs) page: PageArgs,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return childConnection(ctx, info, establishmentsOfLegalEntity, entity.id, { first, after }, { isArchived: isArchived ?? undefined });
+    return childConnection(ctx, info, establishmentsOfLegalEntity, entity.id, page, { isArchived: isArchived ?? undefined });
   }
 }

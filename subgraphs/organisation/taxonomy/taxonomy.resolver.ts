@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { filterArgs, type FilterArgs, RestFilter, childConnection, listConnection, requiredId, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
+import { PageArgs, filterArgs, type FilterArgs, RestFilter, childConnection, listConnection, requiredId, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
 import { labelsOfTaxonomy } from "../edges.js";
 import { taxonomyLoader } from "../loaders.js";
 import type { RestTaxonomy } from "../rest.js";
@@ -58,13 +58,12 @@ export class TaxonomyResolver {
     @Arg("isArchived", () => Boolean, { nullable: true, description: "true: archived only; false: non-archived only; omitted: both." })
     isArchived: boolean | null,
     @Arg("sort", () => [TaxonomyLabelSort], { nullable: true }) sort: TaxonomyLabelSort[] | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => PageArgs) page: PageArgs,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
     const fallback = SORT_OF_SORT_LABELS_BY[taxonomy.sortLabelsBy];
     const order = sort && sort.length > 0 ? sort : fallback ? [fallback] : null;
-    return childConnection(ctx, info, labelsOfTaxonomy, taxonomy.id, { first, after }, labelQuery(search, isArchived, order));
+    return childConnection(ctx, info, labelsOfTaxonomy, taxonomy.id, page, labelQuery(search, isArchived, order));
   }
 }
