@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ConfigError, shown } from "../platform/config.js";
 import { sendJson } from "../platform/http.js";
+import { ErrorCode, errorBody } from "../platform/error-codes.js";
 
 /**
  * CORS for browser frontends on other origins. A hand-written policy rather than the `cors`
@@ -101,7 +102,7 @@ export function handleCors(policy: CorsOrigins, req: IncomingMessage, res: Serve
   const preflight = req.method === "OPTIONS" && origin !== undefined && req.headers["access-control-request-method"] !== undefined;
   if (preflight) {
     if (!allowed) {
-      sendJson(res, 403, { errors: [{ message: "This origin may not call the gateway from a browser", extensions: { code: "FORBIDDEN" } }] });
+      sendJson(res, 403, errorBody(ErrorCode.FORBIDDEN, "This origin may not call the gateway from a browser"));
       return true;
     }
     res.writeHead(204, {

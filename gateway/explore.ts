@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { sendJson } from "../platform/http.js";
 import type { GatewayConfig } from "./config.js";
 import { loadOperations, TOUR_VARIABLES, type Operation } from "./operations.js";
+import { ErrorCode, errorBody } from "../platform/error-codes.js";
 
 /**
  * Exploring the graph in a browser, outside production (GATEWAY_EXPLORER):
@@ -107,7 +108,7 @@ export async function createExploration(config: GatewayConfig): Promise<Explorat
           const name = new URL(req.url ?? "/", "http://gateway.local").searchParams.get("operation") ?? operations[0]?.name;
           const page = name ? sandboxes.get(name) : undefined;
           if (!page) {
-            sendJson(res, 404, { errors: [{ message: "No such operation in operations/", extensions: { code: "NOT_FOUND" } }] });
+            sendJson(res, 404, errorBody(ErrorCode.NOT_FOUND, "No such operation in operations/"));
             return true;
           }
           sendHtml(res, await page());

@@ -16,6 +16,7 @@ import { legacyTimeFieldChecks } from "../platform/time-entry-range.js";
 import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.js";
 import { handleCors } from "./cors.js";
 import { createExploration } from "./explore.js";
+import { ErrorCode } from "../platform/error-codes.js";
 
 /**
  * The gateway: composes the three subgraphs (from the committed supergraph, or by introspecting
@@ -42,7 +43,7 @@ export interface RunningGateway {
 /** The operation's time is up: what the client sees for the parts that were not fetched in time. */
 export class DeadlineExceededError extends GraphQLError {
   constructor() {
-    super("The operation's deadline was exceeded before this subgraph answered", { extensions: { code: "DEADLINE_EXCEEDED" } });
+    super("The operation's deadline was exceeded before this subgraph answered", { extensions: { code: ErrorCode.DEADLINE_EXCEEDED } });
   }
 }
 
@@ -270,7 +271,7 @@ function requireCredentials(): ApolloServerPlugin<GatewayContext> {
           if (/^Bearer\s+\S+/i.test(contextValue.authorization ?? "")) return;
           if (isIntrospectionOnly(document, operationName)) return;
           throw new GraphQLError("A bearer token is required: send `Authorization: Bearer <token>` of the directory service", {
-            extensions: { code: "UNAUTHENTICATED", http: { status: 401 } },
+            extensions: { code: ErrorCode.UNAUTHENTICATED, http: { status: 401 } },
           });
         },
       };

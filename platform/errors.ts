@@ -3,6 +3,7 @@ import { unwrapResolverError } from "@apollo/server/errors";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import { randomUUID } from "node:crypto";
 import { truncate, type Logger } from "./log.js";
+import { ErrorCode } from "./error-codes.js";
 
 /**
  * What an error may tell a client, for the gateway and the subgraph servers alike:
@@ -46,16 +47,16 @@ export function formatErrorHygienically(options: ErrorHygieneOptions) {
       // thrown by a resolver with its own code
       message = original.message;
       extensions = { ...original.extensions };
-    } else if (options.classify && (!extensions.code || extensions.code === "INTERNAL_SERVER_ERROR") && !extensions.errorId) {
+    } else if (options.classify && (!extensions.code || extensions.code === ErrorCode.INTERNAL_SERVER_ERROR) && !extensions.errorId) {
       const mapped = options.classify(original);
       message = mapped.message;
       extensions = { ...mapped.extensions };
     }
-    if (extensions.code === "GRAPHQL_VALIDATION_FAILED" && /^Expected value of type "[^"]+", found /.test(message)) {
-      extensions.code = "BAD_USER_INPUT";
+    if (extensions.code === ErrorCode.GRAPHQL_VALIDATION_FAILED && /^Expected value of type "[^"]+", found /.test(message)) {
+      extensions.code = ErrorCode.BAD_USER_INPUT;
     }
     for (const key of INTERNAL_EXTENSIONS) delete extensions[key];
-    if (!extensions.code || (extensions.code === "INTERNAL_SERVER_ERROR" && !extensions.errorId)) {
+    if (!extensions.code || (extensions.code === ErrorCode.INTERNAL_SERVER_ERROR && !extensions.errorId)) {
       // unexpected here; an errorId already present comes from a subgraph that masked and logged it
       const errorId = randomUUID();
       options.logger.error("unexpected error", {
@@ -63,9 +64,9 @@ export function formatErrorHygienically(options: ErrorHygieneOptions) {
         path: formatted.path,
         error: original instanceof Error ? truncate(original.stack ?? original.message, 2000) : truncate(String(original)),
       });
-      return { message: INTERNAL_ERROR_MESSAGE, ...(formatted.path ? { path: formatted.path } : {}), extensions: { code: "INTERNAL_SERVER_ERROR", errorId } };
+      return { message: INTERNAL_ERROR_MESSAGE, ...(formatted.path ? { path: formatted.path } : {}), extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR, errorId } };
     }
-    if (extensions.code === "INTERNAL_SERVER_ERROR") message = INTERNAL_ERROR_MESSAGE;
+    if (extensions.code === ErrorCode.INTERNAL_SERVER_ERROR) message = INTERNAL_ERROR_MESSAGE;
     if (options.production) message = withoutSuggestions(message);
     return {
       message,
@@ -95,7 +96,7 @@ export function unknownOperationIsClientError<C extends BaseContext>(): ApolloSe
             typeof request.operationName === "string" && request.operationName !== ""
               ? `Unknown operation named "${truncate(request.operationName, 100)}"`
               : "Must provide operation name if query contains multiple operations",
-            { extensions: { code: "BAD_USER_INPUT", http: { status: 400 } } },
+            { extensions: { code: ErrorCode.BAD_USER_INPUT, http: { status: 400 } } },
           );
         },
       };

@@ -3,6 +3,7 @@ import type { GraphQLError } from "graphql";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "./log.js";
+import { ErrorCode, errorBody } from "./error-codes.js";
 
 /**
  * Apollo Server on plain `node:http`: one request in, one GraphQL response out. Used by the
@@ -34,7 +35,7 @@ export async function listen(
     res.once("close", () => inFlight.delete(res));
     handler(req, res).catch((err: unknown) => {
       options.logger.error("request failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-      if (!res.headersSent) sendJson(res, 500, { errors: [{ message: "Internal server error", extensions: { code: "INTERNAL_SERVER_ERROR" } }] });
+      if (!res.headersSent) sendJson(res, 500, errorBody(ErrorCode.INTERNAL_SERVER_ERROR, "Internal server error"));
       else res.destroy();
     });
   });
@@ -81,7 +82,7 @@ export async function serveGraphQL<C extends BaseContext>(
   } catch (err) {
     if (err instanceof BodyTooLargeError) {
       // the rest of the body is left unread, so this connection cannot carry another request
-      return sendJson(res, 413, { errors: [{ message: "Request body too large", extensions: { code: "BAD_REQUEST" } }] }, { connection: "close" });
+      return sendJson(res, 413, errorBody(ErrorCode.BAD_REQUEST, "Request body too large"), { connection: "close" });
     }
     throw err;
   }

@@ -21,6 +21,7 @@ import {
 } from "graphql";
 import { Environment } from "./config.js";
 import { truncate, type Logger } from "./log.js";
+import { ErrorCode } from "./error-codes.js";
 
 /**
  * Operation limits: what one GraphQL document may ask for, checked by the gateway and by every
@@ -104,7 +105,7 @@ export function loadOperationLimits(env: NodeJS.ProcessEnv = process.env): Opera
 export class OperationLimitError extends GraphQLError {
   constructor(limit: LimitName, max: number, actual: number | string) {
     super(`Operation limit exceeded: ${limit} is ${actual}, the maximum is ${max}`, {
-      extensions: { code: "OPERATION_LIMIT_EXCEEDED", limit, value: max, actual, http: { status: 400 } },
+      extensions: { code: ErrorCode.OPERATION_LIMIT_EXCEEDED, limit, value: max, actual, http: { status: 400 } },
     });
   }
 }

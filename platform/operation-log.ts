@@ -1,5 +1,6 @@
 import type { ApolloServerPlugin, BaseContext } from "@apollo/server";
 import { truncate, type Logger } from "./log.js";
+import { ErrorCode } from "./error-codes.js";
 
 /**
  * One log line per operation: its name, duration, errors (with their codes) and what the server
@@ -19,7 +20,7 @@ export function operationLog<C extends BaseContext>(logger: Logger, calls: (cont
             durationMs: Math.round((performance.now() - started) * 10) / 10,
             ...calls(contextValue),
             errors: errors.length,
-            ...(errors.length > 0 ? { codes: [...new Set(errors.map((e) => e.extensions?.code ?? "INTERNAL_SERVER_ERROR"))] } : {}),
+            ...(errors.length > 0 ? { codes: [...new Set(errors.map((e) => e.extensions?.code ?? ErrorCode.INTERNAL_SERVER_ERROR))] } : {}),
           });
         },
       };

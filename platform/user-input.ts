@@ -1,4 +1,5 @@
 import { GraphQLError } from "graphql";
+import { ErrorCode } from "./error-codes.js";
 
 /**
  * What a caller may send, and the error of a caller's mistake: free of type-graphql, so that the
@@ -33,5 +34,5 @@ function daysIn(year: number, month: number): number {
  * not sent to the caller.
  */
 export function badUserInput(message: string, field?: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: "BAD_USER_INPUT", ...(field ? { field } : {}), http: { status: 200 } } });
+  return new GraphQLError(message, { extensions: { code: ErrorCode.BAD_USER_INPUT, ...(field ? { field } : {}), http: { status: 200 } } });
 }

@@ -12,8 +12,8 @@ import { EmployeeResolver } from "./employee/employee.resolver.js";
 import { legacyTimeFieldChecks } from "../../platform/time-entry-range.js";
 import { employmentReference } from "./employment/employment.reference.js";
 import { EmploymentResolver } from "./employment/employment.resolver.js";
-import { LegacyProfileResolver } from "./legacy-profile/legacy-profile.resolver.js";
-import { LegacyUsersResolver } from "./legacy-profile/legacy-users.resolver.js";
+import { LegacyUserResolver } from "./legacy-user/legacy-user.resolver.js";
+import { LegacyUsersResolver } from "./legacy-user/legacy-users.resolver.js";
 import { timeEntryReference } from "./time-entry/time-entry.reference.js";
 import { TimeEntryResolver } from "./time-entry/time-entry.resolver.js";
 import { workContractReference } from "./work-contract/work-contract.reference.js";
@@ -41,7 +41,7 @@ export const subgraph: SubgraphModule = {
         LegacyDepartmentResolver,
         BusinessEstablishmentResolver,
         LegacyEstablishmentResolver,
-        LegacyProfileResolver,
+        LegacyUserResolver,
         LegacyUsersResolver,
         WorkContractResolver,
         TimeEntryResolver,

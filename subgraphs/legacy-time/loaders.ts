@@ -1,6 +1,7 @@
 import DataLoader from "dataloader";
 import type { SubgraphContext } from "../shared/graphql/index.js";
 import {
+  asError,
   keyedLoader,
   legacyAllByValues,
   legacyData,
@@ -8,6 +9,7 @@ import {
   legacyListByIdsLoader,
   listByIdsLoader,
   singleReadLoader,
+  type QueryParams,
   type UpstreamSession,
 } from "../shared/upstream/index.js";
 import { isLegacyId } from "./common/ids.js";
@@ -58,6 +60,31 @@ export const legacyUserLoader = (ctx: SubgraphContext) =>
     // former employees are left out of the list unless asked for: a reference must find them too
     legacyListByIdsLoader<RestLegacyUser>(ctx.upstream, USERS_PATH, { query: { fields: USER_FIELDS, formerEmployees: "true" } }),
   );
+
+/**
+ * One page of the legacy users list (`paging=<start>,<count>`), primed into the user loader. One
+ * more than asked is read: whether a next page exists, without a count the list does not give.
+ */
+export async function legacyUsersPage(
+  ctx: SubgraphContext,
+  query: QueryParams,
+  start: number,
+  count: number,
+): Promise<{ page: RestLegacyUser[]; hasNextPage: boolean }> {
+  const users = legacyItems<RestLegacyUser>(await ctx.upstream.legacy.get<unknown>(USERS_PATH, { ...query, paging: `${start},${count + 1}` }));
+  const page = users.slice(0, count);
+  const loader = legacyUserLoader(ctx);
+  for (const user of page) loader.prime(String(user.id), user);
+  return { page, hasNextPage: users.length > count };
+}
+
+/** The axis sections of a list call (`id` and `axisId` filters), by id, primed into the section loader. */
+export async function axisSectionsList(ctx: SubgraphContext, query: { id?: string[]; axisId?: number[] }): Promise<RestAxisSection[]> {
+  const sections = legacyItems<RestAxisSection>(await ctx.upstream.legacy.get<unknown>(AXIS_SECTIONS_PATH, query)).sort((a, b) => a.id - b.id);
+  const loader = axisSectionLoader(ctx);
+  for (const section of sections) loader.prime(String(section.id), section);
+  return sections;
+}
 
 export const legacyDepartmentLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("legacyDepartment", () => legacyListByIdsLoader<RestLegacyDepartment>(ctx.upstream, DEPARTMENTS_PATH));
@@ -144,7 +171,7 @@ function timeEntriesByOwner(session: UpstreamSession): DataLoader<TimeEntriesKey
             const items = await timeEntriesIn(session, [...owners], key);
             results.set(range, groupBy(items, (e) => String(e.ownerId), byStartsAt));
           } catch (err) {
-            results.set(range, err instanceof Error ? err : new Error(String(err)));
+            results.set(range, asError(err));
           }
         }),
       );
@@ -242,7 +269,7 @@ function groupedByOwner<T extends { ownerId: number }>(
     try {
       grouped = groupBy(valid.length > 0 ? await fetch(valid) : [], (item) => String(item.ownerId), order);
     } catch (err) {
-      const error = err instanceof Error ? err : new Error(String(err));
+      const error = asError(err);
       return owners.map(() => error);
     }
     return owners.map((owner) => grouped.get(owner) ?? []);
@@ -267,4 +294,12 @@ function byStartsAt(a: RestTimeEntry, b: RestTimeEntry): number {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Forward mode: whether the current API accepts the caller's token at all (one page of one
+ * employee), once per request.
+ */
+export function callerCheck(ctx: SubgraphContext): Promise<void> {
+  return ctx.loaders.get("callerCheck", () => ctx.upstream.current.page("/employees", { limit: 1 }).then(() => undefined));
 }

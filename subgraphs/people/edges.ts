@@ -1,51 +1,14 @@
-import type { GraphQLResolveInfo } from "graphql";
-import { badUserInput, childConnectionLoader, pageSize, selects, type ConnectionArgs, type SubgraphContext } from "../shared/graphql/index.js";
+import type { ChildEdge } from "../shared/graphql/index.js";
 import { applicableJobPositionOf } from "./loaders.js";
 import type { RestEmployee, RestEmployment, RestJobPosition } from "./rest.js";
 
 /**
  * The one-to-many edges of the people subgraph that are connections, each named by the REST list
- * and filter that back it (`links.employments` of an employee is `/employments?employee.id=`).
- * One resolver helper serves them all: a single parent gets one REST page; the parents of one
- * tick share one list call per 100 parents, grouped back with `parentOf`.
+ * and filter that back it (`links.employments` of an employee is `/employments?employee.id=`),
+ * served by the shared `childConnection`. This file also holds the fields people contributes to
+ * the organisation's types (`Department.employees`, …): their resolvers are in the type's folder
+ * (`department/department.resolver.ts`), their REST list here.
  */
-export interface ChildEdge<T> {
-  /** the REST list, e.g. `/employments` */
-  path: string;
-  /** the list filter that names the parent, e.g. `employee.id` */
-  filter: string;
-  /** the same filter in the GraphQL filter input, for edges that take one: it cannot be given there */
-  filterField?: string;
-  /** the order when the caller asks none (a REST sort instruction); without it, the list's default */
-  sort?: string;
-  /** the parent of an item; may load what it needs through the request's loaders */
-  parentOf(item: T, ctx: SubgraphContext): string | null | undefined | Promise<string | null | undefined>;
-}
-
-/**
- * One parent's connection over an edge. `query` holds the caller's other filters and sort,
- * already validated; with the page size, they are checked before any call.
- */
-export function childConnection<T>(
-  ctx: SubgraphContext,
-  info: GraphQLResolveInfo,
-  edge: ChildEdge<T>,
-  parentId: string,
-  page: ConnectionArgs,
-  query: Record<string, string> = {},
-) {
-  pageSize(page.first);
-  if (query[edge.filter] !== undefined) {
-    const field = `filter.${edge.filterField ?? edge.filter}`;
-    throw badUserInput(`${field} cannot be used on this field: it already filters on it`, field);
-  }
-  const full = edge.sort && query.sort === undefined ? { ...query, sort: edge.sort } : query;
-  // the same edge asked with other filters or another sort needs a loader of its own
-  const loader = ctx.loaders.get(`children:${edge.path}:${edge.filter}:${JSON.stringify(full)}`, () =>
-    childConnectionLoader<T>(ctx.upstream, edge.path, edge.filter, (item) => edge.parentOf(item, ctx), { query: full }),
-  );
-  return loader.load({ parentId, args: { first: page.first, after: page.after }, totalCount: selects(info, "totalCount") });
-}
 
 export const employmentsOfEmployee: ChildEdge<RestEmployment> = {
   path: "/employments",

@@ -1,7 +1,6 @@
 import type DataLoader from "dataloader";
 import type { SubgraphContext } from "../shared/graphql/index.js";
-import { nextPageCursor } from "../shared/graphql/index.js";
-import { groupedLoader, keyedLoader, listByIdsLoader, singleReadLoader, type QueryParams, type UpstreamSession } from "../shared/upstream/index.js";
+import { groupedLoader, keyedLoader, listByIdsLoader, loadEvery, nextPageCursor, singleReadLoader, type QueryParams, type UpstreamSession } from "../shared/upstream/index.js";
 import type {
   RestEmployee,
   RestEmployeeAttribute,
@@ -82,12 +81,9 @@ export const probationaryPeriodsByEmployeeLoader = (ctx: SubgraphContext) =>
           groups.set(employeeIds[0]!, periods);
           return groups;
         }
-        const employments = await employmentLoader(ctx).loadMany([...new Set(periods.map((p) => p.employment.id))]);
+        const employments = await loadEvery(employmentLoader(ctx), [...new Set(periods.map((p) => p.employment.id))]);
         const employeeOf = new Map<string, string>();
-        for (const employment of employments) {
-          if (employment instanceof Error) throw employment;
-          if (employment) employeeOf.set(employment.id, employment.employee.id);
-        }
+        for (const employment of employments) if (employment) employeeOf.set(employment.id, employment.employee.id);
         for (const period of periods) groups.get(employeeOf.get(period.employment.id) ?? "")?.push(period);
         return groups;
       },

@@ -57,9 +57,9 @@ describe("GRAPH_PREFIX=Dir over HTTP", () => {
   });
 
   it("names the prefixed types in __typename, through a union of a mutation's result too", async () => {
-    const response = await prefixed.query(`query($id: ID!) { dirEmployee(id: $id) { __typename legacyProfile { __typename } } }`, { id: demo.profile.id });
+    const response = await prefixed.query(`query($id: ID!) { dirEmployee(id: $id) { __typename legacyUser { __typename } } }`, { id: demo.profile.id });
     expect(response.errors).toBeUndefined();
-    expect(response.data.dirEmployee).toEqual({ __typename: "DirEmployee", legacyProfile: { __typename: "DirLegacyProfile" } });
+    expect(response.data.dirEmployee).toEqual({ __typename: "DirEmployee", legacyUser: { __typename: "DirLegacyUser" } });
     const refused = await prefixed.query(`mutation { dirUpdateAxisSection(id: "1", input: { code: "" }) { __typename } }`);
     expect(refused.errors).toBeUndefined();
     expect(refused.data.dirUpdateAxisSection.__typename).toMatch(/^Dir(InvalidInputError|AxisSection)$/);

@@ -145,7 +145,7 @@ describe("hostile corpus: arguments and cursors", () => {
       name: "employees(first: 100) with deep references stays within the call budget",
       send: gateway(
         `{ employees(first: 100) { nodes { id manager { givenName manager { givenName } } applicableJobPosition { department { name parent { name } } businessEstablishment { name } }
-           applicableEmployment { legalEntity { legalName } } attributes { id } legacyProfile { displayName } applicableWorkContract { id } } } }`,
+           applicableEmployment { legalEntity { legalName } } attributes { id } legacyUser { displayName } applicableWorkContract { id } } } }`,
       ),
       status: 200,
       maxUpstreamCalls: 40,

@@ -16,7 +16,7 @@ async function employee(id: string | number, selection: string, vars: Record<str
   return res;
 }
 
-const PROFILE = `legacyProfile {
+const PROFILE = `legacyUser {
   name displayName modifiedAt firstName lastName login mail contractStartsAt contractEndsAt birthDate employeeNumber
   calendar { id name } culture { id name } picture { id name href } legalEntity { id name }
   department { id } manager { id } manager2 { id } rolePrincipal { id name } habilitedRoles { id name }
@@ -26,7 +26,7 @@ const PROFILE = `legacyProfile {
   personalEmail personalMobile professionalMobile quote gender nationalityCode
 }`;
 
-describe("Employee.legacyProfile", () => {
+describe("Employee.legacyUser", () => {
   it("carries every field of the legacy user, renamed where the REST name reads badly", async () => {
     const fields = [
       "name", "displayName", "modifiedAt", "firstName", "lastName", "login", "mail", "dtContractStart", "dtContractEnd", "birthDate",
@@ -43,7 +43,7 @@ describe("Employee.legacyProfile", () => {
 
     const res = await employee(user.id, PROFILE);
     expect(res.errors).toBeUndefined();
-    const p = res.data._entities[0].legacyProfile;
+    const p = res.data._entities[0].legacyUser;
     expect(p).toEqual({
       name: user.name,
       displayName: user.displayName,
@@ -89,16 +89,16 @@ describe("Employee.legacyProfile", () => {
   });
 
   it("is null, without error, for an id the legacy API has no user for", async () => {
-    const res = await employee("999999", "legacyProfile { name }");
+    const res = await employee("999999", "legacyUser { name }");
     expect(res.errors).toBeUndefined();
-    expect(res.data._entities[0]).toEqual({ legacyProfile: null });
+    expect(res.data._entities[0]).toEqual({ legacyUser: null });
   });
 
   it("of 100 employees costs one users call, asking for the fields it reads", async () => {
     stack.resetStats();
-    const res = await stack.gql(url, entitiesQuery("Employee", "id legacyProfile { login culture { id } }"), { r: employees(range(1, 100)) });
+    const res = await stack.gql(url, entitiesQuery("Employee", "id legacyUser { login culture { id } }"), { r: employees(range(1, 100)) });
     expect(res.errors).toBeUndefined();
-    expect(res.data._entities.every((e: any) => e.legacyProfile.login.length > 0)).toBe(true);
+    expect(res.data._entities.every((e: any) => e.legacyUser.login.length > 0)).toBe(true);
     expect(stack.stats().byRoute).toEqual({ "GET /api/v3/users": 1 });
   });
 });

@@ -19,10 +19,10 @@ function failEverything(status: number) {
 describe("legacy-time upstream failures", () => {
   it("a failing legacy API nulls the legacy field with UPSTREAM_UNAVAILABLE and names the call", async () => {
     failEverything(500);
-    const res = await stack.gql(url, entitiesQuery("Employee", "id legacyProfile { login }"), { r: employees([2, 3]) });
+    const res = await stack.gql(url, entitiesQuery("Employee", "id legacyUser { login }"), { r: employees([2, 3]) });
     expect(res.data._entities).toEqual([
-      { id: "2", legacyProfile: null },
-      { id: "3", legacyProfile: null },
+      { id: "2", legacyUser: null },
+      { id: "3", legacyUser: null },
     ]);
     expect(res.errors?.map((e) => e.extensions?.code)).toEqual(["UPSTREAM_UNAVAILABLE", "UPSTREAM_UNAVAILABLE"]);
     expect(res.errors?.[0]?.extensions?.upstream).toEqual({ method: "GET", path: "/api/v3/users", status: 500 });

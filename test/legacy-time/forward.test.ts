@@ -36,7 +36,7 @@ beforeAll(async () => {
   hidden = range(1, 100).map(String).filter((id) => !seen.has(id));
 });
 
-const PROFILE = entitiesQuery("Employee", "id legacyProfile { login }");
+const PROFILE = entitiesQuery("Employee", "id legacyUser { login }");
 
 describe("forward mode", () => {
   it("has employees on both sides of demo-limited's view", () => {
@@ -54,18 +54,18 @@ describe("forward mode", () => {
     expect(everyone.data.legacyUsers.nodes).toHaveLength(6);
   });
 
-  it("serves the legacy profile of an employee the caller can read", async () => {
+  it("serves the legacy user of an employee the caller can read", async () => {
     const res = await stack.gql(url, PROFILE, { r: employees([visible[0]!]) }, limited);
     expect(res.errors).toBeUndefined();
-    expect(res.data._entities[0].legacyProfile.login.length).toBeGreaterThan(0);
+    expect(res.data._entities[0].legacyUser.login.length).toBeGreaterThan(0);
   });
 
-  it("answers null and FORBIDDEN for the legacy profile of an employee the caller cannot read", async () => {
+  it("answers null and FORBIDDEN for the legacy user of an employee the caller cannot read", async () => {
     const res = await stack.gql(url, PROFILE, { r: employees([hidden[0]!]) }, limited);
-    expect(res.data._entities[0]).toEqual({ id: hidden[0], legacyProfile: null });
+    expect(res.data._entities[0]).toEqual({ id: hidden[0], legacyUser: null });
     expect(res.errors).toHaveLength(1);
     expect(res.errors![0]!.extensions?.code).toBe("FORBIDDEN");
-    expect(res.errors![0]!.path).toEqual(["_entities", 0, "legacyProfile"]);
+    expect(res.errors![0]!.path).toEqual(["_entities", 0, "legacyUser"]);
   });
 
   it("withholds time entries and work contracts of employees the caller cannot read, field by field", async () => {
@@ -89,7 +89,7 @@ describe("forward mode", () => {
     stack.resetStats();
     const res = await stack.gql(url, PROFILE, { r: employees(range(1, 100)) }, limited);
     expect(res.errors).toHaveLength(hidden.length);
-    const served = res.data._entities.filter((e: any) => e.legacyProfile !== null).map((e: any) => e.id);
+    const served = res.data._entities.filter((e: any) => e.legacyUser !== null).map((e: any) => e.id);
     expect(served).toEqual(visible);
     expect(stack.stats().byRoute).toEqual({ "GET /service-api/employees": 1, "GET /api/v3/users": 1 });
   });
@@ -97,12 +97,12 @@ describe("forward mode", () => {
   it("serves every employee to a caller that sees every establishment", async () => {
     const res = await stack.gql(url, PROFILE, { r: employees(range(1, 50)) }, full);
     expect(res.errors).toBeUndefined();
-    expect(res.data._entities.every((e: any) => e.legacyProfile !== null)).toBe(true);
+    expect(res.data._entities.every((e: any) => e.legacyUser !== null)).toBe(true);
   });
 
   it("answers UNAUTHENTICATED to a request without credentials", async () => {
     const res = await stack.gql(url, PROFILE, { r: employees([visible[0]!]) });
-    expect(res.data._entities[0].legacyProfile).toBeNull();
+    expect(res.data._entities[0].legacyUser).toBeNull();
     expect(res.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
   });
 

@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import { useStack } from "../helpers/stack.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStack, type Stack } from "../helpers/stack.js";
 import { LEGACY_AUTH, OPEN_WEEK, employees, entitiesQuery, legacyGet } from "./helpers.js";
 
 /**
@@ -8,12 +8,14 @@ import { LEGACY_AUTH, OPEN_WEEK, employees, entitiesQuery, legacyGet } from "./h
  * theoretical working time unless asked for.
  */
 
-const stack = useStack({ subgraphs: ["legacy-time"] });
+let stack: Stack;
 let url: string;
 
 beforeAll(async () => {
+  stack = await startStack({ subgraphs: ["legacy-time"] });
   url = stack.subgraphs["legacy-time"]!.url;
 });
+afterAll(() => stack?.close());
 
 const USERS = `query($filter: LegacyUserFilter, $first: Int, $after: String) {
   legacyUsers(filter: $filter, first: $first, after: $after) {
@@ -80,19 +82,27 @@ describe("legacyUsers", () => {
     expect(stack.stats().total).toBe(0);
   });
 
-  it("ids that cannot be legacy ids are BAD_USER_INPUT, without an upstream call", async () => {
+  it("ids that cannot be legacy ids are BAD_USER_INPUT before any upstream call (the input checks' legacy id rule)", async () => {
     stack.resetStats();
     const res = await stack.gql(url, USERS, { filter: { ids: ["abc"] } });
     expect(res.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(res.errors?.[0]?.message).toContain("must be a legacy id");
     expect(stack.stats().total).toBe(0);
   });
 
-  it("a cursor of another filter or a forged one is BAD_USER_INPUT, without an upstream call", async () => {
+  it("an empty ids list matches nothing, without an upstream call", async () => {
+    stack.resetStats();
+    const res = await stack.gql(url, USERS, { filter: { ids: [] } });
+    expect(res.data.legacyUsers.nodes).toEqual([]);
+    expect(stack.stats().total).toBe(0);
+  });
+
+  it("a cursor of another filter, or a forged offset, is BAD_USER_INPUT before any upstream call", async () => {
     const page = await stack.gql(url, USERS, { first: 2 });
     const cursor = page.data.legacyUsers.pageInfo.endCursor;
     stack.resetStats();
-    const foreign = await stack.gql(url, USERS, { first: 2, after: cursor, filter: { includeFormerEmployees: true } });
-    expect(foreign.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    const other = await stack.gql(url, USERS, { first: 2, after: cursor, filter: { includeFormerEmployees: true } });
+    expect(other.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
     const forged = await stack.gql(url, USERS, { first: 2, after: Buffer.from("legacyUsers:5").toString("base64url") });
     expect(forged.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
     expect(stack.stats().total).toBe(0);

@@ -14,7 +14,7 @@ beforeAll(async () => {
 const UPDATE = `mutation($id: ID!, $input: LegacyUserInput!) {
   updateLegacyUser(id: $id, input: $input) {
     __typename
-    ... on Employee { id legacyProfile { login calendar { id } jobTitle manager { id } extendedData { key value } frenchMotorcycleTaxHorsePower workCycles { workCycleId startsAt endsAt } habilitedRoles { id } } }
+    ... on Employee { id legacyUser { login calendar { id } jobTitle manager { id } extendedData { key value } frenchMotorcycleTaxHorsePower workCycles { workCycleId startsAt endsAt } habilitedRoles { id } } }
     ... on InvalidInputError { message fields }
   }
 }`;
@@ -28,7 +28,7 @@ async function user(id: string, fields: string) {
 }
 
 describe("updateLegacyUser", () => {
-  it("writes the given fields and answers the employee with its new legacy profile", async () => {
+  it("writes the given fields and answers the employee with its new legacy user", async () => {
     const before = await user("5", "login,calendarId,jobTitle,extendedData,managerId");
     const res = await update("5", {
       login: "new.login",
@@ -42,7 +42,7 @@ describe("updateLegacyUser", () => {
     expect(result).toMatchObject({
       __typename: "Employee",
       id: "5",
-      legacyProfile: {
+      legacyUser: {
         login: "new.login",
         jobTitle: null,
         frenchMotorcycleTaxHorsePower: 3,
@@ -51,7 +51,7 @@ describe("updateLegacyUser", () => {
         habilitedRoles: [{ id: 6 }, { id: 7 }],
       },
     });
-    expect(result.legacyProfile.extendedData).toEqual(
+    expect(result.legacyUser.extendedData).toEqual(
       expect.arrayContaining([
         { key: "e_shirtSize", value: "XL" },
         { key: "e_remoteDaysPerWeek", value: 2 },
@@ -62,7 +62,7 @@ describe("updateLegacyUser", () => {
     expect(after).toMatchObject({ login: "new.login", jobTitle: null, extendedData: { e_shirtSize: { value: "XL" } } });
   });
 
-  it("costs the write alone: the answer serves the new legacy profile", async () => {
+  it("costs the write alone: the answer serves the new legacy user", async () => {
     stack.resetStats();
     const res = await update("6", { quote: "Carpe diem" });
     expect(res.errors).toBeUndefined();
@@ -77,13 +77,13 @@ describe("updateLegacyUser", () => {
     const leaveProfileId = before.applicationData.profile_leave.id === 7 ? 1 : 7;
     const sections = (await legacyGet(stack, "/api/v3/axisSections?axisId=2")).data.items as any[];
     const section = sections.find((s) => s.id !== before.userAxisValues_2?.id)!;
-    const selection = `__typename ... on Employee { legacyProfile { legalEntity { id } rolePrincipal { id } leaveProfile { id } axisValue2 { id axisId } } }`;
+    const selection = `__typename ... on Employee { legacyUser { legalEntity { id } rolePrincipal { id } leaveProfile { id } axisValue2 { id axisId } } }`;
 
     const set = await stack.gql(url, `mutation($input: LegacyUserInput!) { updateLegacyUser(id: "10", input: $input) { ${selection} } }`, {
       input: { legalEntityId, rolePrincipalId, leaveProfileId, axisValue2Id: String(section.id) },
     });
     expect(set.errors).toBeUndefined();
-    expect(set.data.updateLegacyUser.legacyProfile).toEqual({
+    expect(set.data.updateLegacyUser.legacyUser).toEqual({
       legalEntity: { id: legalEntityId },
       rolePrincipal: { id: rolePrincipalId },
       leaveProfile: { id: leaveProfileId },
@@ -92,7 +92,7 @@ describe("updateLegacyUser", () => {
     expect(await user("10", "legalEntityId,rolePrincipalId,userAxisValues_2")).toMatchObject({ legalEntityId, rolePrincipalId, userAxisValues_2: { id: section.id } });
 
     const cleared = await stack.gql(url, `mutation { updateLegacyUser(id: "10", input: { axisValue2Id: null }) { ${selection} } }`);
-    expect(cleared.data.updateLegacyUser.legacyProfile.axisValue2).toBeNull();
+    expect(cleared.data.updateLegacyUser.legacyUser.axisValue2).toBeNull();
   });
 
   it("refuses an id that cannot be an employee's before any upstream call", async () => {
@@ -103,9 +103,9 @@ describe("updateLegacyUser", () => {
   });
 
   it("takes a birth date as a Date, writes it as that day at midnight and reads it back as the same Date", async () => {
-    const res = await stack.gql(url, `mutation { updateLegacyUser(id: "6", input: { birthDate: "1990-02-03" }) { ... on Employee { legacyProfile { birthDate } } } }`);
+    const res = await stack.gql(url, `mutation { updateLegacyUser(id: "6", input: { birthDate: "1990-02-03" }) { ... on Employee { legacyUser { birthDate } } } }`);
     expect(res.errors).toBeUndefined();
-    expect(res.data.updateLegacyUser.legacyProfile.birthDate).toBe("1990-02-03");
+    expect(res.data.updateLegacyUser.legacyUser.birthDate).toBe("1990-02-03");
     expect((await user("6", "birthDate")).birthDate).toBe("1990-02-03T00:00:00");
   });
 
@@ -117,7 +117,7 @@ describe("updateLegacyUser", () => {
       ],
     });
     expect(res.errors).toBeUndefined();
-    expect(res.data.updateLegacyUser.legacyProfile.workCycles).toEqual([
+    expect(res.data.updateLegacyUser.legacyUser.workCycles).toEqual([
       { workCycleId: 1, startsAt: "2024-01-01T00:00:00", endsAt: "2024-12-31T00:00:00" },
       { workCycleId: 3, startsAt: "2025-01-01T00:00:00", endsAt: null },
     ]);
@@ -167,7 +167,7 @@ describe("updateLegacyUser", () => {
 
   it("is visible to a later request", async () => {
     await update("9", { directLine: "+33 1 23 45 67 89" });
-    const res = await stack.gql(url, entitiesQuery("Employee", "legacyProfile { directLine }"), { r: employees([9]) });
-    expect(res.data._entities[0].legacyProfile.directLine).toBe("+33 1 23 45 67 89");
+    const res = await stack.gql(url, entitiesQuery("Employee", "legacyUser { directLine }"), { r: employees([9]) });
+    expect(res.data._entities[0].legacyUser.directLine).toBe("+33 1 23 45 67 89");
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markCompanyChanged } from "../../directory/current/derived.js";
 import type { Department } from "../../directory/data/model.js";
-import { collectionLoader, singleReadLoader } from "../../subgraphs/shared/upstream/index.js";
+import { adaptiveLoader, singleReadLoader } from "../../subgraphs/shared/upstream/index.js";
 import { startStack, type Stack } from "../helpers/stack.js";
 import { apiCalls, ENTITIES_QUERY, query, representations } from "./helpers.js";
 
@@ -59,7 +59,7 @@ async function measure(stack: Stack, strategy: Strategy, ids: readonly string[])
     const loader =
       strategy === "single reads"
         ? singleReadLoader<Department>(session, (id) => `/departments/${encodeURIComponent(id)}`)
-        : collectionLoader<Department>(session, "/departments");
+        : adaptiveLoader<Department>(session, { list: "/departments" });
     found = (await loader.loadMany(ids)).filter((e) => e !== null && !(e instanceof Error)).length;
   }
   return { calls: apiCalls(stack).total, found };

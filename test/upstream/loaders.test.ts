@@ -3,9 +3,10 @@ import { useUpstreamFixture } from "./fixture.js";
 import {
   LoaderRegistry,
   UpstreamError,
-  collectionLoader,
+  adaptiveLoader,
   groupedLoader,
   keyedLoader,
+  loadEvery,
   listByIdsLoader,
   singleReadLoader,
   type Ref,
@@ -83,13 +84,13 @@ describe("per-request loaders", () => {
     expect(fx.stats().byRoute).toEqual({ "GET /api/v3/users/{id}": 2 });
   });
 
-  it("a collection loader reads the whole collection once per request", async () => {
+  it("an adaptive loader without a single read reads the whole collection once per request", async () => {
     fx.reset();
     const session = fx.upstream.session();
     const entities = fx.directory.company.legalEntities.map((e) => e.id);
-    const loader = collectionLoader<{ id: string }>(session, "/legal-entities");
+    const loader = adaptiveLoader<{ id: string }>(session, { list: "/legal-entities" });
     const first = await loader.loadMany(entities);
-    const again = await collectionLoader<{ id: string }>(session, "/legal-entities").load("999999");
+    const again = await adaptiveLoader<{ id: string }>(session, { list: "/legal-entities" }).load("999999");
     expect(first.map((e) => (e as { id: string }).id)).toEqual(entities);
     expect(again).toBeNull();
     // a second loader of the same request reads again: share loaders through session.loaders
@@ -151,5 +152,15 @@ describe("keyedLoader", () => {
     );
     await Promise.all(Array.from({ length: 250 }, (_, i) => loader.load(i)));
     expect(sizes).toEqual([100, 100, 50]);
+  });
+
+  it("loadEvery answers the values in key order and rejects with the first failed key's error", async () => {
+    const failure = new Error("boom");
+    const loader = keyedLoader<string, number>(async (keys) => {
+      if (keys.includes("bad")) throw failure;
+      return new Map(keys.filter((k) => k !== "b").map((k) => [k, k.length]));
+    });
+    expect(await loadEvery(loader, ["a", "b", "cc"])).toEqual([1, null, 2]);
+    await expect(loadEvery(loader, ["a", "bad"])).rejects.toBe(failure);
   });
 });

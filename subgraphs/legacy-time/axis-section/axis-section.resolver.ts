@@ -1,5 +1,6 @@
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
 import {
+  PageArgs,
   checkFilterList,
   Translation,
   arrayConnection,
@@ -13,12 +14,13 @@ import {
   type ConnectionResult,
   type SubgraphContext,
 } from "../../shared/graphql/index.js";
-import { UpstreamError, legacyItems } from "../../shared/upstream/index.js";
+import { UpstreamError } from "../../shared/upstream/index.js";
 import { InvalidInputError, fieldsNamedIn, invalidInput, isRefusal, notFound, refusalMessage } from "../common/errors.js";
 import { isLegacyId, ref } from "../common/ids.js";
 import { assertCaller, assertLegacyWriteAllowed } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { AXIS_SECTIONS_PATH, axisSectionLoader } from "../loaders.js";
+import { AXIS_SECTIONS_PATH, axisSectionLoader, axisSectionsList } from "../loaders.js";
+import { putAxisSection } from "../writes.js";
 import { sectionNames, type RestAxisSection, type RestAxisSectionFlat } from "../rest.js";
 import { AxisSection, AxisSectionFilter, AxisSectionInput } from "./axis-section.js";
 
@@ -32,15 +34,9 @@ export const UpdateAxisSectionResult = createUnionType({
 });
 
 @ArgsType()
-class AxisSectionsArgs {
+class AxisSectionsArgs extends PageArgs {
   @Field(() => AxisSectionFilter, { nullable: true })
   filter?: AxisSectionFilter | null;
-
-  @Field(() => Int, { nullable: true, description: "0 to 100, default 25." })
-  first?: number | null;
-
-  @Field(() => String, { nullable: true })
-  after?: string | null;
 }
 
 /** REST field names (as the legacy API's messages use them) -> input field names. */
@@ -86,10 +82,7 @@ export class AxisSectionResolver {
     const listed = ids?.filter(isLegacyId);
     if ((listed && listed.length === 0) || (axisIds && axisIds.length === 0)) return arrayConnection<RestAxisSection>([], args, binding);
     await assertCaller(ctx);
-    const body = await ctx.upstream.legacy.get<unknown>(AXIS_SECTIONS_PATH, { id: listed, axisId: axisIds });
-    const sections = legacyItems<RestAxisSection>(body).sort((a, b) => a.id - b.id);
-    const loader = axisSectionLoader(ctx);
-    for (const section of sections) loader.prime(String(section.id), section);
+    const sections = await axisSectionsList(ctx, { id: listed, axisId: axisIds ?? undefined });
     return arrayConnection(sections, args, binding);
   }
 
@@ -142,10 +135,10 @@ export class AxisSectionResolver {
       const current = isLegacyId(id) ? await loader.load(id) : null;
       if (!current) throw notFound("Axis section", id);
       try {
-        const body = await ctx.upstream.legacy.put<{ data: RestAxisSection }>(`${AXIS_SECTIONS_PATH}/${id}`, merge(current, input));
+        const written = await putAxisSection(ctx, id, merge(current, input));
         // a later write of the same operation merges into the section as written
-        loader.clear(id).prime(id, body.data);
-        return body.data;
+        loader.clear(id).prime(id, written);
+        return written;
       } catch (err) {
         if (err instanceof UpstreamError && err.status === 404) throw notFound("Axis section", id);
         if (!isRefusal(err)) {

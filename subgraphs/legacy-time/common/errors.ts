@@ -2,6 +2,7 @@ import { GraphQLError } from "graphql";
 import { Field, Int, ObjectType } from "type-graphql";
 import { MutationError } from "../../shared/graphql/index.js";
 import { UpstreamError } from "../../shared/upstream/index.js";
+import { ErrorCode, codedError } from "../../../platform/error-codes.js";
 
 /**
  * The error members of the mutation payload unions (docs/graph.md#mutations: a validation failure is data, not
@@ -25,7 +26,7 @@ export class TimeEntryValidationError extends MutationError {
 }
 
 export function notFound(what: string, id: string): GraphQLError {
-  return new GraphQLError(`${what} ${id} does not exist.`, { extensions: { code: "NOT_FOUND" } });
+  return codedError(ErrorCode.NOT_FOUND, `${what} ${id} does not exist.`);
 }
 
 /** A 400 of the legacy API (a refused body), as opposed to any other failure. */

@@ -1,19 +1,19 @@
 import { GraphQLError } from "graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { visibleEmployeeLoader } from "../loaders.js";
+import { loadEvery } from "../../shared/upstream/index.js";
+import { callerCheck, visibleEmployeeLoader } from "../loaders.js";
+import { ErrorCode, codedError } from "../../../platform/error-codes.js";
 
 /**
  * Forward mode (docs/graph.md#authentication-and-visibility): the legacy API knows only this
  * subgraph's API key, so it would show anyone's legacy data to any caller. Data about an
- * employee (legacy profile, work contracts, time entries) is therefore served only when the
+ * employee (legacy user, work contracts, time entries) is therefore served only when the
  * caller can read that employee through the current API with its own token; the check is one
  * batched `/employees?id=` call per 100 employees. In service mode every employee is visible.
  */
 
 export function forbidden(employeeId: string): GraphQLError {
-  return new GraphQLError(`The caller cannot read employee ${employeeId}, so its legacy data is not served.`, {
-    extensions: { code: "FORBIDDEN" },
-  });
+  return codedError(ErrorCode.FORBIDDEN, `The caller cannot read employee ${employeeId}, so its legacy data is not served.`);
 }
 
 /** Throws FORBIDDEN unless the caller can read the employee (always true in service mode). */
@@ -38,10 +38,9 @@ export async function guarded<T>(ctx: SubgraphContext, employeeId: string, load:
 /** The ids among `employeeIds` that the caller can read (all of them in service mode). */
 export async function visibleIds(ctx: SubgraphContext, employeeIds: readonly string[]): Promise<Set<string>> {
   if (!ctx.upstream.forwarded) return new Set(employeeIds);
-  const found = await visibleEmployeeLoader(ctx).loadMany(employeeIds);
+  const found = await loadEvery(visibleEmployeeLoader(ctx), employeeIds);
   const visible = new Set<string>();
   found.forEach((employee, i) => {
-    if (employee instanceof Error) throw employee;
     if (employee) visible.add(employeeIds[i]!);
   });
   return visible;
@@ -54,7 +53,7 @@ export async function visibleIds(ctx: SubgraphContext, employeeIds: readonly str
  */
 export async function assertCaller(ctx: SubgraphContext): Promise<void> {
   if (!ctx.upstream.forwarded) return;
-  await ctx.loaders.get("callerCheck", () => ctx.upstream.current.page("/employees", { limit: 1 }).then(() => undefined));
+  await callerCheck(ctx);
 }
 
 /**
@@ -72,6 +71,6 @@ export function assertLegacyWriteAllowed(ctx: SubgraphContext): void {
     "Legacy writes are turned off in forward mode: the legacy API knows only the facade's own key, so it cannot check the " +
       "caller's right to write. The operator can allow them to every caller who can read the employee concerned with " +
       "DIRECTORY_FORWARD_LEGACY_WRITES=readers.",
-    { extensions: { code: "FORBIDDEN" } },
+    { extensions: { code: ErrorCode.FORBIDDEN } },
   );
 }

@@ -2,7 +2,7 @@ import { Args, ArgsType, Ctx, Field, FieldResolver, Resolver, Root } from "type-
 import { DateScalar, LocalDateTimeScalar, type SubgraphContext } from "../../shared/graphql/index.js";
 import { isLegacyId } from "../common/ids.js";
 import { guarded } from "../common/visibility.js";
-import { LegacyProfile } from "../legacy-profile/legacy-profile.js";
+import { LegacyUser } from "../legacy-user/legacy-user.js";
 import { legacyUserLoader, timeEntriesLoader, workContractsByOwnerLoader } from "../loaders.js";
 import type { RestLegacyUser, RestTimeEntry, RestWorkContract } from "../rest.js";
 import { TimeEntry } from "../time-entry/time-entry.js";
@@ -68,8 +68,8 @@ export class EmployeeResolver {
     );
   }
 
-  @FieldResolver(() => LegacyProfile, { nullable: true, description: "The employee as the legacy API's user; null when it has none." })
-  legacyProfile(@Root() employee: EmployeeRef, @Ctx() ctx: SubgraphContext): Promise<RestLegacyUser | null> {
+  @FieldResolver(() => LegacyUser, { nullable: true, description: "The employee as the legacy API's user; null when it has none." })
+  legacyUser(@Root() employee: EmployeeRef, @Ctx() ctx: SubgraphContext): Promise<RestLegacyUser | null> {
     if (!isLegacyId(employee.id)) return Promise.resolve(null);
     return guarded(ctx, employee.id, () => legacyUserLoader(ctx).load(employee.id));
   }

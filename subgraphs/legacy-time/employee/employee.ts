@@ -2,7 +2,7 @@ import { Directive, Field, ID, ObjectType } from "type-graphql";
 
 /**
  * A person of the directory, owned by the people subgraph. legacy-time contributes what only the
- * legacy API knows about the person: profile, work contracts and time entries
+ * legacy API knows about the person: legacy user, work contracts and time entries
  * (employee.resolver.ts). The legacy user of the same id is the same person.
  */
 @ObjectType()

@@ -1,6 +1,6 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
 import { audited, givenFields, isIsoDate, type SubgraphContext } from "../../shared/graphql/index.js";
-import { UpstreamError } from "../../shared/upstream/index.js";
+import { UpstreamError, loadEvery } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
 import {
   InvalidInputError,
@@ -14,7 +14,8 @@ import {
 import { isLegacyId, ref } from "../common/ids.js";
 import { assertLegacyWriteAllowed, guarded } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { TIME_ENTRIES_PATH, axisSectionLoader, timeEntriesLoader, timeEntryLoader, timesheetLoader } from "../loaders.js";
+import { putTimeEntry } from "../writes.js";
+import { axisSectionLoader, timeEntriesLoader, timeEntryLoader, timesheetLoader } from "../loaders.js";
 import type { RestAxisSection, RestTimeEntry } from "../rest.js";
 import { durationSeconds, normaliseDuration } from "./duration.js";
 import { TimeEntry, TimeEntryInput, Timesheet, TimesheetMode } from "./time-entry.js";
@@ -108,11 +109,8 @@ export class TimeEntryResolver {
   })
   async axisSections(@Root() entry: RestTimeEntry, @Ctx() ctx: SubgraphContext): Promise<RestAxisSection[]> {
     const ids = (entry.axisSections ?? []).map((s) => String(s.id));
-    const sections = await axisSectionLoader(ctx).loadMany(ids);
-    return sections.filter((s): s is RestAxisSection => {
-      if (s instanceof Error) throw s;
-      return s !== null;
-    });
+    const sections = await loadEvery(axisSectionLoader(ctx), ids);
+    return sections.filter((s): s is RestAxisSection => s !== null);
   }
 
   @Mutation(() => UpdateTimeEntryResult, {
@@ -133,12 +131,12 @@ export class TimeEntryResolver {
       if (!current) throw notFound("Time entry", id);
       const loader = timeEntryLoader(ctx);
       try {
-        const body = await ctx.upstream.legacy.put<{ data: RestTimeEntry }>(`${TIME_ENTRIES_PATH}/${id}`, merge(current, input));
+        const written = await putTimeEntry(ctx, id, merge(current, input));
         // a later write of the same operation merges into the entry as written, not as first read,
         // and a timesheet read after it shows it
-        loader.clear(id).prime(id, body.data);
+        loader.clear(id).prime(id, written);
         timeEntriesLoader(ctx).clearAll();
-        return body.data;
+        return written;
       } catch (err) {
         if (err instanceof UpstreamError && err.status === 404) throw notFound("Time entry", id);
         if (!isRefusal(err)) {

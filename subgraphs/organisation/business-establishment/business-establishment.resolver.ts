@@ -1,13 +1,13 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { idList, requiredId, searchText } from "../filters.js";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { filterArgs, type FilterArgs, RestFilter, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
 import { LegalEntity } from "../legal-entity/legal-entity.js";
-import { listConnection } from "../list.js";
 import { businessEstablishmentLoader, legalEntityLoader, occupationCategoryLoader } from "../loaders.js";
 import { OccupationCategory } from "../occupation-category/occupation-category.js";
 import type { RestBusinessEstablishment, RestLegalEntity, RestOccupationCategory } from "../rest.js";
 import { BusinessEstablishment, BusinessEstablishmentConnection, BusinessEstablishmentFilter } from "./business-establishment.js";
+
+const BusinessEstablishmentListArgs = filterArgs(BusinessEstablishmentFilter);
 
 @Resolver(() => BusinessEstablishment)
 export class BusinessEstablishmentResolver {
@@ -18,17 +18,14 @@ export class BusinessEstablishmentResolver {
 
   @Query(() => BusinessEstablishmentConnection, { nullable: true, description: "Business establishments, ordered by id." })
   businessEstablishments(
-    @Arg("filter", () => BusinessEstablishmentFilter, { nullable: true }) filter: BusinessEstablishmentFilter | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => BusinessEstablishmentListArgs) { filter, first, after }: FilterArgs<BusinessEstablishmentFilter>,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const query = {
-      "legalEntity.id": idList(filter?.legalEntityIds, "filter.legalEntityIds"),
-      search: searchText(filter?.search, "filter.search"),
-      isArchived: filter?.isArchived ?? undefined,
-    };
+    const query = new RestFilter()
+      .strings("legalEntity.id", "legalEntityIds", filter?.legalEntityIds)
+      .search("search", "search", filter?.search, { trim: true })
+      .boolean("isArchived", filter?.isArchived).query;
     return listConnection(ctx, info, "/business-establishments", query, { first, after }, businessEstablishmentLoader(ctx));
   }
 

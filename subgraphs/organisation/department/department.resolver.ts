@@ -1,9 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import type { SubgraphContext } from "../../shared/graphql/index.js";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { filterArgs, type FilterArgs, RestFilter, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
 import { Employee } from "../employee/employee.js";
-import { requiredId, searchText } from "../filters.js";
-import { listConnection } from "../list.js";
 import { departmentLoader } from "../loaders.js";
 import type { RestDepartment } from "../rest.js";
 import { Department, DepartmentConnection, DepartmentFilter } from "./department.js";
@@ -15,6 +13,8 @@ import { Department, DepartmentConnection, DepartmentFilter } from "./department
  * through the loader, deeper chains read the whole collection once instead of climbing one
  * round trip per level.
  */
+const DepartmentListArgs = filterArgs(DepartmentFilter);
+
 @Resolver(() => Department)
 export class DepartmentResolver {
   @Query(() => Department, { nullable: true, description: "One department; null when it does not exist." })
@@ -24,16 +24,11 @@ export class DepartmentResolver {
 
   @Query(() => DepartmentConnection, { nullable: true, description: "Departments, ordered by id." })
   departments(
-    @Arg("filter", () => DepartmentFilter, { nullable: true }) filter: DepartmentFilter | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => DepartmentListArgs) { filter, first, after }: FilterArgs<DepartmentFilter>,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const query = {
-      search: searchText(filter?.search, "filter.search"),
-      isArchived: filter?.isArchived ?? undefined,
-    };
+    const query = new RestFilter().search("search", "search", filter?.search, { trim: true }).boolean("isArchived", filter?.isArchived).query;
     return listConnection(ctx, info, "/departments", query, { first, after }, departmentLoader(ctx));
   }
 

@@ -1,10 +1,9 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
-import { requiredId } from "../filters.js";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { PageArgs, listConnection, requiredId, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
 import { LegalEntity } from "../legal-entity/legal-entity.js";
-import { listConnection } from "../list.js";
 import { employmentTemplateLoader, legalEntityLoader } from "../loaders.js";
+import { loadEvery } from "../../shared/upstream/index.js";
 import type { RestEmploymentTemplate, RestLegalEntity } from "../rest.js";
 import { EmploymentTemplate, EmploymentTemplateConnection } from "./employment-template.js";
 
@@ -20,12 +19,11 @@ export class EmploymentTemplateResolver {
 
   @Query(() => EmploymentTemplateConnection, { nullable: true, description: "Employment templates, ordered by id (the list has no filters)." })
   employmentTemplates(
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => PageArgs) page: PageArgs,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return listConnection(ctx, info, "/employment-templates", {}, { first, after }, employmentTemplateLoader(ctx));
+    return listConnection(ctx, info, "/employment-templates", {}, page, employmentTemplateLoader(ctx));
   }
 
   @FieldResolver(() => String, { description: "The title in `lang` (e.g. fr-FR) when translated, else the invariant title." })
@@ -43,7 +41,7 @@ export class EmploymentTemplateResolver {
 
   @FieldResolver(() => [LegalEntity], { nullable: true, description: "The legal entities that use this template." })
   async legalEntities(@Root() template: RestEmploymentTemplate, @Ctx() ctx: SubgraphContext): Promise<RestLegalEntity[]> {
-    const entities = await legalEntityLoader(ctx).loadMany((template.legalEntities ?? []).map((ref) => ref.id));
+    const entities = await loadEvery(legalEntityLoader(ctx), (template.legalEntities ?? []).map((ref) => ref.id));
     // a reference the caller cannot resolve (stale or deleted) is left out rather than failing the list
     return entities.filter((entity): entity is RestLegalEntity => entity !== null);
   }

@@ -1,11 +1,11 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, ID, Info, Int, Query, Resolver } from "type-graphql";
-import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { idList, rankList, requiredId } from "../filters.js";
-import { listConnection } from "../list.js";
+import { Arg, Args, Ctx, ID, Info, Int, Query, Resolver } from "type-graphql";
+import { filterArgs, type FilterArgs, RestFilter, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
 import { jobQualificationLoader } from "../loaders.js";
 import type { RestJobQualification } from "../rest.js";
 import { JobQualification, JobQualificationConnection, JobQualificationFilter } from "./job-qualification.js";
+
+const JobQualificationListArgs = filterArgs(JobQualificationFilter);
 
 @Resolver(() => JobQualification)
 export class JobQualificationResolver {
@@ -19,16 +19,13 @@ export class JobQualificationResolver {
 
   @Query(() => JobQualificationConnection, { nullable: true, description: "Job qualifications, ordered by id." })
   jobQualifications(
-    @Arg("filter", () => JobQualificationFilter, { nullable: true }) filter: JobQualificationFilter | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => JobQualificationListArgs) { filter, first, after }: FilterArgs<JobQualificationFilter>,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const query = {
-      rank: rankList(filter?.ranks, "filter.ranks"),
-      "profession.id": idList(filter?.professionIds, "filter.professionIds"),
-    };
+    const query = new RestFilter()
+      .integers("rank", "ranks", filter?.ranks, 0)
+      .strings("profession.id", "professionIds", filter?.professionIds).query;
     return listConnection(ctx, info, "/job-qualifications", query, { first, after }, jobQualificationLoader(ctx));
   }
 }

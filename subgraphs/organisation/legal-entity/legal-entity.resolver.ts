@@ -1,14 +1,14 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import type { SubgraphContext } from "../../shared/graphql/index.js";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { PageArgs, filterArgs, type FilterArgs, ALPHA3_COUNTRY_CODE, RestFilter, childConnection, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishmentConnection } from "../business-establishment/business-establishment.js";
-import { pagedChildren } from "../children.js";
 import { EmploymentTemplate } from "../employment-template/employment-template.js";
-import { countryCodeList, requiredId } from "../filters.js";
-import { listConnection } from "../list.js";
-import { businessEstablishmentLoader, employmentTemplateLoader, establishmentsOfLegalEntityLoader, legalEntityLoader } from "../loaders.js";
+import { establishmentsOfLegalEntity } from "../edges.js";
+import { employmentTemplateLoader, legalEntityLoader } from "../loaders.js";
 import type { RestEmploymentTemplate, RestLegalEntity } from "../rest.js";
 import { LegalEntity, LegalEntityConnection, LegalEntityFilter } from "./legal-entity.js";
+
+const LegalEntityListArgs = filterArgs(LegalEntityFilter);
 
 @Resolver(() => LegalEntity)
 export class LegalEntityResolver {
@@ -19,16 +19,13 @@ export class LegalEntityResolver {
 
   @Query(() => LegalEntityConnection, { nullable: true, description: "Legal entities, ordered by id." })
   legalEntities(
-    @Arg("filter", () => LegalEntityFilter, { nullable: true }) filter: LegalEntityFilter | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => LegalEntityListArgs) { filter, first, after }: FilterArgs<LegalEntityFilter>,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const query = {
-      countryCode: countryCodeList(filter?.countryCodes, "filter.countryCodes"),
-      isArchived: filter?.isArchived ?? undefined,
-    };
+    const query = new RestFilter()
+      .strings("countryCode", "countryCodes", filter?.countryCodes, { pattern: ALPHA3_COUNTRY_CODE })
+      .boolean("isArchived", filter?.isArchived).query;
     return listConnection(ctx, info, "/legal-entities", query, { first, after }, legalEntityLoader(ctx));
   }
 
@@ -44,12 +41,10 @@ export class LegalEntityResolver {
     @Root() entity: RestLegalEntity,
     @Arg("isArchived", () => Boolean, { nullable: true, description: "true: archived only; false: non-archived only; omitted: both." })
     isArchived: boolean | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => PageArgs) page: PageArgs,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const loader = establishmentsOfLegalEntityLoader(ctx, { isArchived: isArchived ?? undefined });
-    return pagedChildren(loader, entity.id, { first, after }, info, businessEstablishmentLoader(ctx));
+    return childConnection(ctx, info, establishmentsOfLegalEntity, entity.id, page, { isArchived: isArchived ?? undefined });
   }
 }

@@ -1,12 +1,13 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { badUserInput, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { filterArgs, type FilterArgs, RestFilter, listConnection, requiredId, badUserInput, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
-import { idList, requiredId } from "../filters.js";
-import { listConnection } from "../list.js";
 import { businessEstablishmentLoader, occupationCategoryLoader } from "../loaders.js";
+import { loadEvery } from "../../shared/upstream/index.js";
 import type { RestBusinessEstablishment, RestOccupationCategory } from "../rest.js";
 import { OccupationCategory, OccupationCategoryConnection, OccupationCategoryFilter } from "./occupation-category.js";
+
+const OccupationCategoryListArgs = filterArgs(OccupationCategoryFilter);
 
 @Resolver(() => OccupationCategory)
 export class OccupationCategoryResolver {
@@ -17,14 +18,12 @@ export class OccupationCategoryResolver {
 
   @Query(() => OccupationCategoryConnection, { nullable: true, description: "Occupation categories, ordered by id." })
   occupationCategories(
-    @Arg("filter", () => OccupationCategoryFilter, { nullable: true }) filter: OccupationCategoryFilter | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => OccupationCategoryListArgs) { filter, first, after }: FilterArgs<OccupationCategoryFilter>,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
     const query = {
-      "businessEstablishments.id": idList(filter?.businessEstablishmentIds, "filter.businessEstablishmentIds"),
+      ...new RestFilter().strings("businessEstablishments.id", "businessEstablishmentIds", filter?.businessEstablishmentIds).query,
       search: titleSearch(filter?.search),
     };
     return listConnection(ctx, info, "/occupation-categories", query, { first, after }, occupationCategoryLoader(ctx));
@@ -49,7 +48,7 @@ export class OccupationCategoryResolver {
   })
   async businessEstablishments(@Root() category: RestOccupationCategory, @Ctx() ctx: SubgraphContext): Promise<RestBusinessEstablishment[] | null> {
     if (category.businessEstablishments === null || category.businessEstablishments === undefined) return null;
-    const establishments = await businessEstablishmentLoader(ctx).loadMany(category.businessEstablishments.map((ref) => ref.id));
+    const establishments = await loadEvery(businessEstablishmentLoader(ctx), category.businessEstablishments.map((ref) => ref.id));
     return establishments.filter((e): e is RestBusinessEstablishment => e !== null);
   }
 }

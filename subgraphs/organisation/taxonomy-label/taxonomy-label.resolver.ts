@@ -1,12 +1,12 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { badUserInput, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
-import { idList, requiredId, searchText } from "../filters.js";
-import { listConnection } from "../list.js";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { listArgs, type ListArgs, RestFilter, listConnection, requiredId, restSort, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
 import { taxonomyLabelLoader, taxonomyLoader } from "../loaders.js";
 import type { RestTaxonomy, RestTaxonomyLabel } from "../rest.js";
 import { Taxonomy } from "../taxonomy/taxonomy.js";
 import { TaxonomyLabel, TaxonomyLabelConnection, TaxonomyLabelFilter, TaxonomyLabelSort } from "./taxonomy-label.js";
+
+const TaxonomyLabelListArgs = listArgs(TaxonomyLabelFilter, TaxonomyLabelSort);
 
 @Resolver(() => TaxonomyLabel)
 export class TaxonomyLabelResolver {
@@ -17,16 +17,13 @@ export class TaxonomyLabelResolver {
 
   @Query(() => TaxonomyLabelConnection, { nullable: true, description: "Taxonomy labels, ordered by `sort` (default: creation order)." })
   taxonomyLabels(
-    @Arg("filter", () => TaxonomyLabelFilter, { nullable: true }) filter: TaxonomyLabelFilter | null,
-    @Arg("sort", () => [TaxonomyLabelSort], { nullable: true }) sort: TaxonomyLabelSort[] | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => TaxonomyLabelListArgs) { filter, sort, first, after }: ListArgs<TaxonomyLabelFilter, TaxonomyLabelSort>,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
     const query = {
-      "taxonomy.id": idList(filter?.taxonomyIds, "filter.taxonomyIds"),
-      ...labelQuery(filter?.search, filter?.isArchived, sort, "filter."),
+      ...new RestFilter().strings("taxonomy.id", "taxonomyIds", filter?.taxonomyIds).query,
+      ...labelQuery(filter?.search, filter?.isArchived, sort, "filter"),
     };
     return listConnection(ctx, info, "/taxonomy-labels", query, { first, after }, taxonomyLabelLoader(ctx));
   }
@@ -49,20 +46,18 @@ export class TaxonomyLabelResolver {
 }
 
 /**
- * The query of a label list: search, archival and `sort` (each key at most once). `prefix` names
- * where the arguments sit, for error messages.
+ * The query of a label list: search, archival and `sort` (each key at most once). `argument`
+ * names where the arguments sit (`filter` on the root list, none on `Taxonomy.labels`), for error
+ * messages.
  */
 export function labelQuery(
   search: string | null | undefined,
   isArchived: boolean | null | undefined,
   sort: readonly TaxonomyLabelSort[] | null | undefined,
-  prefix = "",
-): { search?: string; isArchived?: boolean; sort?: string[] } {
-  const keys = (sort ?? []).map((s) => s.replace(/^-/, ""));
-  if (new Set(keys).size !== keys.length) throw badUserInput("sort names each key (ID, NAME) at most once", "sort");
+  argument = "",
+): Record<string, string> {
   return {
-    search: searchText(search, `${prefix}search`),
-    isArchived: isArchived ?? undefined,
-    ...(sort && sort.length > 0 ? { sort: [...sort] } : {}),
+    ...new RestFilter(argument).search("search", "search", search, { trim: true }).boolean("isArchived", isArchived).query,
+    ...restSort(sort),
   };
 }

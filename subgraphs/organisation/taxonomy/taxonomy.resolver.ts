@@ -1,10 +1,8 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
-import { pagedChildren } from "../children.js";
-import { requiredId, searchText } from "../filters.js";
-import { listConnection } from "../list.js";
-import { labelsOfTaxonomyLoader, taxonomyLabelLoader, taxonomyLoader } from "../loaders.js";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { PageArgs, filterArgs, type FilterArgs, RestFilter, childConnection, listConnection, requiredId, translate, Translation, translations, type SubgraphContext } from "../../shared/graphql/index.js";
+import { labelsOfTaxonomy } from "../edges.js";
+import { taxonomyLoader } from "../loaders.js";
 import type { RestTaxonomy } from "../rest.js";
 import { labelQuery } from "../taxonomy-label/taxonomy-label.resolver.js";
 import { TaxonomyLabelConnection, TaxonomyLabelSort } from "../taxonomy-label/taxonomy-label.js";
@@ -16,6 +14,8 @@ const SORT_OF_SORT_LABELS_BY: Record<string, TaxonomyLabelSort> = {
   // the `id` order of labels is their creation order
   id: TaxonomyLabelSort.ID_ASC,
 };
+
+const TaxonomyListArgs = filterArgs(TaxonomyFilter);
 
 @Resolver(() => Taxonomy)
 export class TaxonomyResolver {
@@ -29,13 +29,11 @@ export class TaxonomyResolver {
 
   @Query(() => TaxonomyConnection, { nullable: true, description: "Taxonomies, ordered by id." })
   taxonomies(
-    @Arg("filter", () => TaxonomyFilter, { nullable: true }) filter: TaxonomyFilter | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => TaxonomyListArgs) { filter, first, after }: FilterArgs<TaxonomyFilter>,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const query = { search: searchText(filter?.search, "filter.search") };
+    const query = new RestFilter().search("search", "search", filter?.search, { trim: true }).query;
     return listConnection(ctx, info, "/taxonomies", query, { first, after }, taxonomyLoader(ctx));
   }
 
@@ -60,14 +58,12 @@ export class TaxonomyResolver {
     @Arg("isArchived", () => Boolean, { nullable: true, description: "true: archived only; false: non-archived only; omitted: both." })
     isArchived: boolean | null,
     @Arg("sort", () => [TaxonomyLabelSort], { nullable: true }) sort: TaxonomyLabelSort[] | null,
-    @Arg("first", () => Int, { nullable: true }) first: number | null,
-    @Arg("after", () => String, { nullable: true }) after: string | null,
+    @Args(() => PageArgs) page: PageArgs,
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
     const fallback = SORT_OF_SORT_LABELS_BY[taxonomy.sortLabelsBy];
     const order = sort && sort.length > 0 ? sort : fallback ? [fallback] : null;
-    const loader = labelsOfTaxonomyLoader(ctx, labelQuery(search, isArchived, order));
-    return pagedChildren(loader, taxonomy.id, { first, after }, info, taxonomyLabelLoader(ctx));
+    return childConnection(ctx, info, labelsOfTaxonomy, taxonomy.id, page, labelQuery(search, isArchived, order));
   }
 }

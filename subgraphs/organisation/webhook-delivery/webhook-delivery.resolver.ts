@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Resolver, createUnionType } from "type-graphql";
-import { InvalidInputError, audited, invalidInput, type SubgraphContext } from "../../shared/graphql/index.js";
+import { InvalidInputError, audited, invalidInput, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
 import { UpstreamError } from "../../shared/upstream/index.js";
-import { requiredId } from "../filters.js";
+import { postWebhookTestDelivery } from "../writes.js";
 import type { RestWebhookDelivery } from "../rest.js";
 import { WebhookDelivery } from "./webhook-delivery.js";
 
@@ -30,7 +30,7 @@ export class WebhookDeliveryResolver {
     return audited(ctx, { operation: "triggerWebhookTestDelivery", type: "WebhookEndpoint", id: webhookEndpointId, fields: ["webhookEndpointId"] }, async () => {
       const id = requiredId(webhookEndpointId, "webhookEndpointId");
       try {
-        return await ctx.upstream.current.post<RestWebhookDelivery>("/webhook-deliveries", { webhookEndpoint: { id } });
+        return await postWebhookTestDelivery(ctx, id);
       } catch (err) {
         if (!(err instanceof UpstreamError) || err.status !== 400) throw err;
         const reasons = Object.values(err.fields ?? {}).flat();

@@ -1,8 +1,9 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { listQuery } from "../common/list-args.js";
-import { childConnection, membersOfEstablishment } from "../edges.js";
+import { listQuery } from "../../shared/graphql/index.js";
+import { childConnection } from "../../shared/graphql/index.js";
+import { membersOfEstablishment } from "../edges.js";
 import { EmployeeConnection, EmployeeListArgs, employeeQuery } from "../employee/employee.js";
 import { BusinessEstablishment } from "./business-establishment.js";
 

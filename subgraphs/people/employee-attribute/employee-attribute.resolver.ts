@@ -1,7 +1,7 @@
-import { GraphQLError, type GraphQLResolveInfo } from "graphql";
+import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { restConnection, selects, translate, translations, Translation, type SubgraphContext } from "../../shared/graphql/index.js";
-import { listQuery } from "../common/list-args.js";
+import { listConnection, translate, translations, Translation, type SubgraphContext } from "../../shared/graphql/index.js";
+import { listQuery } from "../../shared/graphql/index.js";
 import { referenceTo, selectsBeyondKey } from "../common/selection.js";
 import { entityRef } from "../common/values.js";
 import { Employee } from "../employee/employee.js";
@@ -18,6 +18,7 @@ import {
   EmployeeAttributeListArgs,
   employeeAttributeQuery,
 } from "./employee-attribute.js";
+import { ErrorCode, codedError } from "../../../platform/error-codes.js";
 
 type DefinitionNode = RestEmployeeAttributeDefinition | { id: string };
 
@@ -36,7 +37,7 @@ export class EmployeeAttributeResolver {
   ) {
     // the page itself carries no definitions: `definition` loads them for the whole page at once
     const query = listQuery(args, employeeAttributeQuery);
-    return restConnection(ctx.upstream, "/employee-attributes", query, args, { totalCount: selects(info, "totalCount") });
+    return listConnection(ctx, info, "/employee-attributes", query, args);
   }
 
   /**
@@ -51,9 +52,7 @@ export class EmployeeAttributeResolver {
     // undefined: the attribute was read without its definition; null: the embedding lacked it
     const details = attribute.definitionDetails === undefined ? (await attributeLoader(ctx, true).load(attribute.id))?.definitionDetails : null;
     if (!details) {
-      throw new GraphQLError(`The directory did not return the definition ${attribute.definition.id} of attribute ${attribute.id}`, {
-        extensions: { code: "UPSTREAM_UNAVAILABLE" },
-      });
+      throw codedError(ErrorCode.UPSTREAM_UNAVAILABLE, `The directory did not return the definition ${attribute.definition.id} of attribute ${attribute.id}`);
     }
     return details;
   }

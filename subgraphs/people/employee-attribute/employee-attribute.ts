@@ -1,7 +1,7 @@
 import { Directive, Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { badUserInput, connectionType, DateScalar, DateTimeScalar, JSONScalar } from "../../shared/graphql/index.js";
-import { DateRange, RestFilter } from "../common/filter.js";
-import { listArgs, type ListArgs } from "../common/list-args.js";
+import { DateRange, RestFilter } from "../../shared/graphql/index.js";
+import { listArgs, type ListArgs } from "../../shared/graphql/index.js";
 
 /**
  * The definition of an employee attribute. The interface has no read of definitions: they exist

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { FormattedIdentifier, restConnection, selects, type SubgraphContext } from "../../shared/graphql/index.js";
-import { PageArgs } from "../common/list-args.js";
+import { FormattedIdentifier, listConnection, type SubgraphContext } from "../../shared/graphql/index.js";
+import { PageArgs } from "../../shared/graphql/index.js";
 import { referenceTo } from "../common/selection.js";
 import { Employee } from "../employee/employee.js";
 import { employeeLoader, personalRecordLoader } from "../loaders.js";
@@ -30,7 +30,7 @@ export class EmployeePersonalRecordResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return restConnection(ctx.upstream, "/employee-personal-records", personalRecordQuery(filter), page, { totalCount: selects(info, "totalCount") });
+    return listConnection(ctx, info, "/employee-personal-records", personalRecordQuery(filter), page);
   }
 
   @FieldResolver(() => Employee, { nullable: true })

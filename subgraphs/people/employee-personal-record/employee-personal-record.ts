@@ -1,6 +1,6 @@
 import { Directive, Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { connectionType, DateScalar, DateTimeScalar } from "../../shared/graphql/index.js";
-import { RestFilter } from "../common/filter.js";
+import { RestFilter } from "../../shared/graphql/index.js";
 
 export enum PersonalTitle {
   /** the default; equals a technical null */

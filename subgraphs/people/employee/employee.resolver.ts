@@ -1,11 +1,11 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { DateScalar, restConnection, selects, type SubgraphContext } from "../../shared/graphql/index.js";
-import { RestFilter } from "../common/filter.js";
-import { listQuery, PageArgs } from "../common/list-args.js";
+import { DateScalar, listConnection, type SubgraphContext, childConnection } from "../../shared/graphql/index.js";
+import { RestFilter } from "../../shared/graphql/index.js";
+import { listQuery, PageArgs } from "../../shared/graphql/index.js";
 import { referenceTo } from "../common/selection.js";
 import { FileReference, fileReference } from "../common/values.js";
-import { childConnection, employmentsOfEmployee, jobPositionsOfEmployee, reportsOfManager } from "../edges.js";
+import { employmentsOfEmployee, jobPositionsOfEmployee, reportsOfManager } from "../edges.js";
 import { EmployeeAttribute } from "../employee-attribute/employee-attribute.js";
 import { readsDefinitionDetails } from "../employee-attribute/definition-selection.js";
 import { EmployeePersonalRecord } from "../employee-personal-record/employee-personal-record.js";
@@ -33,7 +33,7 @@ export class EmployeeResolver {
 
   @Query(() => EmployeeConnection, { nullable: true, description: "Employees, a page at a time." })
   employees(@Args(() => EmployeeListArgs) args: EmployeeListArgs, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
-    return restConnection(ctx.upstream, "/employees", listQuery(args, employeeQuery), args, { totalCount: selects(info, "totalCount") });
+    return listConnection(ctx, info, "/employees", listQuery(args, employeeQuery), args);
   }
 
   @FieldResolver(() => FileReference, { nullable: true })

@@ -1,10 +1,10 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { DateScalar, restConnection, selects, type SubgraphContext } from "../../shared/graphql/index.js";
-import { listQuery, PageArgs } from "../common/list-args.js";
+import { DateScalar, listConnection, type SubgraphContext, childConnection } from "../../shared/graphql/index.js";
+import { listQuery, PageArgs } from "../../shared/graphql/index.js";
 import { referenceTo } from "../common/selection.js";
 import { entityRef, FileReference, fileReference } from "../common/values.js";
-import { childConnection, jobPositionsOfEmployment } from "../edges.js";
+import { jobPositionsOfEmployment } from "../edges.js";
 import { Employee } from "../employee/employee.js";
 import { EmploymentTemplate } from "../employment-template/employment-template.js";
 import { JobPositionConnection } from "../job-position/job-position.js";
@@ -23,7 +23,7 @@ export class EmploymentResolver {
 
   @Query(() => EmploymentConnection, { nullable: true, description: "Employments, a page at a time." })
   employments(@Args(() => EmploymentListArgs) args: EmploymentListArgs, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
-    return restConnection(ctx.upstream, "/employments", listQuery(args, employmentQuery), args, { totalCount: selects(info, "totalCount") });
+    return listConnection(ctx, info, "/employments", listQuery(args, employmentQuery), args);
   }
 
   @FieldResolver(() => Employee, { nullable: true })

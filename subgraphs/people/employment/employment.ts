@@ -1,7 +1,7 @@
 import { Directive, Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
 import { connectionType, DateScalar, DateTimeScalar } from "../../shared/graphql/index.js";
-import { DateRange, RestFilter } from "../common/filter.js";
-import { listArgs, type ListArgs } from "../common/list-args.js";
+import { DateRange, RestFilter } from "../../shared/graphql/index.js";
+import { listArgs, type ListArgs } from "../../shared/graphql/index.js";
 import { EmploymentStatus } from "../common/status.js";
 
 /**

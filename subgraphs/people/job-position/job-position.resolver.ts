@@ -1,8 +1,8 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { restConnection, selects, translate, translations, Translation, type SubgraphContext } from "../../shared/graphql/index.js";
+import { listConnection, translate, translations, Translation, type SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
-import { listQuery } from "../common/list-args.js";
+import { listQuery } from "../../shared/graphql/index.js";
 import { referenceTo } from "../common/selection.js";
 import { entityRef, FileReference, fileReference } from "../common/values.js";
 import { Department } from "../department/department.js";
@@ -30,7 +30,7 @@ export class JobPositionResolver {
 
   @Query(() => JobPositionConnection, { nullable: true, description: "Job positions, a page at a time." })
   jobPositions(@Args(() => JobPositionListArgs) args: JobPositionListArgs, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
-    return restConnection(ctx.upstream, "/job-positions", listQuery(args, jobPositionQuery), args, { totalCount: selects(info, "totalCount") });
+    return listConnection(ctx, info, "/job-positions", listQuery(args, jobPositionQuery), args);
   }
 
   @FieldResolver(() => Employment, { nullable: true })

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { restConnection, selects, type SubgraphContext } from "../../shared/graphql/index.js";
-import { listQuery } from "../common/list-args.js";
+import { listConnection, type SubgraphContext } from "../../shared/graphql/index.js";
+import { listQuery } from "../../shared/graphql/index.js";
 import { referenceTo } from "../common/selection.js";
 import { Employment } from "../employment/employment.js";
 import { employmentLoader, probationaryPeriodLoader } from "../loaders.js";
@@ -26,9 +26,7 @@ export class ProbationaryPeriodResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return restConnection(ctx.upstream, "/probationary-periods", listQuery(args, probationaryPeriodQuery), args, {
-      totalCount: selects(info, "totalCount"),
-    });
+    return listConnection(ctx, info, "/probationary-periods", listQuery(args, probationaryPeriodQuery), args);
   }
 
   @FieldResolver(() => Employment, { nullable: true })

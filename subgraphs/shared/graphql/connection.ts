@@ -2,8 +2,8 @@ import DataLoader from "dataloader";
 import { type FieldNode, type GraphQLResolveInfo, type SelectionNode } from "graphql";
 import { Directive, Field, Int, ObjectType, type ClassType } from "type-graphql";
 import { groupedLoader, type ParentKeys } from "../upstream/loaders.js";
-import { isListable } from "../upstream/util.js";
-import type { Envelope, QueryParams, UpstreamSession } from "../upstream/types.js";
+import { asError, isListable, nextPageCursor } from "../upstream/util.js";
+import type { QueryParams, UpstreamSession } from "../upstream/types.js";
 import { cursorScope, decodeCursor, encodeCursor, NOT_A_CURSOR, type Cursor, type CursorBinding } from "./cursors.js";
 import { badUserInput, MAX_FIRST, DEFAULT_FIRST } from "../../../platform/user-input.js";
 
@@ -101,13 +101,6 @@ export function pageSize(first: number | null | undefined): number {
   return first;
 }
 
-/** The opaque `page` cursor of an envelope's `links.next`, or null on the last page. */
-export function nextPageCursor(envelope: Envelope<unknown>): string | null {
-  const href = envelope.links?.next?.href;
-  if (!href) return null;
-  return new URL(href, "http://upstream.invalid").searchParams.get("page");
-}
-
 /** Whether the operation selects `field` directly under the current field (e.g. `totalCount`). */
 export function selects(info: GraphQLResolveInfo, field: string): boolean {
   return info.fieldNodes.some((node) => someField(node.selectionSet?.selections ?? [], info, (f) => f.name.value === field));
@@ -191,15 +184,35 @@ export async function restConnection<T, N = T>(
 /** A connection over a list already in hand (offset cursors bound to `binding`). */
 export function arrayConnection<N>(items: readonly N[], args: ConnectionArgs, binding: CursorBinding): ConnectionResult<N> {
   const first = pageSize(args.first);
-  let start = 0;
-  if (args.after) {
-    const after = decodeCursor(args.after, binding);
-    if (!("o" in after)) throw badUserInput(NOT_A_CURSOR, "after");
-    start = after.o + 1;
-  }
+  const start = offsetAfter(args.after, binding);
   const slice = items.slice(start, start + first);
-  const edges = slice.map((node, k) => ({ cursor: encodeCursor({ o: start + k }, binding), node }));
-  return result(edges, items.length, start + first < items.length, start > 0);
+  return offsetConnection(slice, start, binding, { totalCount: items.length, hasNextPage: start + first < items.length });
+}
+
+/** Where an offset cursor (`arrayConnection`, lists paged by offset) resumes: 0 without one. */
+export function offsetAfter(after: string | null | undefined, binding: CursorBinding): number {
+  if (!after) return 0;
+  const cursor = decodeCursor(after, binding);
+  if (!("o" in cursor)) throw badUserInput(NOT_A_CURSOR, "after");
+  return cursor.o + 1;
+}
+
+/**
+ * One page of a list paged by offset (the legacy lists: `paging=<start>,<count>`) as a
+ * connection: `page` holds the items from `start` on; `keep` leaves items out of the edges (the
+ * caller may not see them) while the cursors still count them.
+ */
+export function offsetConnection<N>(
+  page: readonly N[],
+  start: number,
+  binding: CursorBinding,
+  options: { hasNextPage: boolean; totalCount?: number | null; keep?: (node: N) => boolean },
+): ConnectionResult<N> {
+  const edges = page.flatMap((node, k) => (options.keep && !options.keep(node) ? [] : [{ cursor: encodeCursor({ o: start + k }, binding), node }]));
+  const connection = result(edges, options.totalCount ?? null, options.hasNextPage, start > 0);
+  // the page's last item ends it even when it is left out, so that the next page follows it
+  if (page.length > 0) connection.pageInfo.endCursor = encodeCursor({ o: start + page.length - 1 }, binding);
+  return connection;
 }
 
 function result<N>(edges: Edge<N>[], totalCount: number | null, hasNextPage: boolean, hasPreviousPage: boolean): ConnectionResult<N> {
@@ -255,7 +268,7 @@ export function childConnectionLoader<T, N = T>(
             const binding = { signer: session.cursors, scope: cursorScope(path, { ...query, [filter]: k.parentId }) };
             return arrayConnection((await grouped.load(k.parentId)).map(map), k.args, binding);
           } catch (err) {
-            return err instanceof Error ? err : new Error(String(err));
+            return asError(err);
           }
         }),
       );

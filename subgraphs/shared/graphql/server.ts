@@ -15,6 +15,7 @@ import { guardEntities } from "./entities.js";
 import { verifiedCursorPayload } from "./cursors.js";
 import { currentApiId, inputChecks, type FieldChecks, type IdRule } from "../../../platform/input-checks.js";
 import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
+import { ErrorCode } from "../../../platform/error-codes.js";
 
 /** The GraphQL context of one request: its upstream session and its loaders, never shared. */
 export interface SubgraphContext {
@@ -101,7 +102,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     }
     if (secret && !secretMatches(req.headers[SUBGRAPH_SECRET_HEADER], secret)) {
       return sendJson(res, 403, {
-        errors: [{ message: "This subgraph only answers its gateway", extensions: { code: "FORBIDDEN" } }],
+        errors: [{ message: "This subgraph only answers its gateway", extensions: { code: ErrorCode.FORBIDDEN } }],
       });
     }
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;

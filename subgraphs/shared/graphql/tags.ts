@@ -19,7 +19,7 @@ const PERSONAL = [
   "Employee.birthDay",
   ...["title", "legalGender", "birthDate", "insuranceNumber", "nationalitiesCountryCodes", "bankAccount", "phoneNumber", "email"].map((f) => `EmployeePersonalRecord.${f}`),
   ...["birthDate", "address", "personalEmail", "personalMobile", "bankAccount", "gender", "nationalityCode", "frenchCarTaxHorsePower", "frenchMotorcycleTaxHorsePower"].map(
-    (f) => `LegacyProfile.${f}`,
+    (f) => `LegacyUser.${f}`,
   ),
   ...["birthDate", "address", "personalEmail", "personalMobile", "gender", "nationalityCode", "bankName", "rib", "iban", "bic", "frenchCarTaxHorsePower", "frenchMotorcycleTaxHorsePower"].map(
     (f) => `LegacyUserInput.${f}`,
@@ -27,7 +27,7 @@ const PERSONAL = [
 ];
 
 const LEGACY = [
-  "Employee.legacyProfile",
+  "Employee.legacyUser",
   "Employee.workContracts",
   "Employee.applicableWorkContract",
   "Employee.timeEntries",

@@ -2,6 +2,7 @@ import { GraphQLError } from "graphql";
 import { Directive, Field, InterfaceType, ObjectType } from "type-graphql";
 import type { Logger } from "../../../platform/log.js";
 import { UpstreamError, type UpstreamSession } from "../upstream/index.js";
+import { ErrorCode } from "../../../platform/error-codes.js";
 
 /**
  * What every write of the facade shares, whichever subgraph serves it:
@@ -76,8 +77,8 @@ export async function audited<T>(ctx: WriteContext, target: WriteTarget, write: 
   try {
     result = await write();
   } catch (err) {
-    const code = err instanceof UpstreamError ? err.code : err instanceof GraphQLError ? String(err.extensions?.code ?? "INTERNAL_SERVER_ERROR") : "INTERNAL_SERVER_ERROR";
-    line(code === "WRITE_OUTCOME_UNKNOWN" ? "unknown" : "error", code);
+    const code = err instanceof UpstreamError ? err.code : err instanceof GraphQLError ? String(err.extensions?.code ?? ErrorCode.INTERNAL_SERVER_ERROR) : ErrorCode.INTERNAL_SERVER_ERROR;
+    line(code === ErrorCode.WRITE_OUTCOME_UNKNOWN ? "unknown" : "error", code);
     throw err;
   }
   line(result instanceof MutationError ? "refused" : "applied", result instanceof MutationError ? result.constructor.name : undefined);

@@ -7,6 +7,7 @@ import { BrokenCircuitError, ConsecutiveBreaker, IsolatedCircuitError, circuitBr
 import { CurrentApiClient, LegacyApiClient, type RequestSpec, type SessionTransport } from "./apis.js";
 import type { UpstreamConfig } from "./config.js";
 import { EtagCache } from "./etag-cache.js";
+import { ErrorCode } from "../../../platform/error-codes.js";
 import { UpstreamError, budgetExceeded, deadlineExceeded, safeErrorParts, type UpstreamErrorCode } from "./errors.js";
 import { InFlight } from "../../../platform/inflight.js";
 import { LoaderRegistry } from "./loaders.js";
@@ -277,7 +278,7 @@ export class Upstream {
           status: null,
           reason: failure.reason,
           summary: failure.summary,
-          ...(outcomeUnknown ? { code: "WRITE_OUTCOME_UNKNOWN" as const } : {}),
+          ...(outcomeUnknown ? { code: ErrorCode.WRITE_OUTCOME_UNKNOWN } : {}),
         });
       }
 
@@ -393,7 +394,7 @@ export class Upstream {
         // an unparsable error body adds nothing the status does not say
       }
     }
-    let code: UpstreamErrorCode | undefined = outcomeUnknown ? "WRITE_OUTCOME_UNKNOWN" : undefined;
+    let code: UpstreamErrorCode | undefined = outcomeUnknown ? ErrorCode.WRITE_OUTCOME_UNKNOWN : undefined;
     if (spec.api === "token") {
       // the facade's own credentials or scopes were refused: the caller cannot be served. Only
       // the OAuth error code is kept, the description may repeat what was sent.
@@ -405,7 +406,7 @@ export class Upstream {
       }
       parts = typeof oauth === "string" && /^[a-z_]{1,40}$/.test(oauth) ? { detail: oauth } : {};
       const status = response.statusCode;
-      if (status >= 400 && status < 500 && status !== 429) code = "UNAUTHENTICATED";
+      if (status >= 400 && status < 500 && status !== 429) code = ErrorCode.UNAUTHENTICATED;
     }
     return new UpstreamError({
       ...(code !== undefined ? { code } : {}),

@@ -1,4 +1,5 @@
 import { GraphQLError } from "graphql";
+import { ErrorCode } from "../../../platform/error-codes.js";
 
 /**
  * One error type for every failed upstream call, and its mapping to the error codes of docs/graph.md#error-codes.
@@ -6,16 +7,11 @@ import { GraphQLError } from "graphql";
  * caller (problem `detail` and `errors`, legacy `message` and `rule`), and never a header.
  */
 
-export type UpstreamErrorCode =
-  | "UNAUTHENTICATED"
-  | "FORBIDDEN"
-  | "NOT_FOUND"
-  | "BAD_USER_INPUT"
-  | "CONFLICT"
-  | "RATE_LIMITED"
-  | "UPSTREAM_UNAVAILABLE"
-  /** a write was sent and no answer tells whether it was applied: read again before retrying */
-  | "WRITE_OUTCOME_UNKNOWN";
+/** The codes a failed upstream call maps to (out of the one set, ErrorCode). */
+export type UpstreamErrorCode = Extract<
+  ErrorCode,
+  "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "BAD_USER_INPUT" | "CONFLICT" | "RATE_LIMITED" | "UPSTREAM_UNAVAILABLE" | "WRITE_OUTCOME_UNKNOWN"
+>;
 
 export type UpstreamErrorReason = "http" | "timeout" | "network" | "unauthenticated" | "circuit";
 
@@ -60,7 +56,7 @@ export class UpstreamError extends Error {
             : init.reason === "circuit"
               ? "not sent: the directory failed repeatedly just before; it is tried again in a few seconds"
               : "no caller credentials to forward";
-    const unknown = init.code === "WRITE_OUTCOME_UNKNOWN" ? "; the write may or may not have been applied: read the item again before retrying" : "";
+    const unknown = init.code === ErrorCode.WRITE_OUTCOME_UNKNOWN ? "; the write may or may not have been applied: read the item again before retrying" : "";
     super(`${init.method} ${path} failed: ${tail}${unknown}`);
     this.name = "UpstreamError";
     this.method = init.method;
@@ -76,26 +72,26 @@ export class UpstreamError extends Error {
 }
 
 function codeFor(reason: UpstreamErrorReason, status: number | null): UpstreamErrorCode {
-  if (reason === "unauthenticated") return "UNAUTHENTICATED";
-  if (reason !== "http" || status === null) return "UPSTREAM_UNAVAILABLE";
+  if (reason === "unauthenticated") return ErrorCode.UNAUTHENTICATED;
+  if (reason !== "http" || status === null) return ErrorCode.UPSTREAM_UNAVAILABLE;
   switch (status) {
     case 400:
     case 422:
-      return "BAD_USER_INPUT";
+      return ErrorCode.BAD_USER_INPUT;
     case 401:
-      return "UNAUTHENTICATED";
+      return ErrorCode.UNAUTHENTICATED;
     case 403:
-      return "FORBIDDEN";
+      return ErrorCode.FORBIDDEN;
     case 404:
-      return "NOT_FOUND";
+      return ErrorCode.NOT_FOUND;
     case 409:
     case 412:
-      return "CONFLICT";
+      return ErrorCode.CONFLICT;
     case 429:
-      return "RATE_LIMITED";
+      return ErrorCode.RATE_LIMITED;
     default:
       // any other answer (5xx, or a 4xx the facade does not expect) is the upstream's failure, not the caller's
-      return "UPSTREAM_UNAVAILABLE";
+      return ErrorCode.UPSTREAM_UNAVAILABLE;
   }
 }
 
@@ -151,14 +147,14 @@ const INTERNAL_MESSAGE = "Internal server error";
 export function budgetExceeded(limit: number): GraphQLError {
   return new GraphQLError(
     `This operation needs more than ${limit} calls to the directory, the most one request may make: ask for fewer items or fewer nested lists, or split it.`,
-    { extensions: { code: "UPSTREAM_BUDGET_EXCEEDED", limit } },
+    { extensions: { code: ErrorCode.UPSTREAM_BUDGET_EXCEEDED, limit } },
   );
 }
 
 /** The request's deadline (`x-deadline-ms`, at most `SUBGRAPH_DEADLINE_MS`) has passed. */
 export function deadlineExceeded(deadlineMs: number): GraphQLError {
   return new GraphQLError(`The directory did not answer within this request's deadline of ${deadlineMs} ms.`, {
-    extensions: { code: "DEADLINE_EXCEEDED", limit: deadlineMs },
+    extensions: { code: ErrorCode.DEADLINE_EXCEEDED, limit: deadlineMs },
   });
 }
 
@@ -189,5 +185,5 @@ function messageFor(err: unknown): string {
 
 function extensionsFor(err: unknown): Record<string, unknown> {
   if (err instanceof UpstreamError) return errorExtensions(err);
-  return { code: "INTERNAL_SERVER_ERROR" };
+  return { code: ErrorCode.INTERNAL_SERVER_ERROR };
 }

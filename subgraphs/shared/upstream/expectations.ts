@@ -4,6 +4,7 @@ import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Logger } from "../../../platform/log.js";
 import { UpstreamError } from "./errors.js";
 import { COLLECTIONS, RESOURCE_SHAPES } from "./shapes.js";
+import { ErrorCode } from "../../../platform/error-codes.js";
 
 /**
  * The facade's expectations of the upstream's current API: the members of each representation
@@ -87,6 +88,6 @@ function refuseIfMissing(path: string, type: string, missing: string[]): void {
     reason: "http",
     summary: "OK",
     detail: `the ${type} representation lacks ${named}, which the facade relies on`,
-    code: "UPSTREAM_UNAVAILABLE",
+    code: ErrorCode.UPSTREAM_UNAVAILABLE,
   });
 }

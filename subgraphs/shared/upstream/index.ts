@@ -6,7 +6,18 @@ export * from "./types.js";
 export { DEFAULT_SCOPES, loadUpstreamConfig, type UpstreamConfig } from "./config.js";
 export { API_VERSION, Upstream, buildQuery, routeOf, type UpstreamCallEvent, type UpstreamCallListener } from "./client.js";
 export { UpstreamError, errorExtensions, toGraphQLError, type UpstreamErrorCode, type UpstreamErrorReason } from "./errors.js";
-export { LoaderRegistry, collectionLoader, groupedLoader, keyedLoader, listByIdsLoader, singleReadLoader, type ParentKeys } from "./loaders.js";
+export {
+  AdaptiveLoader,
+  LoaderRegistry,
+  adaptiveLoader,
+  groupedLoader,
+  keyedLoader,
+  listByIdsLoader,
+  loadEvery,
+  singleReadLoader,
+  type AdaptiveLoaderOptions,
+  type ParentKeys,
+} from "./loaders.js";
 export { legacyAll, legacyAllByValues, legacyData, legacyItems, legacyListByIdsLoader, legacyPages, type LegacyPaging } from "./legacy.js";
-export { MAX_FILTER_VALUES, isListable } from "./util.js";
+export { MAX_FILTER_VALUES, asError, isListable, nextPageCursor } from "./util.js";
 export { missingMembers, useExpectationLogger } from "./expectations.js";

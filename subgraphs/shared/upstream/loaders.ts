@@ -1,6 +1,6 @@
 import DataLoader from "dataloader";
 import type { LoaderScope, QueryParams, UpstreamSession } from "./types.js";
-import { MAX_FILTER_VALUES, isListable, mapConcurrent } from "./util.js";
+import { MAX_FILTER_VALUES, asError, isListable, mapConcurrent, nextPageCursor } from "./util.js";
 
 /**
  * The loader contract, the same for every loader of this file:
@@ -12,10 +12,14 @@ import { MAX_FILTER_VALUES, isListable, mapConcurrent } from "./util.js";
  * Loaders live in one request's `LoaderRegistry` (`session.loaders`) and are never shared across
  * requests: their memo holds what one caller was allowed to read.
  *
+ * Every loader is a DataLoader: `load`, `loadMany` (failed keys as Errors in the answer; `loadEvery`
+ * when one failure fails the whole), `prime`, `clear`.
+ *
  * Which loader for which edge (docs/graph.md#batching-rules):
  * - `listByIdsLoader`: the list has an `id` filter — one list call per chunk of ≤100 ids;
  * - `singleReadLoader`: no such filter — concurrent single reads, bounded;
- * - `collectionLoader`: small reference lists read whole, once per request;
+ * - `adaptiveLoader`: no `id` filter, and either a single read (the cheaper of single reads or the
+ *   whole list, decided per batch) or none (the whole list, read once per request);
  * - `groupedLoader`: one-to-many edges — one list call filtered by the parents' ids per chunk,
  *   grouped back by parent.
  */
@@ -113,25 +117,158 @@ export function singleReadLoader<T>(
 }
 
 /**
- * Entities by id out of a whole collection read once per request (every page), for small
- * reference lists without an id filter.
+ * Entities by id for a list without an `id` filter (the organisation's reference lists).
+ *
+ * Two ways to answer a batch of k distinct ids from a collection of N items:
+ * - k single reads (`GET /departments/{id}`, concurrent, bounded by the session): k calls;
+ * - the whole collection: ceil(N / 100) calls, after which every later id of the request is free.
+ * So the batch is answered adaptively:
+ * - one id, nothing read yet, and a single read exists: one single read;
+ * - otherwise the first page of the collection (100 items, with `totalCount`), then the cheaper of
+ *   single reads for the ids still missing or the remaining pages. A batch thus costs at most
+ *   min(k + 1, ceil(N / 100)) calls, and 1 for a collection of one page whatever k is.
+ * Without a single read (`single` not given) the list is always read whole, once per request.
+ *
+ * `primeAll` makes items read elsewhere in the request (a root list's page) known: a reference to
+ * one of them costs nothing. `all()` is the whole collection, read at most once per request.
  */
-export function collectionLoader<T extends { id: string }>(
-  session: UpstreamSession,
-  path: string,
-  query?: QueryParams,
-): DataLoader<string, T | null> {
-  let whole: Promise<Map<string, T>> | null = null;
-  return keyedLoader<string, T>(async () => {
-    whole ??= session.current.all<T>(path, query).then((items) => new Map(items.map((item) => [item.id, item])));
-    try {
-      return await whole;
-    } catch (err) {
-      // a failed read is not kept: a later load in the same request may try again
-      whole = null;
+export class AdaptiveLoader<T extends { id: string }> extends DataLoader<string, T | null> {
+  private readonly known = new Map<string, T>();
+  private firstPage: Promise<FirstPage<T>> | null = null;
+  private whole: Promise<T[]> | null = null;
+
+  constructor(
+    private readonly session: UpstreamSession,
+    private readonly options: AdaptiveLoaderOptions,
+  ) {
+    super((keys) => this.batch(keys));
+  }
+
+  /** The whole collection, read at most once per request. */
+  all(): Promise<T[]> {
+    this.whole ??= this.readAll().catch((err: unknown) => {
+      // a failure is not kept: a later batch of the same request may try again
+      this.whole = null;
       throw err;
+    });
+    return this.whole;
+  }
+
+  /** Makes items read elsewhere in the request known to the loader. */
+  primeAll(items: readonly T[]): this {
+    this.remember(items);
+    for (const item of items) if (item && typeof item.id === "string") this.prime(item.id, item);
+    return this;
+  }
+
+  private remember(items: readonly T[]): void {
+    for (const item of items) if (item && typeof item.id === "string") this.known.set(item.id, item);
+  }
+
+  private readFirstPage(): Promise<FirstPage<T>> {
+    this.firstPage ??= this.session.current
+      .page<T>(this.options.list, { limit: PAGE, include: "totalCount" })
+      .then((envelope) => {
+        this.remember(envelope.items);
+        return { items: envelope.items, next: nextPageCursor(envelope), total: envelope.totalCount ?? null };
+      })
+      .catch((err: unknown) => {
+        this.firstPage = null;
+        throw err;
+      });
+    return this.firstPage;
+  }
+
+  private async readAll(): Promise<T[]> {
+    const first = await this.readFirstPage();
+    const items = [...first.items];
+    let cursor = first.next;
+    const seen = new Set<string>();
+    while (cursor !== null) {
+      if (seen.has(cursor)) throw new Error(`GET ${this.options.list}: links.next repeats a page already read`);
+      seen.add(cursor);
+      const envelope = await this.session.current.page<T>(this.options.list, { limit: PAGE, page: cursor });
+      this.remember(envelope.items);
+      items.push(...envelope.items);
+      cursor = nextPageCursor(envelope);
     }
-  });
+    return items;
+  }
+
+  private async singleReads(ids: readonly string[]): Promise<Map<string, T | Error>> {
+    const outcomes = new Map<string, T | Error>();
+    // the session bounds how many of these are in flight at once
+    await Promise.all(
+      ids.map(async (id) => {
+        try {
+          const item = await this.session.current.read<T>(this.options.single!(id));
+          if (item) {
+            this.known.set(id, item);
+            outcomes.set(id, item);
+          }
+        } catch (err) {
+          outcomes.set(id, asError(err));
+        }
+      }),
+    );
+    return outcomes;
+  }
+
+  private async batch(keys: readonly string[]): Promise<Array<T | null | Error>> {
+    const answer = (extra?: Map<string, T | Error>) => keys.map((id): T | null | Error => extra?.get(id) ?? this.known.get(id) ?? null);
+    // "" is no id (identifiers have a minimum length of 1) and would address the list itself
+    const wanted = () => keys.filter((id) => id !== "" && !this.known.has(id));
+    try {
+      if (this.whole !== null || this.options.single === undefined) {
+        await this.all();
+        return answer();
+      }
+      if (wanted().length === 0) return answer();
+      if (wanted().length === 1 && this.firstPage === null) return answer(await this.singleReads(wanted()));
+
+      const first = await this.readFirstPage();
+      const missing = wanted();
+      if (missing.length === 0 || first.next === null) return answer();
+      // without a total, there is at least one more page: its lower bound keeps the choice safe
+      const remainingPages = first.total === null ? 1 : Math.ceil(Math.max(0, first.total - first.items.length) / PAGE);
+      if (missing.length <= remainingPages) return answer(await this.singleReads(missing));
+      await this.all();
+      return answer();
+    } catch (err) {
+      const error = asError(err);
+      return keys.map(() => error);
+    }
+  }
+}
+
+export interface AdaptiveLoaderOptions {
+  /** the list, e.g. `/departments` */
+  list: string;
+  /** the single read's path for an id, when the interface has one */
+  single?: (id: string) => string;
+}
+
+const PAGE = 100;
+
+interface FirstPage<T> {
+  items: T[];
+  next: string | null;
+  total: number | null;
+}
+
+export function adaptiveLoader<T extends { id: string }>(session: UpstreamSession, options: AdaptiveLoaderOptions): AdaptiveLoader<T> {
+  return new AdaptiveLoader<T>(session, options);
+}
+
+/**
+ * The values of `keys` in order, for a field that fails as a whole: the first key that failed
+ * rejects with its Error (`loadMany` would hand the Errors back among the values).
+ */
+export async function loadEvery<K, V>(loader: DataLoader<K, V, any>, keys: readonly K[]): Promise<V[]> {
+  const values = await loader.loadMany(keys);
+  const failure = values.find((v): v is Error => v instanceof Error);
+  if (failure) throw failure;
+  return values as V[];
 }
 
 /**
@@ -171,8 +308,4 @@ export type ParentKeys = string | readonly string[] | null | undefined;
 /** A parent id that a comma-joined filter cannot carry: its children cannot be asked for. */
 function unlistable(filter: string, id: string): Error {
   return new RangeError(`filter ${filter}: the value ${JSON.stringify(id.slice(0, 80))} cannot be listed`);
-}
-
-function asError(err: unknown): Error {
-  return err instanceof Error ? err : new Error(String(err));
 }

@@ -105,6 +105,18 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+/** A thrown value as an Error (a DataLoader settles a failed key with an Error). */
+export function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/** The opaque `page` cursor of a REST envelope's `links.next`, or null on the last page. */
+export function nextPageCursor(envelope: { links?: { next?: { href?: string } | null } | null }): string | null {
+  const href = envelope.links?.next?.href;
+  if (!href) return null;
+  return new URL(href, "http://upstream.invalid").searchParams.get("page");
+}
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -64,10 +64,10 @@ export class LegacyBankAccount {
  * An employee as the legacy API's user (`/api/v3/users/{id}`): what only the legacy API holds
  * (calendar, culture, roles, work cycles, extended data, leave profile, bank data...). Fields read
  * as the REST payload names them where the name reads well; the others are field resolvers
- * (legacy-profile.resolver.ts).
+ * (legacy-user.resolver.ts).
  */
 @ObjectType({ description: "An employee as seen by the legacy API (legacy user)." })
-export class LegacyProfile {
+export class LegacyUser {
   @Field(() => String, { nullable: true })
   name!: string | null;
 

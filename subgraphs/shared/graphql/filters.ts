@@ -1,11 +1,12 @@
-import { badUserInput, checkFilterList, checkSearchText, DateRange } from "../../shared/graphql/index.js";
+import { checkFilterList, checkSearchText } from "./arguments.js";
+import type { DateRange } from "./common-types.js";
+import { badUserInput } from "../../../platform/user-input.js";
 
 /**
- * Filter inputs of the people subgraph → REST query parameters, validated before any upstream
- * call so that a bad filter is the caller's BAD_USER_INPUT and never an upstream 400.
+ * Filter inputs → REST query parameters, the one way for every subgraph: validated before any
+ * upstream call so that a bad filter is the caller's BAD_USER_INPUT naming the argument
+ * (`filter.ids`) and never an upstream 400.
  */
-
-export { DateRange };
 
 type Query = Record<string, string>;
 
@@ -19,7 +20,7 @@ export class RestFilter {
   constructor(private readonly argument = "filter") {}
 
   private name(field: string): string {
-    return `${this.argument}.${field}`;
+    return this.argument === "" ? field : `${this.argument}.${field}`;
   }
 
   private checkList(field: string, values: readonly unknown[]): void {
@@ -69,11 +70,22 @@ export class RestFilter {
     return this;
   }
 
-  /** A search text: at most `maxLength` characters and at least one word. */
-  search(param: string, field: string, value: string | null | undefined, maxLength = 255): this {
+  /** Integers of at least `min` (job-qualification ranks, axis ids). */
+  integers(param: string, field: string, values: readonly number[] | null | undefined, min = 0): this {
+    if (values === undefined || values === null) return this;
+    this.checkList(field, values);
+    for (const value of values) {
+      if (!Number.isInteger(value) || value < min) throw badUserInput(`${this.name(field)} entries must be integers >= ${min}, got ${value}`, this.name(field));
+    }
+    this.query[param] = [...new Set(values)].join(",");
+    return this;
+  }
+
+  /** A search text: at most `maxLength` characters and at least one word; with `trim`, sent trimmed. */
+  search(param: string, field: string, value: string | null | undefined, options: { maxLength?: number; trim?: boolean } = {}): this {
     if (value === undefined || value === null) return this;
-    checkSearchText(value, this.name(field), maxLength);
-    this.query[param] = value;
+    checkSearchText(value, this.name(field), options.maxLength ?? 255);
+    this.query[param] = options.trim ? value.trim() : value;
     return this;
   }
 
@@ -129,3 +141,12 @@ export function restSort(sort: readonly string[] | null | undefined, argument = 
   if (repeated !== undefined) throw badUserInput(`${argument} names the key "${repeated}" more than once`, argument);
   return { sort: sort.join(",") };
 }
+
+/** The id argument of a single read: identifiers have a minimum length of 1. */
+export function requiredId(id: string, field = "id"): string {
+  if (id === "") throw badUserInput(`${field} must not be empty`, field);
+  return id;
+}
+
+/** ISO 3166-1 alpha-3 country codes (`FRA`), for `RestFilter.strings`' `pattern`. */
+export const ALPHA3_COUNTRY_CODE = { test: /^[A-Z]{3}$/, description: "ISO 3166-1 alpha-3 codes such as FRA" };

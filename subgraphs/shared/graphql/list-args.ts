@@ -1,5 +1,5 @@
 import { ArgsType, Field, Int, type ClassType } from "type-graphql";
-import { restSort } from "./filter.js";
+import { restSort } from "./filters.js";
 
 /** The arguments of every connection: a page of at most 100 items after a cursor. */
 @ArgsType()
@@ -9,6 +9,21 @@ export class PageArgs {
 
   @Field(() => String, { nullable: true, description: "The endCursor of the previous page." })
   after?: string | null;
+}
+
+/** The arguments of a list with a filter input and no sort. */
+export interface FilterArgs<F> extends PageArgs {
+  filter?: F | null;
+}
+
+/** The ArgsType of a list without sort: `filter: <Entity>Filter`, `first`, `after`. */
+export function filterArgs<F extends object>(filter: ClassType<F>): ClassType<FilterArgs<F>> {
+  @ArgsType()
+  class FilteredPage extends PageArgs {
+    @Field(() => filter, { nullable: true })
+    filter?: F | null;
+  }
+  return FilteredPage;
 }
 
 /** The arguments of a list with a filter input and a sort enum (root lists and the edges that take them). */

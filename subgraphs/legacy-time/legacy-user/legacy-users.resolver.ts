@@ -1,31 +1,32 @@
-import { Args, ArgsType, Ctx, Field, FieldResolver, ID, InputType, Int, Query, Resolver, Root } from "type-graphql";
+import { Args, ArgsType, Ctx, Field, FieldResolver, ID, InputType, Query, Resolver, Root } from "type-graphql";
 import {
   DateRange,
   LocalDateTimeScalar,
+  PageArgs,
   badUserInput,
-  NOT_A_CURSOR,
   checkFilterList,
   connectionType,
   cursorScope,
-  decodeCursor,
-  encodeCursor,
+  offsetAfter,
+  offsetConnection,
   pageSize,
   type ConnectionResult,
   type SubgraphContext,
 } from "../../shared/graphql/index.js";
-import { legacyItems, type QueryParams } from "../../shared/upstream/index.js";
+import type { QueryParams } from "../../shared/upstream/index.js";
 import { isLegacyId, ref } from "../common/ids.js";
 import { assertCaller, visibleIds } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { USERS_PATH, legacyUserLoader } from "../loaders.js";
+import { USERS_PATH, legacyUsersPage } from "../loaders.js";
 import { USER_FIELDS, type RestLegacyUser } from "../rest.js";
-import { LegacyProfile } from "./legacy-profile.js";
+import { LegacyUser } from "./legacy-user.js";
 
 /**
  * The legacy API's list of users (`GET /api/v3/users`) as a root connection, with the list's own
  * filters. Former employees (contract ended before today) are left out unless asked for, as the
- * legacy API does. One upstream call per page; each user also primes the per-request user loader,
- * so `Employee.legacyProfile` of a listed person costs nothing more.
+ * legacy API does. One upstream call per page (`legacyUsersPage` in loaders.ts); each user also
+ * primes the per-request user loader, so `Employee.legacyUser` of a listed person costs nothing
+ * more. Cursors are offsets, signed and bound to the filter like every cursor of the graph.
  */
 
 @InputType({ description: "Filters of the legacy users list; all given filters apply together." })
@@ -56,18 +57,12 @@ export class LegacyUserFilter {
 }
 
 @ArgsType()
-class LegacyUsersArgs {
+class LegacyUsersArgs extends PageArgs {
   @Field(() => LegacyUserFilter, { nullable: true })
   filter?: LegacyUserFilter | null;
-
-  @Field(() => Int, { nullable: true, description: "0 to 100, default 25." })
-  first?: number | null;
-
-  @Field(() => String, { nullable: true })
-  after?: string | null;
 }
 
-export const LegacyProfileConnection = connectionType("LegacyProfile", LegacyProfile);
+export const LegacyUserConnection = connectionType("LegacyUser", LegacyUser);
 
 const MAX_TEXT = 255;
 
@@ -118,47 +113,23 @@ function restQuery(filter: LegacyUserFilter | null | undefined): QueryParams | n
   return query;
 }
 
-@Resolver(() => LegacyProfile)
+@Resolver(() => LegacyUser)
 export class LegacyUsersResolver {
-  @Query(() => LegacyProfileConnection, {
+  @Query(() => LegacyUserConnection, {
     description:
       "The legacy API's users, by id, with its filters; former employees only when asked. In forward mode, only the people the caller can read.",
   })
   async legacyUsers(@Args(() => LegacyUsersArgs) args: LegacyUsersArgs, @Ctx() ctx: SubgraphContext): Promise<ConnectionResult<RestLegacyUser>> {
     const first = pageSize(args.first);
     const query = restQuery(args.filter);
-    // offset cursors, signed and bound to this list and filter like every connection's
-    const binding = { signer: ctx.upstream.cursors, scope: cursorScope(USERS_PATH, query ?? {}) };
-    const after = args.after ? decodeCursor(args.after, binding) : null;
-    if (after && !("o" in after)) throw badUserInput(NOT_A_CURSOR, "after");
-    const start = after ? after.o + 1 : 0;
-    const empty: ConnectionResult<RestLegacyUser> = {
-      edges: [],
-      nodes: [],
-      totalCount: null,
-      pageInfo: { hasNextPage: false, hasPreviousPage: start > 0, startCursor: null, endCursor: null },
-    };
-    if (query === null || first === 0) return empty;
+    // a filter that matches nothing binds its cursors to no list: only a cursor of this filter resumes it
+    const binding = { signer: ctx.upstream.cursors, scope: cursorScope(USERS_PATH, query ?? { id: "" }) };
+    const start = offsetAfter(args.after, binding);
+    if (query === null || first === 0) return offsetConnection<RestLegacyUser>([], start, binding, { hasNextPage: false });
     await assertCaller(ctx);
-    // one more than asked: whether a next page exists, without a count the list does not give
-    const body = await ctx.upstream.legacy.get<unknown>(USERS_PATH, { ...query, paging: `${start},${first + 1}` });
-    const users = legacyItems<RestLegacyUser>(body);
-    const page = users.slice(0, first);
-    const loader = legacyUserLoader(ctx);
-    for (const user of page) loader.prime(String(user.id), user);
+    const { page, hasNextPage } = await legacyUsersPage(ctx, query, start, first);
     const visible = await visibleIds(ctx, page.map((u) => String(u.id)));
-    const edges = page.flatMap((node, k) => (visible.has(String(node.id)) ? [{ cursor: encodeCursor({ o: start + k }, binding), node }] : []));
-    return {
-      edges,
-      nodes: edges.map((e) => e.node),
-      totalCount: null,
-      pageInfo: {
-        hasNextPage: users.length > first,
-        hasPreviousPage: start > 0,
-        startCursor: edges[0]?.cursor ?? null,
-        endCursor: page.length > 0 ? encodeCursor({ o: start + page.length - 1 }, binding) : null,
-      },
-    };
+    return offsetConnection(page, start, binding, { hasNextPage, keep: (user) => visible.has(String(user.id)) });
   }
 
   @FieldResolver(() => Employee, { nullable: true, description: "The employee this user is (same id)." })

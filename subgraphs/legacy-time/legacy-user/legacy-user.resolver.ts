@@ -8,22 +8,23 @@ import { LegacyReference, legacyReference } from "../common/values.js";
 import { assertLegacyWriteAllowed, assertVisible } from "../common/visibility.js";
 import { Department } from "../department/department.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { USERS_PATH, axisSectionLoader, legacyUserLoader } from "../loaders.js";
-import { USER_FIELDS, type RestAxisSection, type RestLegacyUser } from "../rest.js";
+import { axisSectionLoader, legacyUserLoader } from "../loaders.js";
+import { putLegacyUser } from "../writes.js";
+import type { RestAxisSection, RestLegacyUser } from "../rest.js";
 import {
   LegacyBankAccount,
   LegacyExtendedDataEntry,
   LegacyGender,
   LegacyPicture,
-  LegacyProfile,
+  LegacyUser,
   LegacyUserInput,
   LegacyWorkCycle,
   type LegacyWorkCycleInput,
-} from "./legacy-profile.js";
+} from "./legacy-user.js";
 
 export const UpdateLegacyUserResult = createUnionType({
   name: "UpdateLegacyUserResult",
-  description: "The employee whose legacy user was updated (its legacyProfile shows the result), or why nothing was written.",
+  description: "The employee whose legacy user was updated (its legacyUser shows the result), or why nothing was written.",
   types: () => [Employee, InvalidInputError] as const,
   resolveType: (value) => (value instanceof InvalidInputError ? "InvalidInputError" : "Employee"),
 });
@@ -97,8 +98,8 @@ class UpdateLegacyUserArgs {
   input!: LegacyUserInput;
 }
 
-@Resolver(() => LegacyProfile)
-export class LegacyProfileResolver {
+@Resolver(() => LegacyUser)
+export class LegacyUserResolver {
   @FieldResolver(() => DateScalar, { nullable: true, description: "Date of birth: the day of the legacy date-time `birthDate`." })
   birthDate(@Root() user: RestLegacyUser): string | null {
     return user.birthDate ? user.birthDate.slice(0, 10) : null;
@@ -227,7 +228,7 @@ export class LegacyProfileResolver {
       const loader = legacyUserLoader(ctx);
       let updated: RestLegacyUser;
       try {
-        updated = (await ctx.upstream.legacy.put<{ data: RestLegacyUser }>(`${USERS_PATH}/${id}`, body, { fields: USER_FIELDS })).data;
+        updated = await putLegacyUser(ctx, id, body);
       } catch (err) {
         if (err instanceof UpstreamError && err.status === 404) throw notFound("Employee", id);
         if (!isRefusal(err)) {
@@ -239,7 +240,7 @@ export class LegacyProfileResolver {
         if (/\be_[A-Za-z0-9_]+/.test(message)) fields.push("extendedData");
         return invalidInput(message, fields);
       }
-      // the answer is the user as written: `legacyProfile` of the result is served from it
+      // the answer is the user as written: `legacyUser` of the result is served from it
       loader.clear(id).prime(id, updated);
       return { id };
     });

@@ -1,0 +1,25 @@
+import type { ChildEdge } from "../shared/graphql/index.js";
+import { businessEstablishmentLoader, taxonomyLabelLoader } from "./loaders.js";
+import type { RestBusinessEstablishment, RestTaxonomyLabel } from "./rest.js";
+
+/**
+ * The one-to-many edges of the organisation subgraph that are connections, each named by the REST
+ * list and filter that back it, served by the shared `childConnection`: one list call for every
+ * parent of the request (and filter). The children are primed into their entity's loader.
+ */
+
+/** `LegalEntity.businessEstablishments` */
+export const establishmentsOfLegalEntity: ChildEdge<RestBusinessEstablishment> = {
+  path: "/business-establishments",
+  filter: "legalEntity.id",
+  parentOf: (establishment) => establishment.legalEntity?.id,
+  primes: businessEstablishmentLoader,
+};
+
+/** `Taxonomy.labels` */
+export const labelsOfTaxonomy: ChildEdge<RestTaxonomyLabel> = {
+  path: "/taxonomy-labels",
+  filter: "taxonomy.id",
+  parentOf: (label) => label.taxonomy?.id,
+  primes: taxonomyLabelLoader,
+};

@@ -1,0 +1,84 @@
+import type { GraphQLResolveInfo } from "graphql";
+import type { QueryParams } from "../upstream/types.js";
+import { badUserInput, childConnectionLoader, pageSize, restConnection, selects, type ConnectionArgs, type ConnectionResult } from "./connection.js";
+import type { SubgraphContext } from "./server.js";
+
+/**
+ * The two ways a subgraph serves a REST list as a connection, the same for every subgraph:
+ * - `listConnection`: a root list (`employees`, `departments`): one REST page;
+ * - `childConnection`: a one-to-many edge (`Employee.employments`, `Taxonomy.labels`), declared
+ *   once as a `ChildEdge` in the subgraph's `edges.ts` and batched across the parents of the
+ *   request.
+ * Both ask `totalCount` of the upstream only when the operation selects it, and both can hand the
+ * items they read to an entity loader (`primes`), so that a later reference to one costs nothing.
+ */
+
+/** A loader that takes items read elsewhere in the request (`AdaptiveLoader.primeAll`). */
+export interface Primes<T> {
+  primeAll(items: readonly T[]): unknown;
+}
+
+/** A root connection over one REST list page; `query` holds the caller's filters and sort, already checked. */
+export async function listConnection<T>(
+  ctx: SubgraphContext,
+  info: GraphQLResolveInfo,
+  path: string,
+  query: QueryParams,
+  args: ConnectionArgs,
+  primes?: Primes<T>,
+): Promise<ConnectionResult<T>> {
+  const connection = await restConnection<T>(ctx.upstream, path, query, { first: args.first, after: args.after }, {
+    totalCount: selects(info, "totalCount"),
+  });
+  primes?.primeAll(connection.nodes);
+  return connection;
+}
+
+/**
+ * A one-to-many edge that is a connection, named by the REST list and filter that back it
+ * (`links.employments` of an employee is `/employments?employee.id=`).
+ */
+export interface ChildEdge<T> {
+  /** the REST list, e.g. `/employments` */
+  path: string;
+  /** the list filter that names the parent, e.g. `employee.id` */
+  filter: string;
+  /** the same filter in the GraphQL filter input, for edges that take one: it cannot be given there */
+  filterField?: string;
+  /** the order when the caller asks none (a REST sort instruction); without it, the list's default */
+  sort?: string;
+  /** the parent of an item; may load what it needs through the request's loaders */
+  parentOf(item: T, ctx: SubgraphContext): string | null | undefined | Promise<string | null | undefined>;
+  /** the entity loader the children are primed into, if any */
+  primes?(ctx: SubgraphContext): Primes<T>;
+}
+
+/**
+ * One parent's connection over an edge: a single parent gets one REST page; the parents of one
+ * tick share one list call per 100 parents, grouped back with `parentOf`. `query` holds the
+ * caller's other filters and sort, already validated; with the page size, they are checked
+ * before any call.
+ */
+export async function childConnection<T>(
+  ctx: SubgraphContext,
+  info: GraphQLResolveInfo,
+  edge: ChildEdge<T>,
+  parentId: string,
+  page: ConnectionArgs,
+  query: QueryParams = {},
+): Promise<ConnectionResult<T>> {
+  // checked here so that a bad `first` fails before the batch, not inside it for every parent
+  pageSize(page.first);
+  if (query[edge.filter] !== undefined) {
+    const field = `filter.${edge.filterField ?? edge.filter}`;
+    throw badUserInput(`${field} cannot be used on this field: it already filters on it`, field);
+  }
+  const full = edge.sort && query.sort === undefined ? { ...query, sort: edge.sort } : query;
+  // the same edge asked with other filters or another sort needs a loader of its own
+  const loader = ctx.loaders.get(`children:${edge.path}:${edge.filter}:${JSON.stringify(full)}`, () =>
+    childConnectionLoader<T>(ctx.upstream, edge.path, edge.filter, (item) => edge.parentOf(item, ctx), { query: full }),
+  );
+  const connection = await loader.load({ parentId, args: { first: page.first, after: page.after }, totalCount: selects(info, "totalCount") });
+  edge.primes?.(ctx).primeAll(connection.nodes);
+  return connection;
+}

@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ErrorCode, codedError, errorBody, errorCodeOf } from "../../platform/error-codes.js";
+
+/** The one set of error codes: documented, and the only way code writes one. */
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+describe("error codes", () => {
+  it("every code of the set is documented in docs/graph.md or the README", () => {
+    const docs = readFileSync("docs/graph.md", "utf8") + readFileSync("README.md", "utf8");
+    const undocumented = Object.values(ErrorCode).filter((code) => !docs.includes(`\`${code}\``));
+    expect(undocumented).toEqual([]);
+  });
+
+  it("no code of the subgraphs or the gateway writes a code as a string literal", () => {
+    const literal = new RegExp(`(code: |code = |[=!]== |\\?\\? |\\? |return )"(${Object.values(ErrorCode).join("|")})"`);
+    const offenders = [...sources("subgraphs"), ...sources("gateway"), ...sources("platform")]
+      .filter((file) => !file.endsWith("error-codes.ts"))
+      .filter((file) => literal.test(readFileSync(file, "utf8")));
+    expect(offenders).toEqual([]);
+  });
+
+  it("codedError, errorBody and errorCodeOf carry the code", () => {
+    const error = codedError(ErrorCode.NOT_FOUND, "Employee 1 does not exist.", { field: "id" });
+    expect(error.extensions).toEqual({ code: "NOT_FOUND", field: "id" });
+    expect(errorCodeOf(error)).toBe("NOT_FOUND");
+    expect(errorCodeOf(codedError("NOPE" as ErrorCode, "x"))).toBeUndefined();
+    expect(errorCodeOf(new Error("x"))).toBeUndefined();
+    expect(errorBody(ErrorCode.FORBIDDEN, "no")).toEqual({ errors: [{ message: "no", extensions: { code: "FORBIDDEN" } }] });
+  });
+});
