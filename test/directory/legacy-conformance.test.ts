@@ -152,7 +152,8 @@ describe("time entries", () => {
     expect(written).not.toBeNull();
     conforms(S.TimeEntry, written.after);
     expect(written.after.modifiedAt > written.before.modifiedAt).toBe(true);
-    const since = (await ok(`${TE}?ownerId=${written.before.ownerId}&modifiedAt=since,${written.after.modifiedAt}`)).data.items;
+    // theoretical entries (layer 1) of days still to come carry their own later modifiedAt
+    const since = (await ok(`${TE}?ownerId=${written.before.ownerId}&layer=0&modifiedAt=since,${written.after.modifiedAt}`)).data.items;
     expect(since.map((e: any) => e.id)).toEqual([written.before.id]);
   });
 
