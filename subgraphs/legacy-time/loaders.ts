@@ -79,7 +79,7 @@ export async function legacyUsersPage(
 }
 
 /** The axis sections of a list call (`id` and `axisId` filters), by id, primed into the section loader. */
-export async function axisSectionsList(ctx: SubgraphContext, query: { id?: string[]; axisId?: number[] }): Promise<RestAxisSection[]> {
+export async function axisSectionsList(ctx: SubgraphContext, query: QueryParams): Promise<RestAxisSection[]> {
   const sections = legacyItems<RestAxisSection>(await ctx.upstream.legacy.get<unknown>(AXIS_SECTIONS_PATH, query)).sort((a, b) => a.id - b.id);
   const loader = axisSectionLoader(ctx);
   for (const section of sections) loader.prime(String(section.id), section);
