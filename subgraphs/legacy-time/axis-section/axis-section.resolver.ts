@@ -12,14 +12,14 @@ import {
   translations,
   type ConnectionResult,
   type SubgraphContext,
+  ref,
+  InvalidInputError,
+  invalidInput,
 } from "../../shared/graphql/index.js";
-import { UpstreamError } from "../../shared/upstream/index.js";
-import { InvalidInputError, fieldsNamedIn, invalidInput, isRefusal, notFound, refusalMessage } from "../common/errors.js";
-import { isLegacyId, ref } from "../common/ids.js";
-import { assertCaller, assertLegacyWriteAllowed } from "../common/visibility.js";
+import { UpstreamError, isLegacyId } from "../../shared/upstream/index.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { AXIS_SECTIONS_PATH, axisSectionLoader, axisSectionsList } from "../loaders.js";
-import { putAxisSection } from "../writes.js";
+import { AXIS_SECTIONS_PATH, axisSectionLoader, axisSectionsList, assertCaller, assertLegacyWriteAllowed } from "../loaders.js";
+import { putAxisSection, fieldsNamedIn, isRefusal, notFound, refusalMessage } from "../writes.js";
 import { sectionNames, type RestAxisSection, type RestAxisSectionFlat } from "../rest.js";
 import { AxisSection, AxisSectionFilter, AxisSectionInput } from "./axis-section.js";
 

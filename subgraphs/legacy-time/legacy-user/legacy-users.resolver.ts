@@ -1,4 +1,5 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, ID, InputType, Query, Resolver, Root } from "type-graphql";
+import { isLegacyId } from "../../shared/upstream/index.js";
 import {
   DateRange,
   LocalDateTimeScalar,
@@ -11,12 +12,11 @@ import {
   pageSize,
   type ConnectionResult,
   type SubgraphContext,
+  ref,
 } from "../../shared/graphql/index.js";
 import type { QueryParams } from "../../shared/upstream/index.js";
-import { isLegacyId, ref } from "../common/ids.js";
-import { assertCaller, visibleIds } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { USERS_PATH, legacyUsersPage } from "../loaders.js";
+import { USERS_PATH, legacyUsersPage, assertCaller, visibleIds } from "../loaders.js";
 import { USER_FIELDS, type RestLegacyUser } from "../rest.js";
 import { LegacyUser } from "./legacy-user.js";
 
