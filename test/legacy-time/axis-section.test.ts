@@ -125,6 +125,21 @@ describe("Query.axisSections", () => {
     expect(res.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
   });
 
+  it("refuses an axis id below 1 with BAD_USER_INPUT naming it, before any upstream call", async () => {
+    stack.resetStats();
+    const res = await stack.gql(url, `{ axisSections(filter: { axisIds: [0] }) { nodes { id } } }`);
+    expect(res.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(res.errors?.[0]?.message).toContain("filter.axisIds");
+    expect(stack.stats().total).toBe(0);
+  });
+
+  it("answers an empty ids list with no section, without an upstream call", async () => {
+    stack.resetStats();
+    const res = await stack.gql(url, `{ axisSections(filter: { ids: [] }) { totalCount nodes { id } } }`);
+    expect(res.data.axisSections).toEqual({ totalCount: 0, nodes: [] });
+    expect(stack.stats().total).toBe(0);
+  });
+
   it("refuses a page size over 100 with BAD_USER_INPUT", async () => {
     const res = await stack.gql(url, `{ axisSections(first: 101) { nodes { id } } }`);
     expect(res.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");

@@ -75,6 +75,9 @@ describe("legacyUsers", () => {
     ["an empty login", { login: " " }],
     ["mail and mailContains together", { mail: "a@b.c", mailContains: "a" }],
     ["more than 100 ids", { ids: Array.from({ length: 101 }, (_, i) => String(i + 1)) }],
+    ["a contractEnd from after the to", { contractEnd: { from: "2026-02-01", to: "2026-01-01" } }],
+    ["an exact mail written as the legacy partial match", { mail: "like,a" }],
+    ["a mailContains over 255 characters", { mailContains: "a".repeat(256) }],
   ])("%s is BAD_USER_INPUT before any upstream call", async (_name, filter) => {
     stack.resetStats();
     const res = await stack.gql(url, USERS, { filter });

@@ -1,7 +1,6 @@
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { isLegacyId } from "../common/ids.js";
-import { assertCaller } from "../common/visibility.js";
-import { axisSectionLoader } from "../loaders.js";
+import { isLegacyId } from "../../shared/upstream/index.js";
+import { axisSectionLoader, assertCaller } from "../loaders.js";
 import type { RestAxisSection } from "../rest.js";
 
 /** `_entities` batches become one `/api/v3/axisSections?id=` call per 100 sections. */

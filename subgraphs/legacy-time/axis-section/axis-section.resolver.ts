@@ -1,11 +1,10 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
 import {
   PageArgs,
-  checkFilterList,
+  RestFilter,
   Translation,
   arrayConnection,
   audited,
-  badUserInput,
   givenFields,
   connectionType,
   cursorScope,
@@ -13,14 +12,14 @@ import {
   translations,
   type ConnectionResult,
   type SubgraphContext,
+  ref,
+  InvalidInputError,
+  invalidInput,
 } from "../../shared/graphql/index.js";
-import { UpstreamError } from "../../shared/upstream/index.js";
-import { InvalidInputError, fieldsNamedIn, invalidInput, isRefusal, notFound, refusalMessage } from "../common/errors.js";
-import { isLegacyId, ref } from "../common/ids.js";
-import { assertCaller, assertLegacyWriteAllowed } from "../common/visibility.js";
+import { UpstreamError, isLegacyId } from "../../shared/upstream/index.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { AXIS_SECTIONS_PATH, axisSectionLoader, axisSectionsList } from "../loaders.js";
-import { putAxisSection } from "../writes.js";
+import { AXIS_SECTIONS_PATH, axisSectionLoader, axisSectionsList, assertCaller, assertLegacyWriteAllowed } from "../loaders.js";
+import { putAxisSection, fieldsNamedIn, isRefusal, notFound, refusalMessage } from "../writes.js";
 import { sectionNames, type RestAxisSection, type RestAxisSectionFlat } from "../rest.js";
 import { AxisSection, AxisSectionFilter, AxisSectionInput } from "./axis-section.js";
 
@@ -75,14 +74,13 @@ export class AxisSectionResolver {
   async axisSections(@Args(() => AxisSectionsArgs) args: AxisSectionsArgs, @Ctx() ctx: SubgraphContext): Promise<ConnectionResult<RestAxisSection>> {
     const { ids, axisIds } = args.filter ?? {};
     const binding = { signer: ctx.upstream.cursors, scope: cursorScope(AXIS_SECTIONS_PATH, { id: ids ?? undefined, axisId: axisIds ?? undefined }) };
-    if (ids) checkFilterList(ids, "filter.ids", { allowEmpty: true });
-    if (axisIds) checkFilterList(axisIds, "filter.axisIds", { allowEmpty: true });
-    if (axisIds?.some((axisId) => axisId < 1)) throw badUserInput("filter.axisIds: axis ids are integers >= 1", "filter.axisIds");
     // an empty list, or ids that cannot be legacy ids, match nothing
-    const listed = ids?.filter(isLegacyId);
-    if ((listed && listed.length === 0) || (axisIds && axisIds.length === 0)) return arrayConnection<RestAxisSection>([], args, binding);
+    const filter = new RestFilter()
+      .strings("id", "ids", ids, { allowEmpty: true, keep: isLegacyId })
+      .integers("axisId", "axisIds", axisIds, 1, { allowEmpty: true });
+    if (filter.matchesNothing) return arrayConnection<RestAxisSection>([], args, binding);
     await assertCaller(ctx);
-    const sections = await axisSectionsList(ctx, { id: listed, axisId: axisIds ?? undefined });
+    const sections = await axisSectionsList(ctx, filter.query);
     return arrayConnection(sections, args, binding);
   }
 

@@ -1,9 +1,9 @@
 import { Ctx, FieldResolver, Resolver, Root } from "type-graphql";
+import { ref } from "../../shared/graphql/index.js";
+import { isLegacyId } from "../../shared/upstream/index.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { isLegacyId, ref } from "../common/ids.js";
-import { assertCaller } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { legacyEstablishmentLoader } from "../loaders.js";
+import { legacyEstablishmentLoader, assertCaller } from "../loaders.js";
 import type { RestLegacyEstablishment } from "../rest.js";
 import { BusinessEstablishment, LegacyEstablishment } from "./business-establishment.js";
 

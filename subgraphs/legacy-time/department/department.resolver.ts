@@ -1,9 +1,9 @@
 import { Ctx, FieldResolver, Resolver, Root } from "type-graphql";
+import { ref } from "../../shared/graphql/index.js";
+import { isLegacyId } from "../../shared/upstream/index.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { isLegacyId, ref } from "../common/ids.js";
-import { assertCaller, visibleIds } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { legacyDepartmentLoader } from "../loaders.js";
+import { legacyDepartmentLoader, assertCaller, visibleIds } from "../loaders.js";
 import { parentDepartmentId, type LegacyRef, type RestLegacyDepartment } from "../rest.js";
 import { Department, LegacyDepartment } from "./department.js";
 

@@ -1,9 +1,8 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, Resolver, Root } from "type-graphql";
+import { isLegacyId } from "../../shared/upstream/index.js";
 import { DateScalar, LocalDateTimeScalar, type SubgraphContext } from "../../shared/graphql/index.js";
-import { isLegacyId } from "../common/ids.js";
-import { guarded } from "../common/visibility.js";
 import { LegacyUser } from "../legacy-user/legacy-user.js";
-import { legacyUserLoader, timeEntriesLoader, workContractsByOwnerLoader } from "../loaders.js";
+import { legacyUserLoader, timeEntriesLoader, workContractsByOwnerLoader, guarded } from "../loaders.js";
 import type { RestLegacyUser, RestTimeEntry, RestWorkContract } from "../rest.js";
 import { TimeEntry } from "../time-entry/time-entry.js";
 import { WorkContract } from "../work-contract/work-contract.js";
@@ -34,7 +33,7 @@ class TimeEntriesArgs {
 /**
  * What the legacy API knows about an employee. Every field is one batched loader call for all the
  * employees of the operation, and in forward mode is served only when the caller can read the
- * employee through the current API (common/visibility.ts).
+ * employee through the current API (the visibility checks of loaders.ts).
  */
 @Resolver(() => Employee)
 export class EmployeeResolver {

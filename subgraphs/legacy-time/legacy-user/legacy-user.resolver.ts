@@ -1,15 +1,12 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Resolver, Root, createUnionType } from "type-graphql";
-import { DateScalar, LocalDateTimeScalar, audited, givenFields, type SubgraphContext } from "../../shared/graphql/index.js";
-import { UpstreamError } from "../../shared/upstream/index.js";
+import { LegacyReference, legacyReference } from "./legacy-reference.js";
+import { DateScalar, LocalDateTimeScalar, audited, givenFields, type SubgraphContext, ref, InvalidInputError, invalidInput } from "../../shared/graphql/index.js";
+import { UpstreamError, isLegacyId } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
-import { InvalidInputError, fieldsNamedIn, invalidInput, isRefusal, notFound, refusalMessage } from "../common/errors.js";
-import { isLegacyId, ref } from "../common/ids.js";
-import { LegacyReference, legacyReference } from "../common/values.js";
-import { assertLegacyWriteAllowed, assertVisible } from "../common/visibility.js";
 import { Department } from "../department/department.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { axisSectionLoader, legacyUserLoader } from "../loaders.js";
-import { putLegacyUser } from "../writes.js";
+import { axisSectionLoader, legacyUserLoader, assertLegacyWriteAllowed, assertVisible } from "../loaders.js";
+import { putLegacyUser, fieldsNamedIn, isRefusal, notFound, refusalMessage } from "../writes.js";
 import type { RestAxisSection, RestLegacyUser } from "../rest.js";
 import {
   LegacyBankAccount,

@@ -1,10 +1,10 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, ID, InputType, Query, Resolver, Root } from "type-graphql";
+import { isLegacyId } from "../../shared/upstream/index.js";
 import {
   DateRange,
   LocalDateTimeScalar,
   PageArgs,
-  badUserInput,
-  checkFilterList,
+  RestFilter,
   connectionType,
   cursorScope,
   offsetAfter,
@@ -12,12 +12,11 @@ import {
   pageSize,
   type ConnectionResult,
   type SubgraphContext,
+  ref,
 } from "../../shared/graphql/index.js";
 import type { QueryParams } from "../../shared/upstream/index.js";
-import { isLegacyId, ref } from "../common/ids.js";
-import { assertCaller, visibleIds } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { USERS_PATH, legacyUsersPage } from "../loaders.js";
+import { USERS_PATH, legacyUsersPage, assertCaller, visibleIds } from "../loaders.js";
 import { USER_FIELDS, type RestLegacyUser } from "../rest.js";
 import { LegacyUser } from "./legacy-user.js";
 
@@ -64,53 +63,20 @@ class LegacyUsersArgs extends PageArgs {
 
 export const LegacyUserConnection = connectionType("LegacyUser", LegacyUser);
 
-const MAX_TEXT = 255;
-
-/** A date range as the legacy comparator: `between,a,b`, `since,a` or `until,b`. */
-function range(value: DateRange | null | undefined, field: string): string | undefined {
-  if (!value || (!value.from && !value.to)) return undefined;
-  if (value.from && value.to) {
-    if (value.from > value.to) throw badUserInput(`${field}: from (${value.from}) must be on or before to (${value.to})`, field);
-    return `between,${value.from},${value.to}`;
-  }
-  return value.from ? `since,${value.from}` : `until,${value.to}`;
-}
-
-function text(value: string | null | undefined, field: string): string | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (value.trim() === "" || value.length > MAX_TEXT) throw badUserInput(`${field} must be 1 to ${MAX_TEXT} characters`, field);
-  return value;
-}
-
 /** The REST query of a filter, checked before any upstream call; null when it can match nothing. */
 function restQuery(filter: LegacyUserFilter | null | undefined): QueryParams | null {
   const f = filter ?? ({ includeFormerEmployees: false } as LegacyUserFilter);
-  const query: QueryParams = { fields: USER_FIELDS };
-  if (f.ids) {
-    checkFilterList(f.ids, "filter.ids", { allowEmpty: true });
-    const ids = f.ids.filter(isLegacyId);
-    if (ids.length === 0) return null;
-    query.id = ids;
-  }
-  if (f.includeFormerEmployees) query.formerEmployees = "true";
-  if (f.modifiedSince) query.modifiedAt = `since,${f.modifiedSince}`;
-  const start = range(f.contractStart, "filter.contractStart");
-  if (start) query.dtContractStart = start;
-  const end = range(f.contractEnd, "filter.contractEnd");
-  if (end) query.dtContractEnd = end;
-  if (f.mail !== undefined && f.mail !== null && f.mailContains !== undefined && f.mailContains !== null) {
-    throw badUserInput("filter.mail and filter.mailContains cannot be given together", "filter.mail");
-  }
-  const mail = text(f.mail, "filter.mail");
-  if (mail) {
-    if (mail.toLowerCase().startsWith("like,")) throw badUserInput("filter.mail: use mailContains for a partial match", "filter.mail");
-    query.mail = mail;
-  }
-  const contains = text(f.mailContains, "filter.mailContains");
-  if (contains) query.mail = `like,${contains}`;
-  const login = text(f.login, "filter.login");
-  if (login) query.login = login;
-  return query;
+  const rest = new RestFilter()
+    .strings("id", "ids", f.ids, { allowEmpty: true, keep: isLegacyId })
+    .value("formerEmployees", f.includeFormerEmployees ? "true" : null)
+    .legacyRange("modifiedAt", "modifiedSince", { from: f.modifiedSince })
+    .legacyRange("dtContractStart", "contractStart", f.contractStart)
+    .legacyRange("dtContractEnd", "contractEnd", f.contractEnd)
+    .atMostOne({ mail: f.mail, mailContains: f.mailContains })
+    .text("mail", "mail", f.mail, { partialWith: "mailContains" })
+    .like("mail", "mailContains", f.mailContains)
+    .text("login", "login", f.login);
+  return rest.matchesNothing ? null : { fields: USER_FIELDS, ...rest.query };
 }
 
 @Resolver(() => LegacyUser)

@@ -1,24 +1,13 @@
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
-import { audited, givenFields, isIsoDate, type SubgraphContext } from "../../shared/graphql/index.js";
-import { UpstreamError, loadEvery } from "../../shared/upstream/index.js";
+import { audited, givenFields, isIsoDate, type SubgraphContext, ref, InvalidInputError, invalidInput } from "../../shared/graphql/index.js";
+import { UpstreamError, loadEvery, isLegacyId } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
-import {
-  InvalidInputError,
-  TimeEntryValidationError,
-  fieldsNamedIn,
-  invalidInput,
-  isRefusal,
-  notFound,
-  refusalMessage,
-} from "../common/errors.js";
-import { isLegacyId, ref } from "../common/ids.js";
-import { assertLegacyWriteAllowed, guarded } from "../common/visibility.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { putTimeEntry } from "../writes.js";
-import { axisSectionLoader, timeEntriesLoader, timeEntryLoader, timesheetLoader } from "../loaders.js";
+import { putTimeEntry, fieldsNamedIn, isRefusal, notFound, refusalMessage } from "../writes.js";
+import { axisSectionLoader, timeEntriesLoader, timeEntryLoader, timesheetLoader, assertLegacyWriteAllowed, guarded } from "../loaders.js";
 import type { RestAxisSection, RestTimeEntry } from "../rest.js";
 import { durationSeconds, normaliseDuration } from "./duration.js";
-import { TimeEntry, TimeEntryInput, Timesheet, TimesheetMode } from "./time-entry.js";
+import { TimeEntry, TimeEntryInput, Timesheet, TimesheetMode, TimeEntryValidationError } from "./time-entry.js";
 
 export const UpdateTimeEntryResult = createUnionType({
   name: "UpdateTimeEntryResult",

@@ -1,5 +1,5 @@
 import { Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
-import { DateScalar, LocalDateTimeScalar } from "../../shared/graphql/index.js";
+import { DateScalar, LocalDateTimeScalar, MutationError } from "../../shared/graphql/index.js";
 
 /** REST `unit`: 0, 1, 2 (the enum's internal values are the REST numbers). */
 export enum TimeEntryUnit {
@@ -165,4 +165,18 @@ export class TimeEntryInput {
 
   @Field(() => Int, { nullable: true, description: "null removes the time type." })
   timeTypeId?: number | null;
+}
+
+/** A refusal of a time-entry write that the caller can fix: data in the mutation payload, not an error. */
+@ObjectType({
+  implements: MutationError,
+  description: "A time-entry validation rule (1 to 7 of the legacy interface) refused the change. Nothing was written.",
+})
+export class TimeEntryValidationError extends MutationError {
+  @Field(() => Int, {
+    description:
+      "1 locked timesheet (submitted or approved), 2 startsAt with a UTC offset, 3 duration over 24h, 4 entry spanning two days, " +
+      "5 axis sections not matching the timesheet's mode, 6 inactive axis section, 7 axis sections not forming a parent-child chain.",
+  })
+  rule!: number;
 }

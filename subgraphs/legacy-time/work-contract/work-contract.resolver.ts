@@ -1,11 +1,11 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from "type-graphql";
+import { ref } from "../../shared/graphql/index.js";
+import { isLegacyId } from "../../shared/upstream/index.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { isLegacyId, ref } from "../common/ids.js";
-import { guarded } from "../common/visibility.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { Employment } from "../employment/employment.js";
-import { workContractLoader } from "../loaders.js";
+import { workContractLoader, guarded } from "../loaders.js";
 import type { RestWorkContract } from "../rest.js";
 import { WorkContract } from "./work-contract.js";
 

@@ -1,6 +1,5 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { someField } from "../../shared/graphql/index.js";
-import { readsBeyondKey } from "../common/selection.js";
+import { someField, readsBeyondKey } from "../../shared/graphql/index.js";
 
 /**
  * Whether the operation reads more of an attribute's `definition` than its id below the current

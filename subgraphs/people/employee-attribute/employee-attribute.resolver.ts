@@ -1,9 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { listConnection, translate, translations, Translation, type SubgraphContext } from "../../shared/graphql/index.js";
+import { listConnection, translate, translations, Translation, type SubgraphContext, referenceTo, selectsBeyondKey, entityRef } from "../../shared/graphql/index.js";
 import { listQuery } from "../../shared/graphql/index.js";
-import { referenceTo, selectsBeyondKey } from "../common/selection.js";
-import { entityRef } from "../common/values.js";
 import { Employee } from "../employee/employee.js";
 import { Employment } from "../employment/employment.js";
 import { JobPosition } from "../job-position/job-position.js";

@@ -1,8 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { FormattedIdentifier, listConnection, type SubgraphContext } from "../../shared/graphql/index.js";
+import { FormattedIdentifier, listConnection, type SubgraphContext, referenceTo } from "../../shared/graphql/index.js";
 import { PageArgs } from "../../shared/graphql/index.js";
-import { referenceTo } from "../common/selection.js";
 import { Employee } from "../employee/employee.js";
 import { employeeLoader, personalRecordLoader } from "../loaders.js";
 import type { RestEmployeePersonalRecord } from "../rest.js";

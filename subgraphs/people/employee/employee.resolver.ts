@@ -1,10 +1,9 @@
 import type { GraphQLResolveInfo } from "graphql";
+import { FileReference, fileReference } from "./file-reference.js";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { DateScalar, listConnection, type SubgraphContext, childConnection } from "../../shared/graphql/index.js";
+import { DateScalar, listConnection, type SubgraphContext, childConnection, referenceTo } from "../../shared/graphql/index.js";
 import { RestFilter } from "../../shared/graphql/index.js";
 import { listQuery, PageArgs } from "../../shared/graphql/index.js";
-import { referenceTo } from "../common/selection.js";
-import { FileReference, fileReference } from "../common/values.js";
 import { employmentsOfEmployee, jobPositionsOfEmployee, reportsOfManager } from "../edges.js";
 import { EmployeeAttribute } from "../employee-attribute/employee-attribute.js";
 import { readsDefinitionDetails } from "../employee-attribute/definition-selection.js";

@@ -1,8 +1,8 @@
 import { Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { EmploymentStatus } from "../employment/employment-status.js";
 import { connectionType, DateScalar, DateTimeScalar } from "../../shared/graphql/index.js";
 import { DateRange, RestFilter } from "../../shared/graphql/index.js";
 import { listArgs, type ListArgs } from "../../shared/graphql/index.js";
-import { EmploymentStatus } from "../common/status.js";
 
 @ObjectType({ description: "A day of the year without the year." })
 export class BirthDay {

@@ -1,9 +1,8 @@
 import type { GraphQLResolveInfo } from "graphql";
+import { FileReference, fileReference } from "../employee/file-reference.js";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { DateScalar, listConnection, type SubgraphContext, childConnection } from "../../shared/graphql/index.js";
+import { DateScalar, listConnection, type SubgraphContext, childConnection, referenceTo, entityRef } from "../../shared/graphql/index.js";
 import { listQuery, PageArgs } from "../../shared/graphql/index.js";
-import { referenceTo } from "../common/selection.js";
-import { entityRef, FileReference, fileReference } from "../common/values.js";
 import { jobPositionsOfEmployment } from "../edges.js";
 import { Employee } from "../employee/employee.js";
 import { EmploymentTemplate } from "../employment-template/employment-template.js";

@@ -1,8 +1,8 @@
 import { Directive, Field, ID, InputType, ObjectType, registerEnumType } from "type-graphql";
+import { EmploymentStatus } from "./employment-status.js";
 import { connectionType, DateScalar, DateTimeScalar } from "../../shared/graphql/index.js";
 import { DateRange, RestFilter } from "../../shared/graphql/index.js";
 import { listArgs, type ListArgs } from "../../shared/graphql/index.js";
-import { EmploymentStatus } from "../common/status.js";
 
 /**
  * A continuous relationship between an employee and a legal entity (REST `employment`): a work

@@ -1,10 +1,9 @@
 import type { GraphQLResolveInfo } from "graphql";
+import { FileReference, fileReference } from "../employee/file-reference.js";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { listConnection, translate, translations, Translation, type SubgraphContext } from "../../shared/graphql/index.js";
+import { listConnection, translate, translations, Translation, type SubgraphContext, referenceTo, entityRef } from "../../shared/graphql/index.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
 import { listQuery } from "../../shared/graphql/index.js";
-import { referenceTo } from "../common/selection.js";
-import { entityRef, FileReference, fileReference } from "../common/values.js";
 import { Department } from "../department/department.js";
 import { Employee } from "../employee/employee.js";
 import { Employment } from "../employment/employment.js";

@@ -1,8 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { listConnection, type SubgraphContext } from "../../shared/graphql/index.js";
+import { listConnection, type SubgraphContext, referenceTo } from "../../shared/graphql/index.js";
 import { listQuery } from "../../shared/graphql/index.js";
-import { referenceTo } from "../common/selection.js";
 import { Employment } from "../employment/employment.js";
 import { employmentLoader, probationaryPeriodLoader } from "../loaders.js";
 import type { RestProbationaryPeriod } from "../rest.js";

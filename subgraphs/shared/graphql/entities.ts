@@ -47,3 +47,13 @@ function problemOf(schema: GraphQLSchema, representation: unknown, index: number
   const problem = ids(id);
   return problem === null ? null : badUserInput(`${at}.id ${problem}`, "representations");
 }
+
+/** A reference to another entity of the graph: only its key. */
+export function entityRef(ref: { id: string } | null | undefined): { id: string } | null {
+  return ref ? { id: ref.id } : null;
+}
+
+/** A legacy integer reference as the graph's entity reference (legacy ids are the current API's ids). */
+export function ref(id: number | null | undefined): { id: string } | null {
+  return id === null || id === undefined ? null : { id: String(id) };
+}

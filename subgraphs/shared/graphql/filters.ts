@@ -17,30 +17,59 @@ type Query = Record<string, string>;
 export class RestFilter {
   readonly query: Query = {};
 
+  /**
+   * Set when a list filter can match nothing (an empty list where `allowEmpty` lets it through,
+   * or only entries `keep` drops): the caller answers an empty list without any upstream call.
+   */
+  matchesNothing = false;
+
   constructor(private readonly argument = "filter") {}
 
   private name(field: string): string {
     return this.argument === "" ? field : `${this.argument}.${field}`;
   }
 
-  private checkList(field: string, values: readonly unknown[]): void {
-    checkFilterList(values, this.name(field));
+  private checkList(field: string, values: readonly unknown[], allowEmpty = false): void {
+    checkFilterList(values, this.name(field), { allowEmpty });
+    if (values.length === 0) this.matchesNothing = true;
+  }
+
+  /** Refuses a range whose start comes after its end. */
+  private checkOrder(field: string, from: string | null, to: string | null): void {
+    if (from !== null && to !== null && from > to) {
+      throw badUserInput(`${this.name(field)} starts (${from}) after it ends (${to})`, this.name(field));
+    }
   }
 
   /**
    * A list of strings. With `nullLiteral`, a null entry asks for the items without a value
-   * (the REST literal `null`). A comma cannot be sent inside a comma-separated entry.
+   * (the REST literal `null`). A comma cannot be sent inside a comma-separated entry. With
+   * `allowEmpty`, an empty list matches nothing instead of being refused; `keep` drops the entries
+   * that cannot name anything (legacy ids), and a list left empty matches nothing.
    */
   strings(
     param: string,
     field: string,
     values: ReadonlyArray<string | null> | null | undefined,
-    options: { nullLiteral?: boolean; minLength?: number; maxLength?: number; pattern?: { test: RegExp; description: string } } = {},
+    options: {
+      nullLiteral?: boolean;
+      minLength?: number;
+      maxLength?: number;
+      pattern?: { test: RegExp; description: string };
+      allowEmpty?: boolean;
+      keep?: (value: string) => boolean;
+    } = {},
   ): this {
     if (values === undefined || values === null) return this;
-    this.checkList(field, values);
+    this.checkList(field, values, options.allowEmpty);
+    const keep = options.keep;
+    const kept = keep ? values.filter((value) => value === null || keep(value)) : values;
+    if (kept.length === 0) {
+      this.matchesNothing = true;
+      return this;
+    }
     const min = Math.max(1, options.minLength ?? 1);
-    const entries = values.map((value) => {
+    const entries = kept.map((value) => {
       if (value === null) {
         if (!options.nullLiteral) throw badUserInput(`${this.name(field)} must not contain null`, this.name(field));
         return "null";
@@ -70,10 +99,11 @@ export class RestFilter {
     return this;
   }
 
-  /** Integers of at least `min` (job-qualification ranks, axis ids). */
-  integers(param: string, field: string, values: readonly number[] | null | undefined, min = 0): this {
+  /** Integers of at least `min` (job-qualification ranks, axis ids); with `allowEmpty`, an empty list matches nothing. */
+  integers(param: string, field: string, values: readonly number[] | null | undefined, min = 0, options: { allowEmpty?: boolean } = {}): this {
     if (values === undefined || values === null) return this;
-    this.checkList(field, values);
+    this.checkList(field, values, options.allowEmpty);
+    if (values.length === 0) return this;
     for (const value of values) {
       if (!Number.isInteger(value) || value < min) throw badUserInput(`${this.name(field)} entries must be integers >= ${min}, got ${value}`, this.name(field));
     }
@@ -108,10 +138,54 @@ export class RestFilter {
     if (range === undefined || range === null) return this;
     const from = range.from ?? null;
     const to = range.to ?? null;
-    if (from !== null && to !== null && from > to) {
-      throw badUserInput(`${this.name(field)} starts (${from}) after it ends (${to})`, this.name(field));
-    }
+    this.checkOrder(field, from, to);
     this.query[param] = `${from ?? ".."}--${to ?? ".."}`;
+    return this;
+  }
+
+  /**
+   * A date or date-time range as the legacy API's comparator: `between,<from>,<to>`,
+   * `since,<from>` or `until,<to>`; a range with neither bound does not filter.
+   */
+  legacyRange(param: string, field: string, range: { from?: string | null; to?: string | null } | null | undefined): this {
+    const from = range?.from || null;
+    const to = range?.to || null;
+    if (from === null && to === null) return this;
+    this.checkOrder(field, from, to);
+    this.query[param] = from !== null && to !== null ? `between,${from},${to}` : from !== null ? `since,${from}` : `until,${to}`;
+    return this;
+  }
+
+  /**
+   * A text matched exactly: not blank, at most `maxLength` characters. With `partialWith` (the
+   * legacy API reads `like,<text>` as a partial match), a value starting with `like,` is refused
+   * and the caller is pointed to the field that does partial matches.
+   */
+  text(param: string, field: string, value: string | null | undefined, options: { maxLength?: number; partialWith?: string } = {}): this {
+    if (value === undefined || value === null) return this;
+    this.query[param] = this.checkText(field, value, options.maxLength);
+    if (options.partialWith !== undefined && value.toLowerCase().startsWith("like,")) {
+      throw badUserInput(`${this.name(field)}: use ${options.partialWith} for a partial match`, this.name(field));
+    }
+    return this;
+  }
+
+  /** A part of a text, whatever its case: the legacy comparator `like,<text>`, with `text`'s rules. */
+  like(param: string, field: string, value: string | null | undefined, options: { maxLength?: number } = {}): this {
+    if (value === undefined || value === null) return this;
+    this.query[param] = `like,${this.checkText(field, value, options.maxLength)}`;
+    return this;
+  }
+
+  private checkText(field: string, value: string, maxLength = 255): string {
+    if (value.trim() === "" || value.length > maxLength) throw badUserInput(`${this.name(field)} must be 1 to ${maxLength} characters`, this.name(field));
+    return value;
+  }
+
+  /** Refuses two or more of `fields` (name → value) given together: they ask for the same REST parameter. */
+  atMostOne(fields: Record<string, unknown>): this {
+    const given = Object.entries(fields).filter(([, value]) => value !== undefined && value !== null).map(([name]) => this.name(name));
+    if (given.length > 1) throw badUserInput(`${given.join(" and ")} cannot be given together`, given[0]!);
     return this;
   }
 

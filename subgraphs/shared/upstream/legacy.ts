@@ -102,6 +102,15 @@ export async function legacyAllByValues<T>(
 }
 
 /**
+ * Legacy ids are integers >= 1 (docs/interface.md#legacy-conventions); the graph carries them as the current API's string
+ * ids. A key that is not such an integer cannot name a legacy resource: it is answered without
+ * asking the upstream (null for a read, NOT_FOUND for a write).
+ */
+export function isLegacyId(id: string): boolean {
+  return /^[1-9]\d{0,14}$/.test(id);
+}
+
+/**
  * Legacy entities by id through a legacy list with an id filter (`/api/v3/users?id=1,2`), one
  * call per ≤100 ids. Keys are the ids as strings (legacy integers are the current API's string
  * ids); the answer's numeric ids are matched by their decimal form.
@@ -115,7 +124,7 @@ export function legacyListByIdsLoader<T extends { id: number | string }>(
   return keyedLoader<string, T>(
     async (ids) => {
       // legacy ids are integers >= 1: any other key cannot exist and is not sent
-      const valid = ids.filter((id) => /^[1-9]\d{0,14}$/.test(id));
+      const valid = ids.filter(isLegacyId);
       const items = valid.length > 0 ? await legacyAllByValues<T>(session, path, filter, valid, options.query, options.paging) : [];
       return new Map(items.map((item) => [String(item.id), item]));
     },

@@ -17,8 +17,3 @@ export class FileReference {
 export function fileReference(ref: RestRef | null | undefined): FileReference | null {
   return ref ? { id: ref.id, url: ref.url } : null;
 }
-
-/** A reference to another entity of the graph: only its key. */
-export function entityRef(ref: { id: string } | null | undefined): { id: string } | null {
-  return ref ? { id: ref.id } : null;
-}
