@@ -48,8 +48,16 @@ export const currentApiId: IdRule = (id) => {
   return null;
 };
 
+/**
+ * Legacy ids are integers >= 1 (docs/interface.md#legacy-conventions); the graph carries them as the current API's string
+ * ids. A key that is not such an integer cannot name a legacy resource.
+ */
+export function isLegacyId(id: string): boolean {
+  return /^[1-9]\d{0,14}$/.test(id);
+}
+
 /** Ids of the legacy API: integers >= 1. */
-export const legacyApiId: IdRule = (id) => (/^[1-9]\d{0,14}$/.test(id) ? null : `must be a legacy id, an integer >= 1, got ${quote(id)}`);
+export const legacyApiId: IdRule = (id) => (isLegacyId(id) ? null : `must be a legacy id, an integer >= 1, got ${quote(id)}`);
 
 /** Checks of one field's arguments (`"Employee.timeEntries"` → check), throwing BAD_USER_INPUT. */
 export type FieldChecks = Record<string, (args: Record<string, any>) => void>;

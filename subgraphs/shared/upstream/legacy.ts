@@ -1,4 +1,5 @@
 import type DataLoader from "dataloader";
+import { isLegacyId } from "../../../platform/input-checks.js";
 import { keyedLoader } from "./loaders.js";
 import type { LegacyApi, QueryParams, UpstreamSession } from "./types.js";
 import { MAX_FILTER_VALUES, chunk, filterValues, mapConcurrent } from "./util.js";
@@ -101,14 +102,9 @@ export async function legacyAllByValues<T>(
   return parts.flat();
 }
 
-/**
- * Legacy ids are integers >= 1 (docs/interface.md#legacy-conventions); the graph carries them as the current API's string
- * ids. A key that is not such an integer cannot name a legacy resource: it is answered without
- * asking the upstream (null for a read, NOT_FOUND for a write).
- */
-export function isLegacyId(id: string): boolean {
-  return /^[1-9]\d{0,14}$/.test(id);
-}
+// a key that is not a legacy id (platform/input-checks.ts) is answered without asking the
+// upstream: null for a read, NOT_FOUND for a write
+export { isLegacyId };
 
 /**
  * Legacy entities by id through a legacy list with an id filter (`/api/v3/users?id=1,2`), one
