@@ -55,7 +55,8 @@ const VENDOR = {
 };
 const EXPLORER_SCRIPT: VendorFile = {
   path: "/explorer/explorer.js",
-  file: new URL("./explorer/explorer.js", import.meta.url).pathname,
+  // from one level below the root, as scripts/run.mjs's bundle also sits
+  file: new URL("../gateway/explorer/explorer.js", import.meta.url).pathname,
   contentType: "text/javascript; charset=utf-8",
 };
 /** versioned paths: a new version is a new URL, so a browser may keep a file for a year */

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 /**
- * The project's scripts as real child processes (`node --import tsx <script>`, what the npm
+ * The project's scripts as real child processes (`node scripts/run.mjs <script>`, what the npm
  * scripts run), for the tests of `npm start` and of each component run alone: the one way the
  * tests spawn a process. A process counts as ended on `close`, once its stdout and stderr have
  * drained, never on `exit`, which can come before the last of its output.
@@ -36,7 +36,7 @@ const running = new Set<ScriptProcess>();
  * HOME, so that the test runner's own variables (LOG_LEVEL, NODE_ENV) do not leak into the process.
  */
 export function runScript(script: string, env: Record<string, string>): ScriptProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
+  const child = spawn(process.execPath, ["scripts/run.mjs", script], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

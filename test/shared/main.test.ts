@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killAll, logLines, runScript, runToExit, type ScriptProcess } from "../helpers/process.js";
 import { postGraphQL, useDirectory } from "../helpers/stack.js";
 
-/** `runSubgraphMain` as a real process: `node --import tsx probe-main.ts`, as `npm run subgraph:<name>` does. */
+/** `runSubgraphMain` as a real process: `node scripts/run.mjs probe-main.ts`, as `npm run subgraph:<name>` does. */
 
 const MAIN = fileURLToPath(new URL("./probe-main.ts", import.meta.url));
 
