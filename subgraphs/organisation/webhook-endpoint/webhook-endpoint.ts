@@ -35,7 +35,7 @@ export class WebhookEndpoint {
   @Field(() => [String], { description: "The event topics sent to it (e.g. employee.created); empty: none chosen." })
   topics!: string[];
 
-  @Field(() => WebhookEndpointStatus)
+  @Field(() => WebhookEndpointStatus, { description: "Whether events are sent to the endpoint now." })
   status!: WebhookEndpointStatus;
 
   @Field(() => DateTimeScalar, { nullable: true, description: "When the endpoint was registered; null when unknown." })
