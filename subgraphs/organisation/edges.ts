@@ -1,6 +1,6 @@
 import type { ChildEdge } from "../shared/graphql/index.js";
-import { businessEstablishmentLoader, taxonomyLabelLoader } from "./loaders.js";
-import type { RestBusinessEstablishment, RestTaxonomyLabel } from "./rest.js";
+import { businessEstablishmentLoader, jobQualificationLoader, taxonomyLabelLoader, webhookDeliveryLoader } from "./loaders.js";
+import type { RestBusinessEstablishment, RestJobQualification, RestTaxonomyLabel, RestWebhookDelivery, RestWebhookDeliveryAttempt } from "./rest.js";
 
 /**
  * The one-to-many edges of the organisation subgraph that are connections, each named by the REST
@@ -22,4 +22,28 @@ export const labelsOfTaxonomy: ChildEdge<RestTaxonomyLabel> = {
   filter: "taxonomy.id",
   parentOf: (label) => label.taxonomy?.id,
   primes: taxonomyLabelLoader,
+};
+
+/** `Profession.jobQualifications` */
+export const jobQualificationsOfProfession: ChildEdge<RestJobQualification> = {
+  path: "/job-qualifications",
+  filter: "profession.id",
+  filterField: "professionIds",
+  parentOf: (qualification) => qualification.profession?.id,
+  primes: jobQualificationLoader,
+};
+
+/** `WebhookEndpoint.deliveries` */
+export const deliveriesOfWebhookEndpoint: ChildEdge<RestWebhookDelivery> = {
+  path: "/webhook-deliveries",
+  filter: "webhookEndpoint.id",
+  parentOf: (delivery) => delivery.webhookEndpoint?.id,
+  primes: webhookDeliveryLoader,
+};
+
+/** `WebhookDelivery.attempts` */
+export const attemptsOfWebhookDelivery: ChildEdge<RestWebhookDeliveryAttempt> = {
+  path: "/webhook-delivery-attempts",
+  filter: "webhookDelivery.id",
+  parentOf: (attempt) => attempt.webhookDelivery?.id,
 };

@@ -10,19 +10,27 @@ import { jobQualificationReference } from "./job-qualification/job-qualification
 import { JobQualificationResolver } from "./job-qualification/job-qualification.resolver.js";
 import { legalEntityReference } from "./legal-entity/legal-entity.reference.js";
 import { LegalEntityResolver } from "./legal-entity/legal-entity.resolver.js";
+import { professionReference } from "./profession/profession.reference.js";
+import { professionFieldChecks, ProfessionResolver } from "./profession/profession.resolver.js";
 import { occupationCategoryReference } from "./occupation-category/occupation-category.reference.js";
 import { OccupationCategoryResolver } from "./occupation-category/occupation-category.resolver.js";
 import { taxonomyLabelReference } from "./taxonomy-label/taxonomy-label.reference.js";
 import { TaxonomyLabelResolver } from "./taxonomy-label/taxonomy-label.resolver.js";
 import { taxonomyReference } from "./taxonomy/taxonomy.reference.js";
 import { TaxonomyResolver } from "./taxonomy/taxonomy.resolver.js";
+import { eventReference } from "./event/event.reference.js";
+import { EventResolver } from "./event/event.resolver.js";
+import { webhookDeliveryReference } from "./webhook-delivery/webhook-delivery.reference.js";
 import { WebhookDeliveryResolver } from "./webhook-delivery/webhook-delivery.resolver.js";
+import { webhookEndpointReference } from "./webhook-endpoint/webhook-endpoint.reference.js";
+import { WebhookEndpointResolver } from "./webhook-endpoint/webhook-endpoint.resolver.js";
 
 /** The organisation subgraph: the reference data of the current API (docs/graph.md#subgraphs-and-ownership). */
 export const subgraph: SubgraphModule = {
   name: "organisation",
   portVariable: "ORGANISATION_PORT",
   defaultPort: 4002,
+  fieldChecks: professionFieldChecks,
   buildSchema: (naming): Promise<GraphQLSchema> =>
     buildFederatedSchema({
       ...naming,
@@ -33,8 +41,11 @@ export const subgraph: SubgraphModule = {
         EmploymentTemplateResolver,
         OccupationCategoryResolver,
         JobQualificationResolver,
+        ProfessionResolver,
         TaxonomyResolver,
         TaxonomyLabelResolver,
+        WebhookEndpointResolver,
+        EventResolver,
         WebhookDeliveryResolver,
       ],
       referenceResolvers: {
@@ -44,8 +55,12 @@ export const subgraph: SubgraphModule = {
         EmploymentTemplate: employmentTemplateReference,
         OccupationCategory: occupationCategoryReference,
         JobQualification: jobQualificationReference,
+        Profession: professionReference,
         Taxonomy: taxonomyReference,
         TaxonomyLabel: taxonomyLabelReference,
+        WebhookEndpoint: webhookEndpointReference,
+        Event: eventReference,
+        WebhookDelivery: webhookDeliveryReference,
       },
     }),
 };

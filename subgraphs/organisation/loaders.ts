@@ -7,8 +7,12 @@ import type {
   RestJobQualification,
   RestLegalEntity,
   RestOccupationCategory,
+  RestProfession,
   RestTaxonomy,
   RestTaxonomyLabel,
+  RestEvent,
+  RestWebhookDelivery,
+  RestWebhookEndpoint,
 } from "./rest.js";
 
 /**
@@ -49,6 +53,10 @@ export const occupationCategoryLoader = (ctx: SubgraphContext) =>
 export const jobQualificationLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("jobQualification", () => adaptiveLoader<RestJobQualification>(ctx.upstream, { list: "/job-qualifications" }));
 
+/** Professions: a small list with a single read (`GET /professions[/{id}]`), read with the job qualifications' scope. */
+export const professionLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("profession", () => adaptiveLoader<RestProfession>(ctx.upstream, { list: "/professions", single: path("professions") }));
+
 /** The specification has no single read of a taxonomy (docs/interface.md#reads): the list is read whole. */
 export const taxonomyLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("taxonomy", () => adaptiveLoader<RestTaxonomy>(ctx.upstream, { list: "/taxonomies" }));
@@ -56,4 +64,20 @@ export const taxonomyLoader = (ctx: SubgraphContext) =>
 export const taxonomyLabelLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("taxonomyLabel", () =>
     adaptiveLoader<RestTaxonomyLabel>(ctx.upstream, { list: "/taxonomy-labels", single: path("taxonomy-labels") }),
+  );
+
+/** Webhook endpoints (scope webhook-endpoints). */
+export const webhookEndpointLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("webhookEndpoint", () =>
+    adaptiveLoader<RestWebhookEndpoint>(ctx.upstream, { list: "/webhook-endpoints", single: path("webhook-endpoints") }),
+  );
+
+/** Events (scope events): the directory leaves out, and answers 404 for, an event about an employee the caller may not see. */
+export const eventLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("event", () => adaptiveLoader<RestEvent>(ctx.upstream, { list: "/events", single: path("events") }));
+
+/** Webhook deliveries (read with scope webhook-deliveries). */
+export const webhookDeliveryLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("webhookDelivery", () =>
+    adaptiveLoader<RestWebhookDelivery>(ctx.upstream, { list: "/webhook-deliveries", single: path("webhook-deliveries") }),
   );

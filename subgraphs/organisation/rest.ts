@@ -96,6 +96,13 @@ export interface RestJobQualification {
   lastUpdatedAt: string;
 }
 
+export interface RestProfession {
+  id: string;
+  title: string;
+  isArchived: boolean;
+  t9n?: T9n;
+}
+
 export interface RestTaxonomy {
   id: string;
   name: string;
@@ -119,11 +126,45 @@ export interface RestTaxonomyLabel {
   lastUpdatedAt: string;
 }
 
+export interface RestWebhookEndpoint {
+  id: string;
+  name: string;
+  apiVersion: string;
+  webhookUrl: string;
+  topics: string[];
+  /** `active`, `suspended` or `inactive` */
+  status: string;
+  createdAt: string | null;
+  lastUpdatedAt: string | null;
+}
+
+export interface RestEvent {
+  id: string;
+  apiVersion: string;
+  topic: string;
+  occurredAt: string;
+  businessEstablishment: Ref | null;
+  /** what the event is about: the employee as it reads now, or its reference */
+  data: { id: string; type: string; url: string } | null;
+  previousAttributes: Record<string, unknown> | null;
+}
+
 export interface RestWebhookDelivery {
   id: string;
   status: string;
   attemptsCount: number;
   nextAttemptAt: string | null;
+  /** a reference whose `type` is the event's kind (`employee.created`), not `event` */
   event: Ref;
   webhookEndpoint: Ref;
+}
+
+export interface RestWebhookDeliveryAttempt {
+  id: string;
+  signature: string;
+  webhookDelivery: Ref;
+  isSuccessful: boolean;
+  responseStatusCode: number | null;
+  errorResponseBody: string;
+  createdAt: string;
 }

@@ -156,6 +156,21 @@ describe("restConnection", () => {
     expect(inside.pageInfo.hasNextPage).toBe(true);
   });
 
+  it("first: 0 that says more follow has an endCursor to continue from: the list's start, or the after it was asked with", async () => {
+    const empty = await page({ first: 0 });
+    expect(empty.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false, startCursor: null });
+    expect(empty.pageInfo.endCursor).toEqual(expect.any(String));
+    const resumed = await page({ first: 3, after: empty.pageInfo.endCursor });
+    expect(ids(resumed)).toEqual(all.slice(0, 3));
+    expect(resumed.pageInfo.hasPreviousPage).toBe(false);
+    const inside = await page({ first: 0, after: resumed.pageInfo.endCursor });
+    expect(inside.pageInfo).toMatchObject({ hasNextPage: true, endCursor: resumed.pageInfo.endCursor });
+    expect(ids(await page({ first: 2, after: inside.pageInfo.endCursor }))).toEqual(all.slice(3, 5));
+    // nothing follows: no cursor is needed, and none is given
+    const none = await page({ first: 0 }, false, { id: ["999999"] });
+    expect(none.pageInfo).toMatchObject({ hasNextPage: false, endCursor: null });
+  });
+
   it("totalCount is asked of the upstream only when wanted", async () => {
     expect((await page({ first: 2 }, true)).totalCount).toBe(all.length);
     expect((await page({ first: 2 }, false)).totalCount).toBeNull();
@@ -235,6 +250,17 @@ describe("arrayConnection", () => {
     const tail = arrayConnection(items, { first: 2, after: mid.pageInfo.endCursor }, binding);
     expect(tail.nodes).toEqual(["e"]);
     expect(tail.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+  });
+
+  it("first: 0 ends at a cursor of the list's start, which the next page resumes from", () => {
+    const empty = arrayConnection(items, { first: 0 }, binding);
+    expect(empty.nodes).toEqual([]);
+    expect(empty.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    expect(arrayConnection(items, { first: 2, after: empty.pageInfo.endCursor }, binding).nodes).toEqual(["a", "b"]);
+    const head = arrayConnection(items, { first: 2 }, binding);
+    const still = arrayConnection(items, { first: 0, after: head.pageInfo.endCursor }, binding);
+    expect(still.pageInfo.endCursor).toBe(head.pageInfo.endCursor);
+    expect(arrayConnection([], { first: 0 }, binding).pageInfo).toMatchObject({ hasNextPage: false, endCursor: null });
   });
 
   it("a REST cursor is not a cursor of a list in hand", () => {

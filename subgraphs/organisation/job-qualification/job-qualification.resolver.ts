@@ -1,8 +1,9 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Args, Ctx, ID, Info, Int, Query, Resolver } from "type-graphql";
-import { filterArgs, type FilterArgs, RestFilter, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
-import { jobQualificationLoader } from "../loaders.js";
-import type { RestJobQualification } from "../rest.js";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
+import { filterArgs, type FilterArgs, RestFilter, listConnection, referenceTo, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
+import { jobQualificationLoader, professionLoader } from "../loaders.js";
+import { Profession } from "../profession/profession.js";
+import type { RestJobQualification, RestProfession } from "../rest.js";
 import { JobQualification, JobQualificationConnection, JobQualificationFilter } from "./job-qualification.js";
 
 const JobQualificationListArgs = filterArgs(JobQualificationFilter);
@@ -23,9 +24,25 @@ export class JobQualificationResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    const query = new RestFilter()
-      .integers("rank", "ranks", filter?.ranks, 0)
-      .strings("profession.id", "professionIds", filter?.professionIds).query;
-    return listConnection(ctx, info, "/job-qualifications", query, { first, after }, jobQualificationLoader(ctx));
+    return listConnection(ctx, info, "/job-qualifications", jobQualificationQuery(filter), { first, after }, jobQualificationLoader(ctx));
   }
+
+  @FieldResolver(() => Profession, {
+    nullable: true,
+    description: "The profession this level belongs to; null when it has none. Read through the request's profession loader: the professions of any number of qualifications cost one call.",
+  })
+  profession(
+    @Root() qualification: RestJobQualification,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<RestProfession | null> | { id: string } | null {
+    return referenceTo(qualification.profession, info, (id) => professionLoader(ctx).load(id));
+  }
+}
+
+/** The REST query of `JobQualificationFilter` (the root list and `Profession.jobQualifications`). */
+export function jobQualificationQuery(filter: JobQualificationFilter | null | undefined): Record<string, string> {
+  return new RestFilter()
+    .integers("rank", "ranks", filter?.ranks, 0)
+    .strings("profession.id", "professionIds", filter?.professionIds).query;
 }

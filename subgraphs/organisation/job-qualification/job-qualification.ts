@@ -1,13 +1,6 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { connectionType, DateTimeScalar } from "../../shared/graphql/index.js";
 
-/** The interface only refers to professions (`{id, type, url}`); no subgraph can resolve more. */
-@ObjectType("Profession", { description: "A profession, known by its id only." })
-export class Profession {
-  @Field(() => ID)
-  id!: string;
-}
-
 @ObjectType("JobQualification", { description: "A qualification level within a profession." })
 @Directive('@key(fields: "id")')
 export class JobQualification {
@@ -16,9 +9,6 @@ export class JobQualification {
 
   @Field(() => String)
   title!: string;
-
-  @Field(() => Profession, { nullable: true })
-  profession!: Profession | null;
 
   @Field(() => Int, { description: "Rank within the profession, >= 0." })
   rank!: number;

@@ -1,9 +1,29 @@
-import { Arg, Ctx, ID, Mutation, Resolver, createUnionType } from "type-graphql";
-import { InvalidInputError, audited, invalidInput, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
+import {
+  InvalidInputError,
+  PageArgs,
+  audited,
+  childConnection,
+  filterArgs,
+  invalidInput,
+  listConnection,
+  referenceTo,
+  requiredId,
+  RestFilter,
+  type FilterArgs,
+  type SubgraphContext,
+} from "../../shared/graphql/index.js";
 import { UpstreamError } from "../../shared/upstream/index.js";
+import { attemptsOfWebhookDelivery } from "../edges.js";
+import { Event } from "../event/event.js";
+import { eventLoader, webhookDeliveryLoader, webhookEndpointLoader } from "../loaders.js";
 import { postWebhookTestDelivery } from "../writes.js";
-import type { RestWebhookDelivery } from "../rest.js";
-import { WebhookDelivery } from "./webhook-delivery.js";
+import type { RestEvent, RestWebhookDelivery, RestWebhookEndpoint } from "../rest.js";
+import { WebhookEndpoint } from "../webhook-endpoint/webhook-endpoint.js";
+import { WebhookDelivery, WebhookDeliveryAttemptConnection, WebhookDeliveryConnection, WebhookDeliveryFilter } from "./webhook-delivery.js";
+
+const WebhookDeliveryListArgs = filterArgs(WebhookDeliveryFilter);
 
 export const TriggerWebhookTestDeliveryResult = createUnionType({
   name: "TriggerWebhookTestDeliveryResult",
@@ -14,6 +34,52 @@ export const TriggerWebhookTestDeliveryResult = createUnionType({
 
 @Resolver(() => WebhookDelivery)
 export class WebhookDeliveryResolver {
+  @Query(() => WebhookDelivery, { nullable: true, description: "One webhook delivery; null when it does not exist (scope webhook-deliveries)." })
+  webhookDelivery(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestWebhookDelivery | null> {
+    return webhookDeliveryLoader(ctx).load(requiredId(id));
+  }
+
+  @Query(() => WebhookDeliveryConnection, { nullable: true, description: "Webhook deliveries, ordered by id (scope webhook-deliveries)." })
+  webhookDeliveries(
+    @Args(() => WebhookDeliveryListArgs) { filter, first, after }: FilterArgs<WebhookDeliveryFilter>,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    const query = new RestFilter().strings("webhookEndpoint.id", "webhookEndpointIds", filter?.webhookEndpointIds).query;
+    return listConnection(ctx, info, "/webhook-deliveries", query, { first, after }, webhookDeliveryLoader(ctx));
+  }
+
+  @FieldResolver(() => String, { description: "The kind of event sent (e.g. employee.created), known without reading the event." })
+  eventTopic(@Root() delivery: RestWebhookDelivery): string {
+    // the delivery's event reference carries the event's kind as its `type`
+    return delivery.event.type;
+  }
+
+  @FieldResolver(() => Event, {
+    nullable: true,
+    description: "The event sent; null when the caller may not read it (scope events, or an event about an employee the caller may not see).",
+  })
+  event(@Root() delivery: RestWebhookDelivery, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<RestEvent | null> | { id: string } | null {
+    return referenceTo(delivery.event, info, (id) => eventLoader(ctx).load(id));
+  }
+
+  @FieldResolver(() => WebhookEndpoint, { nullable: true, description: "The endpoint the event is sent to; null when the caller may not read it (scope webhook-endpoints)." })
+  webhookEndpoint(
+    @Root() delivery: RestWebhookDelivery,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<RestWebhookEndpoint | null> | { id: string } | null {
+    return referenceTo(delivery.webhookEndpoint, info, (id) => webhookEndpointLoader(ctx).load(id));
+  }
+
+  @FieldResolver(() => WebhookDeliveryAttemptConnection, {
+    nullable: true,
+    description: "The attempts made so far, oldest first (the `webhookDelivery.id` filter of webhook delivery attempts).",
+  })
+  attempts(@Root() delivery: RestWebhookDelivery, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
+    return childConnection(ctx, info, attemptsOfWebhookDelivery, delivery.id, page);
+  }
+
   @Mutation(() => TriggerWebhookTestDeliveryResult, {
     nullable: true,
     description:

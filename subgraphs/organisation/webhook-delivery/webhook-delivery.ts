@@ -1,5 +1,5 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from "type-graphql";
-import { DateTimeScalar, URLScalar } from "../../shared/graphql/index.js";
+import { Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { connectionType, DateTimeScalar } from "../../shared/graphql/index.js";
 
 /** REST `status`; the values are the REST values, so payloads resolve without mapping. */
 export enum WebhookDeliveryStatus {
@@ -12,31 +12,14 @@ registerEnumType(WebhookDeliveryStatus, {
   description: "DELIVERED: the endpoint answered 2xx; UNDELIVERED: an attempt failed and another is planned; FAILED: no attempt is left.",
 });
 
-@ObjectType("WebhookEvent", { description: "The event a delivery sends (only its reference is known)." })
-export class WebhookEvent {
-  @Field(() => ID)
-  id!: string;
-
-  @Field(() => String, { description: "The event kind, e.g. employee.created." })
-  type!: string;
-
-  @Field(() => URLScalar, { description: "The event's address at the directory (`/service-api/events/{id}`)." })
-  url!: string;
-}
-
-@ObjectType("WebhookEndpoint", { description: "A registered webhook endpoint (only its id is known)." })
-export class WebhookEndpoint {
-  @Field(() => ID)
-  id!: string;
-}
-
 /**
- * Not an entity: the interface can create a delivery but has no read of one, so no subgraph could
- * resolve a reference to it. It is returned by the mutation only.
+ * An entity: the directory reads deliveries back (`GET /webhook-deliveries[/{id}]`), so a
+ * reference to one resolves like any other.
  */
-@ObjectType("WebhookDelivery", { description: "The job of sending one event to one webhook endpoint." })
+@ObjectType("WebhookDelivery", { description: "The job of sending one event to one webhook endpoint (scope webhook-deliveries)." })
+@Directive('@key(fields: "id")')
 export class WebhookDelivery {
-  @Field(() => ID)
+  @Field(() => ID, { description: "Identifier of the delivery." })
   id!: string;
 
   @Field(() => WebhookDeliveryStatus)
@@ -47,10 +30,35 @@ export class WebhookDelivery {
 
   @Field(() => DateTimeScalar, { nullable: true, description: "The next planned attempt; null when none is planned." })
   nextAttemptAt!: string | null;
+}
 
-  @Field(() => WebhookEvent)
-  event!: WebhookEvent;
+export const WebhookDeliveryConnection = connectionType("WebhookDelivery", WebhookDelivery);
 
-  @Field(() => WebhookEndpoint)
-  webhookEndpoint!: WebhookEndpoint;
+@ObjectType("WebhookDeliveryAttempt", { description: "One POST of a delivery's event to its endpoint (`GET /webhook-delivery-attempts`)." })
+export class WebhookDeliveryAttempt {
+  @Field(() => ID, { description: "Identifier of the attempt." })
+  id!: string;
+
+  @Field(() => Boolean, { description: "Whether the endpoint answered with a 2xx status." })
+  isSuccessful!: boolean;
+
+  @Field(() => Int, { nullable: true, description: "The HTTP status the endpoint answered; null when no answer came (refused connection, timeout)." })
+  responseStatusCode!: number | null;
+
+  @Field(() => String, { description: "The start of the endpoint's answer to an unsuccessful attempt; empty otherwise." })
+  errorResponseBody!: string;
+
+  @Field(() => String, { description: "Signature of the body sent (hex), for the receiver to check it came from the directory." })
+  signature!: string;
+
+  @Field(() => DateTimeScalar, { description: "When the attempt was made." })
+  createdAt!: string;
+}
+
+export const WebhookDeliveryAttemptConnection = connectionType("WebhookDeliveryAttempt", WebhookDeliveryAttempt);
+
+@InputType("WebhookDeliveryFilter", { description: "Filters of `GET /webhook-deliveries`." })
+export class WebhookDeliveryFilter {
+  @Field(() => [ID], { nullable: true, description: "Webhook endpoint ids (at most 100): `webhookEndpoint.id`." })
+  webhookEndpointIds?: string[] | null;
 }

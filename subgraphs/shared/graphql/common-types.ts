@@ -2,7 +2,7 @@ import { Directive, Field, InputType, ObjectType } from "type-graphql";
 import { DateScalar } from "./scalars.js";
 
 /** The date-range filter input of every subgraph (people's lists, legacy-time's users). */
-@InputType({ description: "A range of dates, both bounds inclusive; a missing bound is open." })
+@InputType({ description: "A range of dates, both bounds inclusive; a missing bound is open, and a range with neither bound does not filter." })
 export class DateRange {
   @Field(() => DateScalar, { nullable: true })
   from?: string | null;

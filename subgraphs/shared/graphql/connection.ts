@@ -205,7 +205,9 @@ export async function restConnection<T, N = T>(
       edges.push({ cursor: encodeCursor(cursor, binding), node: map(items[i]!) });
     }
     if (next === null || edges.length >= first) {
-      return result(edges, totalCount, i < items.length || next !== null, after !== null);
+      // the start cursor of an empty page (`first: 0`) is no previous page
+      const atStart = after === null || ("p" in after && after.p === null && after.s === 0);
+      return result(edges, totalCount, i < items.length || next !== null, !atStart, () => positionCursor(args.after, binding));
     }
     skip = Math.max(0, skip - items.length);
     pageCursor = next;
@@ -217,13 +219,29 @@ export function arrayConnection<N>(items: readonly N[], args: ConnectionArgs, bi
   const first = pageSize(args.first);
   const start = offsetAfter(args.after, binding);
   const slice = items.slice(start, start + first);
-  return offsetConnection(slice, start, binding, { totalCount: items.length, hasNextPage: start + first < items.length });
+  const connection = offsetConnection(slice, start, binding, { totalCount: items.length, hasNextPage: start + first < items.length });
+  if (slice.length === 0 && connection.pageInfo.hasNextPage) connection.pageInfo.endCursor = positionCursor(args.after, binding);
+  return connection;
 }
+
+/**
+ * The cursor of the position a page without edges starts at (`first: 0`): the `after` it was
+ * asked with, or the list's start. It is that page's `endCursor` whenever `hasNextPage` is true,
+ * so that a client can always continue from a page that says more follow (docs/graph.md#connections).
+ */
+function positionCursor(after: string | null | undefined, binding: CursorBinding): string {
+  return after ? after : encodeCursor(LIST_START, binding);
+}
+
+/** Before the first item of a list: read by `restConnection` and `offsetAfter` alike. */
+const LIST_START: Cursor = { p: null, s: 0 };
 
 /** Where an offset cursor (`arrayConnection`, lists paged by offset) resumes: 0 without one. */
 export function offsetAfter(after: string | null | undefined, binding: CursorBinding): number {
   if (!after) return 0;
   const cursor = decodeCursor(after, binding);
+  // the list's start (the endCursor of an empty first page, `positionCursor`)
+  if ("p" in cursor && cursor.p === null && cursor.s === 0) return 0;
   if (!("o" in cursor)) throw badUserInput(NOT_A_CURSOR, "after");
   return cursor.o + 1;
 }
@@ -246,7 +264,17 @@ export function offsetConnection<N>(
   return connection;
 }
 
-function result<N>(edges: Edge<N>[], totalCount: number | null, hasNextPage: boolean, hasPreviousPage: boolean): ConnectionResult<N> {
+/**
+ * A connection's page. A page without edges that says more follow (`first: 0`) ends at
+ * `position` (`positionCursor`): `endCursor` is never null while `hasNextPage` is true.
+ */
+function result<N>(
+  edges: Edge<N>[],
+  totalCount: number | null,
+  hasNextPage: boolean,
+  hasPreviousPage: boolean,
+  position?: () => string,
+): ConnectionResult<N> {
   return {
     edges,
     nodes: edges.map((e) => e.node),
@@ -255,7 +283,7 @@ function result<N>(edges: Edge<N>[], totalCount: number | null, hasNextPage: boo
       hasNextPage,
       hasPreviousPage,
       startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? (hasNextPage && position ? position() : null),
     },
   };
 }

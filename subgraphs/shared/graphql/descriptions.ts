@@ -129,7 +129,6 @@ const CATALOGUE: Readonly<Record<string, string>> = {
   "BusinessEstablishment.industryCode": "Main activity classification of the establishment (e.g. format franceAPE).",
   "LegalEntity.businessEstablishments(first)": "How many establishments to return, 0 to 100; default 25.",
   "JobQualification.title": "Name of the qualification level.",
-  "JobQualification.profession": "The profession this level belongs to.",
   "Profession.id": "Identifier of the profession.",
   "FormattedIdentifier.format": "How `value` is to be read and validated, e.g. franceSIREN, franceSIRET, franceAPE, frenchSSN; `other` is not validated.",
   "FormattedIdentifier.value": "The identifier itself.",
@@ -141,13 +140,9 @@ const CATALOGUE: Readonly<Record<string, string>> = {
   "TaxonomyLabelSort.ID_ASC": "By id ascending: the order of creation (the default).",
   "TaxonomyLabelSort.ID_DESC": "By id descending: newest first.",
   "WebhookDelivery.status": "Outcome of the delivery so far.",
-  "WebhookDelivery.event": "The event sent.",
-  "WebhookDelivery.webhookEndpoint": "The endpoint the event is sent to.",
   "WebhookDeliveryStatus.DELIVERED": "The endpoint accepted the event.",
   "WebhookDeliveryStatus.UNDELIVERED": "Not accepted yet; another attempt is planned (`nextAttemptAt`).",
   "WebhookDeliveryStatus.FAILED": "Every attempt was refused; no more attempts will be made.",
-  "WebhookEndpoint.id": "Identifier of the registered endpoint.",
-  "WebhookEvent.id": "Identifier of the event.",
   "Mutation.triggerWebhookTestDelivery(webhookEndpointId)": "The registered endpoint to send the sample event to.",
 
   // legacy-time

@@ -133,11 +133,15 @@ export class RestFilter {
     return this;
   }
 
-  /** A date range as `<from>--<to>`, `..` for an open bound. */
+  /**
+   * A date range as `<from>--<to>`, `..` for an open bound. A range with neither bound (`{}`) is
+   * open at both ends: it does not filter (`..--..` would be sent as a filter the directory does
+   * not read as "everything"). `legacyRange` reads it the same way.
+   */
   range(param: string, field: string, range: DateRange | null | undefined): this {
-    if (range === undefined || range === null) return this;
-    const from = range.from ?? null;
-    const to = range.to ?? null;
+    const from = range?.from ?? null;
+    const to = range?.to ?? null;
+    if (from === null && to === null) return this;
     this.checkOrder(field, from, to);
     this.query[param] = `${from ?? ".."}--${to ?? ".."}`;
     return this;

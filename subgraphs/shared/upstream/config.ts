@@ -82,8 +82,9 @@ export interface UpstreamConfig {
 }
 
 /**
- * Every `.readonly` scope of a resource the facade reads, plus the one write it makes. Job
- * qualifications have a scope of their own, as on the production service.
+ * Every `.readonly` scope of a resource the facade reads, plus the one write it makes (which also
+ * reads deliveries and their attempts). Job qualifications (with professions), webhook endpoints
+ * and events have scopes of their own, as on the production service.
  */
 export const DEFAULT_SCOPES: readonly string[] = [
   "employees.readonly",
@@ -99,6 +100,8 @@ export const DEFAULT_SCOPES: readonly string[] = [
   "business-establishments.readonly",
   "taxonomies.readonly",
   "departments.readonly",
+  "webhook-endpoints.readonly",
+  "events.readonly",
   "webhook-deliveries.readwrite",
 ];
 
