@@ -15,6 +15,10 @@ import { employmentTemplateReference } from "./employment-template/employment-te
 import { EmploymentResolver } from "./employment/employment.resolver.js";
 import { employmentReference } from "./employment/employment.reference.js";
 import { JobPositionResolver } from "./job-position/job-position.resolver.js";
+import { JobQualificationResolver } from "./job-qualification/job-qualification.resolver.js";
+import { OccupationCategoryResolver } from "./occupation-category/occupation-category.resolver.js";
+import { keyOnlyReference } from "../shared/graphql/index.js";
+import { peopleFieldChecks } from "./field-checks.js";
 import { jobPositionReference } from "./job-position/job-position.reference.js";
 import { LegalEntityResolver } from "./legal-entity/legal-entity.resolver.js";
 import { legalEntityReference } from "./legal-entity/legal-entity.reference.js";
@@ -31,6 +35,7 @@ export const subgraph: SubgraphModule = {
   name: "people",
   portVariable: "PEOPLE_PORT",
   defaultPort: 4001,
+  fieldChecks: peopleFieldChecks,
   buildSchema: (naming) =>
     buildFederatedSchema({
       ...naming,
@@ -46,6 +51,8 @@ export const subgraph: SubgraphModule = {
         BusinessEstablishmentResolver,
         LegalEntityResolver,
         EmploymentTemplateResolver,
+        JobQualificationResolver,
+        OccupationCategoryResolver,
       ],
       referenceResolvers: {
         Employee: employeeReference,
@@ -58,6 +65,8 @@ export const subgraph: SubgraphModule = {
         BusinessEstablishment: businessEstablishmentReference,
         LegalEntity: legalEntityReference,
         EmploymentTemplate: employmentTemplateReference,
+        JobQualification: keyOnlyReference,
+        OccupationCategory: keyOnlyReference,
       },
     }),
 };

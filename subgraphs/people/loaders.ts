@@ -160,3 +160,9 @@ export async function applicableJobPositionOf(ctx: SubgraphContext, employee: Re
   const ref = employee.applicableJobPosition;
   return ref ? jobPositionLoader(ctx).load(ref.id) : null;
 }
+
+/** The applicable employment of an employee, through the employment loader. */
+export async function applicableEmploymentOf(ctx: SubgraphContext, employee: RestEmployee): Promise<RestEmployment | null> {
+  const ref = employee.applicableEmployment;
+  return ref ? employmentLoader(ctx).load(ref.id) : null;
+}

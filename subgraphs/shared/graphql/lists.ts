@@ -54,6 +54,20 @@ export interface ChildEdge<T> {
 }
 
 /**
+ * The REST query of one edge's list for the caller's other filters and sort (`query`, already
+ * validated): refuses the filter the edge sets itself, and adds the edge's default order. The
+ * subgraph's whole-operation input checks call it too, so that a bad edge argument anywhere in an
+ * operation is refused before its first upstream call.
+ */
+export function edgeQuery<T>(edge: ChildEdge<T>, query: QueryParams): QueryParams {
+  if (query[edge.filter] !== undefined) {
+    const field = `filter.${edge.filterField ?? edge.filter}`;
+    throw badUserInput(`${field} cannot be used on this field: it already filters on it`, field);
+  }
+  return edge.sort && query.sort === undefined ? { ...query, sort: edge.sort } : query;
+}
+
+/**
  * One parent's connection over an edge: a single parent gets one REST page; the parents of one
  * tick share one list call per 100 parents, grouped back with `parentOf`. `query` holds the
  * caller's other filters and sort, already validated; with the page size, they are checked
@@ -69,11 +83,7 @@ export async function childConnection<T>(
 ): Promise<ConnectionResult<T>> {
   // checked here so that a bad `first` fails before the batch, not inside it for every parent
   pageSize(page.first);
-  if (query[edge.filter] !== undefined) {
-    const field = `filter.${edge.filterField ?? edge.filter}`;
-    throw badUserInput(`${field} cannot be used on this field: it already filters on it`, field);
-  }
-  const full = edge.sort && query.sort === undefined ? { ...query, sort: edge.sort } : query;
+  const full = edgeQuery(edge, query);
   // the same edge asked with other filters or another sort needs a loader of its own
   const loader = ctx.loaders.get(`children:${edge.path}:${edge.filter}:${JSON.stringify(full)}`, () =>
     childConnectionLoader<T>(ctx.upstream, edge.path, edge.filter, (item) => edge.parentOf(item, ctx), { query: full }),
