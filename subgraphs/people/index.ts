@@ -9,6 +9,7 @@ import { employeeAttributeReference } from "./employee-attribute/employee-attrib
 import { EmployeePersonalRecordResolver } from "./employee-personal-record/employee-personal-record.resolver.js";
 import { employeePersonalRecordReference } from "./employee-personal-record/employee-personal-record.reference.js";
 import { EmployeeResolver } from "./employee/employee.resolver.js";
+import { PortraitResolver } from "./employee/portrait.js";
 import { employeeReference } from "./employee/employee.reference.js";
 import { EmploymentTemplateResolver } from "./employment-template/employment-template.resolver.js";
 import { employmentTemplateReference } from "./employment-template/employment-template.reference.js";
@@ -41,6 +42,7 @@ export const subgraph: SubgraphModule = {
       ...naming,
       resolvers: [
         EmployeeResolver,
+        PortraitResolver,
         EmploymentResolver,
         JobPositionResolver,
         EmployeeAttributeResolver,

@@ -31,6 +31,13 @@ const MAX_IDS = 100;
 export const employeeLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("employee", () => listByIdsLoader<RestEmployee>(ctx.upstream, "/employees"));
 
+/**
+ * Employees with their `links` (`include=links`), for the portrait's file address
+ * (employee/portrait.ts): one call per 100 employees, made only when an operation reads it.
+ */
+export const employeeWithLinksLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("employeeWithLinks", () => listByIdsLoader<RestEmployee>(ctx.upstream, "/employees", { query: { include: "links" } }));
+
 export const employmentLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("employment", () => listByIdsLoader<RestEmployment>(ctx.upstream, "/employments"));
 

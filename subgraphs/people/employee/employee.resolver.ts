@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { FileReference, fileReference } from "./file-reference.js";
+import { employeeIncludes, Portrait, portraitOf, readsPortraitAddress } from "./portrait.js";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import { DateScalar, listConnection, type SubgraphContext, childConnection, referenceTo } from "../../shared/graphql/index.js";
 import { RestFilter } from "../../shared/graphql/index.js";
@@ -14,6 +14,7 @@ import {
   applicableJobPositionOf,
   attributesByEmployeeLoader,
   employeeLoader,
+  employeeWithLinksLoader,
   employmentLoader,
   jobPositionLoader,
   personalRecordsByEmployeeLoader,
@@ -26,18 +27,19 @@ import { Employee, EmployeeConnection, EmployeeListArgs, employeeQuery } from ".
 @Resolver(() => Employee)
 export class EmployeeResolver {
   @Query(() => Employee, { nullable: true, description: "One employee; null when it does not exist or is not visible." })
-  employee(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestEmployee | null> {
-    return employeeLoader(ctx).load(id);
+  employee(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<RestEmployee | null> {
+    // read with its links when the portrait's address is asked: the same one call
+    return (readsPortraitAddress(info) ? employeeWithLinksLoader(ctx) : employeeLoader(ctx)).load(id);
   }
 
   @Query(() => EmployeeConnection, { nullable: true, description: "Employees, a page at a time." })
   employees(@Args(() => EmployeeListArgs) args: EmployeeListArgs, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
-    return listConnection(ctx, info, "/employees", listQuery(args, employeeQuery), args);
+    return listConnection(ctx, info, "/employees", listQuery(args, employeeQuery), args, undefined, employeeIncludes(info));
   }
 
-  @FieldResolver(() => FileReference, { nullable: true })
-  portrait(@Root() employee: RestEmployee): FileReference | null {
-    return fileReference(employee.portrait);
+  @FieldResolver(() => Portrait, { nullable: true })
+  portrait(@Root() employee: RestEmployee) {
+    return portraitOf(employee);
   }
 
   @FieldResolver(() => Employment, { nullable: true, description: "The ongoing employment, else the next one, else the last one." })

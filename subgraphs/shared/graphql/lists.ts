@@ -18,7 +18,10 @@ export interface Primes<T> {
   primeAll(items: readonly T[]): unknown;
 }
 
-/** A root connection over one REST list page; `query` holds the caller's filters and sort, already checked. */
+/**
+ * A root connection over one REST list page; `query` holds the caller's filters and sort, already
+ * checked; `include` the members each item needs beyond its representation (`links`).
+ */
 export async function listConnection<T>(
   ctx: SubgraphContext,
   info: GraphQLResolveInfo,
@@ -26,9 +29,11 @@ export async function listConnection<T>(
   query: QueryParams,
   args: ConnectionArgs,
   primes?: Primes<T>,
+  include?: readonly string[],
 ): Promise<ConnectionResult<T>> {
   const connection = await restConnection<T>(ctx.upstream, path, query, { first: args.first, after: args.after }, {
     totalCount: selects(info, "totalCount"),
+    ...(include ? { include } : {}),
   });
   primes?.primeAll(connection.nodes);
   return connection;
