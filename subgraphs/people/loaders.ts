@@ -10,6 +10,7 @@ import type {
   RestJobPosition,
   RestProbationaryPeriod,
 } from "./rest.js";
+import { taxonomyLabelIds, type EmbeddedLabel } from "./employee-attribute/taxonomy-labels.js";
 
 /**
  * The request's loaders of the people subgraph, by name. Every loader lives in the request's
@@ -100,10 +101,15 @@ export const probationaryPeriodsByEmployeeLoader = (ctx: SubgraphContext) =>
 
 // ---- employee attributes ----
 
-/** An attribute with its definition when the upstream embedded it. */
-export type AttributeNode = RestEmployeeAttribute & { definitionDetails?: RestEmployeeAttributeDefinition | null };
+/**
+ * An attribute with its definition when the upstream embedded it, and then the ids of the
+ * taxonomy labels its value names (employee-attribute/taxonomy-labels.ts; null: the definition has
+ * no taxonomy).
+ */
+export type AttributeNode = RestEmployeeAttribute & { definitionDetails?: RestEmployeeAttributeDefinition | null; labelIds?: string[] | null };
 
 const DEFINITION_TYPE = "employee-attribute-definition";
+const LABEL_TYPE = "taxonomy-label";
 
 /**
  * Every page of an attribute list, with the embedded definitions when `embed` is set. Pages are
@@ -125,11 +131,15 @@ async function readAttributes(session: UpstreamSession, query: QueryParams, embe
   }
 }
 
-/** Attaches the embedded definitions (keyed by type then id) to their attributes. */
+/** Attaches the embedded definitions (keyed by type then id) and the labels their values name to their attributes. */
 function attributeNodes(items: readonly RestEmployeeAttribute[], embedded: Record<string, Record<string, unknown>> | undefined): AttributeNode[] {
   if (embedded === undefined) return [...items];
   const definitions = (embedded[DEFINITION_TYPE] ?? {}) as Record<string, RestEmployeeAttributeDefinition>;
-  return items.map((item) => ({ ...item, definitionDetails: definitions[item.definition.id] ?? null }));
+  const labels = (embedded[LABEL_TYPE] ?? {}) as Record<string, EmbeddedLabel>;
+  return items.map((item) => {
+    const definitionDetails = definitions[item.definition.id] ?? null;
+    return { ...item, definitionDetails, labelIds: taxonomyLabelIds(item.value, definitionDetails, labels) };
+  });
 }
 
 export const attributeLoader = (ctx: SubgraphContext, embed: boolean): DataLoader<string, AttributeNode | null> =>
