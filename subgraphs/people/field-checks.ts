@@ -33,7 +33,8 @@ function edgeCheck<F>(edge: ChildEdge<never>, toQuery: (filter: F | null | undef
   };
 }
 
-const EDGES: Array<[string, ChildEdge<never>, (filter: any) => Record<string, string>]> = [
+/** Every filtered edge of the subgraph by coordinate (platform/input-checks.ts' EDGE_OWN_FILTERS names the same, for the gateway). */
+export const EDGES: Array<[string, ChildEdge<never>, (filter: any) => Record<string, string>]> = [
   ["Employee.directReports", reportsOfManager, employeeQuery],
   ["Employee.employments", employmentsOfEmployee, employmentQuery],
   ["Employee.jobPositions", jobPositionsOfEmployee, jobPositionQuery],

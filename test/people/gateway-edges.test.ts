@@ -48,7 +48,12 @@ describe("Department.jobPositions through the gateway", () => {
   });
 
   it("refuses a bad filter of the edge before the departments are read: no upstream call", async () => {
-    for (const filter of [`{ startsOnBetween: { from: "2026-02-01", to: "2026-01-01" } }`, `{ ids: ["bad id"] }`, `{ startsOn: "2026-02-30" }`]) {
+    for (const filter of [
+      `{ startsOnBetween: { from: "2026-02-01", to: "2026-01-01" } }`,
+      `{ ids: ["bad id"] }`,
+      `{ startsOn: "2026-02-30" }`,
+      `{ departmentIds: ["1"] }`,
+    ]) {
       const { response, calls } = await run(`{ departments(first: 5) { nodes { jobPositions(filter: ${filter}) { nodes { id } } } } }`);
       expect(response.errors?.[0]?.extensions?.code, filter).toBe("BAD_USER_INPUT");
       expect(calls.total, filter).toBe(0);

@@ -1,7 +1,8 @@
 import type { GraphQLResolveInfo } from "graphql";
 import type { QueryParams } from "../upstream/types.js";
-import { badUserInput, childConnectionLoader, pageSize, restConnection, selects, type ConnectionArgs, type ConnectionResult } from "./connection.js";
+import { childConnectionLoader, pageSize, restConnection, selects, type ConnectionArgs, type ConnectionResult } from "./connection.js";
 import type { SubgraphContext } from "./server.js";
+import { edgeOwnFilterRefusal } from "../../../platform/input-checks.js";
 
 /**
  * The two ways a subgraph serves a REST list as a connection, the same for every subgraph:
@@ -65,10 +66,7 @@ export interface ChildEdge<T> {
  * operation is refused before its first upstream call.
  */
 export function edgeQuery<T>(edge: ChildEdge<T>, query: QueryParams): QueryParams {
-  if (query[edge.filter] !== undefined) {
-    const field = `filter.${edge.filterField ?? edge.filter}`;
-    throw badUserInput(`${field} cannot be used on this field: it already filters on it`, field);
-  }
+  if (query[edge.filter] !== undefined) throw edgeOwnFilterRefusal(edge.filterField ?? edge.filter);
   return edge.sort && query.sort === undefined ? { ...query, sort: edge.sort } : query;
 }
 
