@@ -11,7 +11,7 @@ import { DEADLINE_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js"
 import { Logger } from "../platform/log.js";
 import { InFlight } from "../platform/inflight.js";
 import { operationLog } from "../platform/operation-log.js";
-import { currentApiId, inputChecks } from "../platform/input-checks.js";
+import { currentApiId, edgeOwnFilterChecks, inputChecks } from "../platform/input-checks.js";
 import { legacyTimeFieldChecks } from "../platform/time-entry-range.js";
 import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.js";
 import { handleCors } from "./cors.js";
@@ -182,7 +182,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
       ...(config.auth === "forward" ? [requireCredentials()] : []),
       // the subgraphs' argument checks, run on the whole operation before the first subgraph fetch,
       // so that a bad argument of a field planned after another subgraph's fetch costs nothing
-      inputChecks<GatewayContext>({ ids: currentApiId, fields: legacyTimeFieldChecks }),
+      inputChecks<GatewayContext>({ ids: currentApiId, fields: { ...legacyTimeFieldChecks, ...edgeOwnFilterChecks } }),
       operationLog<GatewayContext>(logger, (ctx) => ({ subgraphFetches: ctx.subgraphFetches })),
     ],
   });

@@ -69,6 +69,47 @@ export interface InputCheckOptions {
   fields?: FieldChecks;
 }
 
+/**
+ * The filter each filtered edge of the graph sets itself (`Department.jobPositions` lists the job
+ * positions with `department.id`): given again in the edge's `filter` argument, it is refused. The
+ * people subgraph's edges declare the same (`ChildEdge.filterField`; a test keeps the two equal) and
+ * refuse it themselves; this table lets the gateway refuse it too, before its first fetch, so that
+ * `departments { nodes { jobPositions(filter: { departmentIds: … }) } }` costs no call at all.
+ */
+export const EDGE_OWN_FILTERS: Readonly<Record<string, string>> = {
+  "Employee.directReports": "managerIds",
+  "Employee.employments": "employeeIds",
+  "Employee.jobPositions": "employeeIds",
+  "Employee.managedJobPositions": "managerIds",
+  "Department.employees": "departmentIds",
+  "Department.jobPositions": "departmentIds",
+  "BusinessEstablishment.employees": "businessEstablishmentIds",
+  "BusinessEstablishment.jobPositions": "businessEstablishmentIds",
+  "JobQualification.jobPositions": "jobQualificationIds",
+  "OccupationCategory.jobPositions": "occupationCategoryIds",
+  "LegalEntity.employees": "legalEntityIds",
+  "LegalEntity.employments": "legalEntityIds",
+  "EmploymentTemplate.employees": "employmentTemplateIds",
+  "EmploymentTemplate.employments": "templateIds",
+};
+
+/** The message of an edge's own filter given again, the same wherever it is refused. */
+export function edgeOwnFilterRefusal(filterField: string) {
+  const field = `filter.${filterField}`;
+  return badUserInput(`${field} cannot be used on this field: it already filters on it`, field);
+}
+
+/** `EDGE_OWN_FILTERS` as field checks (the gateway's). */
+export const edgeOwnFilterChecks: FieldChecks = Object.fromEntries(
+  Object.entries(EDGE_OWN_FILTERS).map(([coordinate, field]) => [
+    coordinate,
+    (args: Record<string, any>) => {
+      const value = args.filter?.[field];
+      if (value !== undefined && value !== null) throw edgeOwnFilterRefusal(field);
+    },
+  ]),
+);
+
 function quote(value: string): string {
   return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
 }

@@ -1,5 +1,5 @@
-import type { ChildEdge } from "../shared/graphql/index.js";
-import { applicableJobPositionOf } from "./loaders.js";
+import type { ChildEdge, SubgraphContext } from "../shared/graphql/index.js";
+import { applicableEmploymentOf, applicableJobPositionOf } from "./loaders.js";
 import type { RestEmployee, RestEmployment, RestJobPosition } from "./rest.js";
 
 /**
@@ -13,6 +13,7 @@ import type { RestEmployee, RestEmployment, RestJobPosition } from "./rest.js";
 export const employmentsOfEmployee: ChildEdge<RestEmployment> = {
   path: "/employments",
   filter: "employee.id",
+  filterField: "employeeIds",
   sort: "start.date",
   parentOf: (employment) => employment.employee.id,
 };
@@ -21,6 +22,7 @@ export const employmentsOfEmployee: ChildEdge<RestEmployment> = {
 export const jobPositionsOfEmployee: ChildEdge<RestJobPosition> = {
   path: "/job-positions",
   filter: "employment.employee.id",
+  filterField: "employeeIds",
   sort: "startsOn",
   parentOf: (position) => position.employee.id,
 };
@@ -47,25 +49,30 @@ export const employmentsOfTemplate: ChildEdge<RestEmployment> = {
 };
 
 /**
- * Employees grouped by a reference of their applicable job position. An employee names that
- * position only by reference, so grouping a batch of parents back loads the positions (one call
- * per 100 employees, shared with the rest of the operation).
+ * Employees grouped by a reference of their applicable job position or employment (the
+ * `applicableJobPosition.*` / `applicableEmployment.*` filters of docs/interface.md#employee). An
+ * employee names that position or employment only by reference, so grouping a batch of parents
+ * back loads them (one call per 100 employees, shared with the rest of the operation).
  */
-function employeesByApplicableJobPosition(
+function employeesByApplicable<R>(
+  applicableOf: (ctx: SubgraphContext, employee: RestEmployee) => Promise<R | null>,
   filter: string,
   filterField: string,
-  parentOf: (position: RestJobPosition) => string | null | undefined,
+  parentOf: (applicable: R) => string | null | undefined,
 ): ChildEdge<RestEmployee> {
   return {
     path: "/employees",
-    filter: `applicableJobPosition.${filter}`,
+    filter,
     filterField,
     parentOf: async (employee, ctx) => {
-      const position = await applicableJobPositionOf(ctx, employee);
-      return position ? parentOf(position) : null;
+      const applicable = await applicableOf(ctx, employee);
+      return applicable ? parentOf(applicable) : null;
     },
   };
 }
+
+const employeesByApplicableJobPosition = (filter: string, filterField: string, parentOf: (position: RestJobPosition) => string | null | undefined) =>
+  employeesByApplicable(applicableJobPositionOf, `applicableJobPosition.${filter}`, filterField, parentOf);
 
 export const reportsOfManager = employeesByApplicableJobPosition("manager.id", "managerIds", (p) => p.manager?.id);
 
@@ -76,3 +83,31 @@ export const membersOfEstablishment = employeesByApplicableJobPosition(
   "businessEstablishmentIds",
   (p) => p.businessEstablishment?.id,
 );
+
+/**
+ * Job positions grouped by one of their own references (docs/interface.md#job-position: the
+ * `department.id`, `businessEstablishment.id`, `jobQualification.id`, `occupationCategory.id` and
+ * `manager.id` filters): the reverse of `JobPosition.department` and its kin. A position names the
+ * parent itself, so grouping a batch back needs no other read. The list's default order (by id).
+ */
+function jobPositionsBy(reference: "department" | "businessEstablishment" | "jobQualification" | "occupationCategory" | "manager"): ChildEdge<RestJobPosition> {
+  return {
+    path: "/job-positions",
+    filter: `${reference}.id`,
+    filterField: `${reference}Ids`,
+    parentOf: (position) => position[reference]?.id,
+  };
+}
+
+export const jobPositionsOfDepartment = jobPositionsBy("department");
+export const jobPositionsOfEstablishment = jobPositionsBy("businessEstablishment");
+export const jobPositionsOfQualification = jobPositionsBy("jobQualification");
+export const jobPositionsOfOccupationCategory = jobPositionsBy("occupationCategory");
+export const jobPositionsOfManager = jobPositionsBy("manager");
+
+const employeesByApplicableEmployment = (filter: string, filterField: string, parentOf: (employment: RestEmployment) => string | null | undefined) =>
+  employeesByApplicable(applicableEmploymentOf, `applicableEmployment.${filter}`, filterField, parentOf);
+
+export const employeesOfLegalEntity = employeesByApplicableEmployment("legalEntity.id", "legalEntityIds", (e) => e.legalEntity?.id);
+
+export const employeesOfTemplate = employeesByApplicableEmployment("template.id", "employmentTemplateIds", (e) => e.template?.id);

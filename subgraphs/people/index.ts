@@ -9,12 +9,17 @@ import { employeeAttributeReference } from "./employee-attribute/employee-attrib
 import { EmployeePersonalRecordResolver } from "./employee-personal-record/employee-personal-record.resolver.js";
 import { employeePersonalRecordReference } from "./employee-personal-record/employee-personal-record.reference.js";
 import { EmployeeResolver } from "./employee/employee.resolver.js";
+import { PortraitResolver } from "./employee/portrait.js";
 import { employeeReference } from "./employee/employee.reference.js";
 import { EmploymentTemplateResolver } from "./employment-template/employment-template.resolver.js";
 import { employmentTemplateReference } from "./employment-template/employment-template.reference.js";
 import { EmploymentResolver } from "./employment/employment.resolver.js";
 import { employmentReference } from "./employment/employment.reference.js";
 import { JobPositionResolver } from "./job-position/job-position.resolver.js";
+import { JobQualificationResolver } from "./job-qualification/job-qualification.resolver.js";
+import { OccupationCategoryResolver } from "./occupation-category/occupation-category.resolver.js";
+import { keyOnlyReference } from "../shared/graphql/index.js";
+import { peopleFieldChecks } from "./field-checks.js";
 import { jobPositionReference } from "./job-position/job-position.reference.js";
 import { LegalEntityResolver } from "./legal-entity/legal-entity.resolver.js";
 import { legalEntityReference } from "./legal-entity/legal-entity.reference.js";
@@ -31,11 +36,13 @@ export const subgraph: SubgraphModule = {
   name: "people",
   portVariable: "PEOPLE_PORT",
   defaultPort: 4001,
+  fieldChecks: peopleFieldChecks,
   buildSchema: (naming) =>
     buildFederatedSchema({
       ...naming,
       resolvers: [
         EmployeeResolver,
+        PortraitResolver,
         EmploymentResolver,
         JobPositionResolver,
         EmployeeAttributeResolver,
@@ -46,6 +53,8 @@ export const subgraph: SubgraphModule = {
         BusinessEstablishmentResolver,
         LegalEntityResolver,
         EmploymentTemplateResolver,
+        JobQualificationResolver,
+        OccupationCategoryResolver,
       ],
       referenceResolvers: {
         Employee: employeeReference,
@@ -58,6 +67,8 @@ export const subgraph: SubgraphModule = {
         BusinessEstablishment: businessEstablishmentReference,
         LegalEntity: legalEntityReference,
         EmploymentTemplate: employmentTemplateReference,
+        JobQualification: keyOnlyReference,
+        OccupationCategory: keyOnlyReference,
       },
     }),
 };

@@ -10,6 +10,7 @@ import type {
   RestJobPosition,
   RestProbationaryPeriod,
 } from "./rest.js";
+import { taxonomyLabelIds, type EmbeddedLabel } from "./employee-attribute/taxonomy-labels.js";
 
 /**
  * The request's loaders of the people subgraph, by name. Every loader lives in the request's
@@ -30,6 +31,13 @@ const MAX_IDS = 100;
 
 export const employeeLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("employee", () => listByIdsLoader<RestEmployee>(ctx.upstream, "/employees"));
+
+/**
+ * Employees with their `links` (`include=links`), for the portrait's file address
+ * (employee/portrait.ts): one call per 100 employees, made only when an operation reads it.
+ */
+export const employeeWithLinksLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("employeeWithLinks", () => listByIdsLoader<RestEmployee>(ctx.upstream, "/employees", { query: { include: "links" } }));
 
 export const employmentLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("employment", () => listByIdsLoader<RestEmployment>(ctx.upstream, "/employments"));
@@ -93,10 +101,15 @@ export const probationaryPeriodsByEmployeeLoader = (ctx: SubgraphContext) =>
 
 // ---- employee attributes ----
 
-/** An attribute with its definition when the upstream embedded it. */
-export type AttributeNode = RestEmployeeAttribute & { definitionDetails?: RestEmployeeAttributeDefinition | null };
+/**
+ * An attribute with its definition when the upstream embedded it, and then the ids of the
+ * taxonomy labels its value names (employee-attribute/taxonomy-labels.ts; null: the definition has
+ * no taxonomy).
+ */
+export type AttributeNode = RestEmployeeAttribute & { definitionDetails?: RestEmployeeAttributeDefinition | null; labelIds?: string[] | null };
 
 const DEFINITION_TYPE = "employee-attribute-definition";
+const LABEL_TYPE = "taxonomy-label";
 
 /**
  * Every page of an attribute list, with the embedded definitions when `embed` is set. Pages are
@@ -118,11 +131,15 @@ async function readAttributes(session: UpstreamSession, query: QueryParams, embe
   }
 }
 
-/** Attaches the embedded definitions (keyed by type then id) to their attributes. */
+/** Attaches the embedded definitions (keyed by type then id) and the labels their values name to their attributes. */
 function attributeNodes(items: readonly RestEmployeeAttribute[], embedded: Record<string, Record<string, unknown>> | undefined): AttributeNode[] {
   if (embedded === undefined) return [...items];
   const definitions = (embedded[DEFINITION_TYPE] ?? {}) as Record<string, RestEmployeeAttributeDefinition>;
-  return items.map((item) => ({ ...item, definitionDetails: definitions[item.definition.id] ?? null }));
+  const labels = (embedded[LABEL_TYPE] ?? {}) as Record<string, EmbeddedLabel>;
+  return items.map((item) => {
+    const definitionDetails = definitions[item.definition.id] ?? null;
+    return { ...item, definitionDetails, labelIds: taxonomyLabelIds(item.value, definitionDetails, labels) };
+  });
 }
 
 export const attributeLoader = (ctx: SubgraphContext, embed: boolean): DataLoader<string, AttributeNode | null> =>
@@ -159,4 +176,10 @@ export const attributesByEmployeeLoader = (ctx: SubgraphContext, query: Record<s
 export async function applicableJobPositionOf(ctx: SubgraphContext, employee: RestEmployee): Promise<RestJobPosition | null> {
   const ref = employee.applicableJobPosition;
   return ref ? jobPositionLoader(ctx).load(ref.id) : null;
+}
+
+/** The applicable employment of an employee, through the employment loader. */
+export async function applicableEmploymentOf(ctx: SubgraphContext, employee: RestEmployee): Promise<RestEmployment | null> {
+  const ref = employee.applicableEmployment;
+  return ref ? employmentLoader(ctx).load(ref.id) : null;
 }

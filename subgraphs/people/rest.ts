@@ -30,6 +30,8 @@ export interface RestEmployee {
   applicableJobPosition: RestRef | null;
   createdAt: IsoDateTime;
   lastUpdatedAt: IsoDateTime;
+  /** only when read with `include=links` (for the portrait's file address, see employee/portrait.ts) */
+  links?: { portrait?: { href: string } | null };
 }
 
 export interface RestEmployment {

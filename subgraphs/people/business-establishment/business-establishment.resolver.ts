@@ -3,7 +3,8 @@ import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { listQuery } from "../../shared/graphql/index.js";
 import { childConnection } from "../../shared/graphql/index.js";
-import { membersOfEstablishment } from "../edges.js";
+import { jobPositionsOfEstablishment, membersOfEstablishment } from "../edges.js";
+import { JobPositionConnection, JobPositionListArgs, jobPositionQuery } from "../job-position/job-position.js";
 import { EmployeeConnection, EmployeeListArgs, employeeQuery } from "../employee/employee.js";
 import { BusinessEstablishment } from "./business-establishment.js";
 
@@ -17,5 +18,15 @@ export class BusinessEstablishmentResolver {
     @Info() info: GraphQLResolveInfo,
   ) {
     return childConnection(ctx, info, membersOfEstablishment, businessEstablishment.id, args, listQuery(args, employeeQuery));
+  }
+
+  @FieldResolver(() => JobPositionConnection, { nullable: true, description: "Job positions in this establishment (past, current and upcoming), by id." })
+  jobPositions(
+    @Root() businessEstablishment: BusinessEstablishment,
+    @Args(() => JobPositionListArgs) args: JobPositionListArgs,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return childConnection(ctx, info, jobPositionsOfEstablishment, businessEstablishment.id, args, listQuery(args, jobPositionQuery));
   }
 }

@@ -3,7 +3,8 @@ import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { listQuery } from "../../shared/graphql/index.js";
 import { childConnection } from "../../shared/graphql/index.js";
-import { membersOfDepartment } from "../edges.js";
+import { jobPositionsOfDepartment, membersOfDepartment } from "../edges.js";
+import { JobPositionConnection, JobPositionListArgs, jobPositionQuery } from "../job-position/job-position.js";
 import { EmployeeConnection, EmployeeListArgs, employeeQuery } from "../employee/employee.js";
 import { Department } from "./department.js";
 
@@ -17,5 +18,15 @@ export class DepartmentResolver {
     @Info() info: GraphQLResolveInfo,
   ) {
     return childConnection(ctx, info, membersOfDepartment, department.id, args, listQuery(args, employeeQuery));
+  }
+
+  @FieldResolver(() => JobPositionConnection, { nullable: true, description: "Job positions in this department (past, current and upcoming), by id." })
+  jobPositions(
+    @Root() department: Department,
+    @Args(() => JobPositionListArgs) args: JobPositionListArgs,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return childConnection(ctx, info, jobPositionsOfDepartment, department.id, args, listQuery(args, jobPositionQuery));
   }
 }

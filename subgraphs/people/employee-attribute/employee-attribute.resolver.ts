@@ -8,6 +8,7 @@ import { JobPosition } from "../job-position/job-position.js";
 import { attributeLoader, employeeLoader, employmentLoader, jobPositionLoader, type AttributeNode } from "../loaders.js";
 import type { RestEmployeeAttributeDefinition } from "../rest.js";
 import { Taxonomy } from "../taxonomy/taxonomy.js";
+import { TaxonomyLabel } from "../taxonomy/taxonomy-label.js";
 import { readsDefinitionDetails } from "./definition-selection.js";
 import {
   EmployeeAttribute,
@@ -53,6 +54,24 @@ export class EmployeeAttributeResolver {
       throw codedError(ErrorCode.UPSTREAM_UNAVAILABLE, `The directory did not return the definition ${attribute.definition.id} of attribute ${attribute.id}`);
     }
     return details;
+  }
+
+  /**
+   * The labels the value names, by the rule of taxonomy-labels.ts, from the read that embedded the
+   * definition; an attribute read without it is read again with it, one call per 100 attributes
+   * of the operation. People answers references; the gateway reads the labels from organisation.
+   */
+  @FieldResolver(() => [TaxonomyLabel], {
+    nullable: true,
+    description:
+      "The taxonomy labels the value names, when the definition is linked to a taxonomy: a string value is a label id, an object value names its `id`, a list value each of its entries. Only labels of the definition's taxonomy that the caller may read; each once, in the value's order. Null when the definition has no taxonomy.",
+  })
+  async taxonomyLabels(@Root() attribute: AttributeNode, @Ctx() ctx: SubgraphContext): Promise<Array<{ id: string }> | null> {
+    const node = attribute.labelIds !== undefined ? attribute : await attributeLoader(ctx, true).load(attribute.id);
+    if (!node || node.labelIds === undefined || !node.definitionDetails) {
+      throw codedError(ErrorCode.UPSTREAM_UNAVAILABLE, `The directory did not return the definition ${attribute.definition.id} of attribute ${attribute.id}`);
+    }
+    return node.labelIds?.map((id) => ({ id })) ?? null;
   }
 
   @FieldResolver(() => Employee, { nullable: true })

@@ -1,10 +1,15 @@
+import type { GraphQLResolveInfo } from "graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { employeeLoader } from "../loaders.js";
+import { employeeLoader, employeeWithLinksLoader } from "../loaders.js";
 import type { RestEmployee } from "../rest.js";
+import { readsPortraitAddress } from "./portrait.js";
 
-/** `_entities` batches become one `/employees?id=` call per 100 employees; unknown ids are null. */
+/**
+ * `_entities` batches become one `/employees?id=` call per 100 employees; unknown ids are null.
+ * With their links when the gateway asks for a portrait's address (the same calls).
+ */
 export const employeeReference = {
-  __resolveReference(reference: { id: string }, ctx: SubgraphContext): Promise<RestEmployee | null> {
-    return employeeLoader(ctx).load(reference.id);
+  __resolveReference(reference: { id: string }, ctx: SubgraphContext, info: GraphQLResolveInfo): Promise<RestEmployee | null> {
+    return (readsPortraitAddress(info) ? employeeWithLinksLoader(ctx) : employeeLoader(ctx)).load(reference.id);
   },
 };

@@ -1,19 +1,20 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { FileReference, fileReference } from "./file-reference.js";
+import { employeeIncludes, Portrait, portraitOf, readsPortraitAddress } from "./portrait.js";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import { DateScalar, listConnection, type SubgraphContext, childConnection, referenceTo } from "../../shared/graphql/index.js";
 import { RestFilter } from "../../shared/graphql/index.js";
-import { listQuery, PageArgs } from "../../shared/graphql/index.js";
-import { employmentsOfEmployee, jobPositionsOfEmployee, reportsOfManager } from "../edges.js";
+import { listQuery } from "../../shared/graphql/index.js";
+import { employmentsOfEmployee, jobPositionsOfEmployee, jobPositionsOfManager, reportsOfManager } from "../edges.js";
 import { EmployeeAttribute } from "../employee-attribute/employee-attribute.js";
 import { readsDefinitionDetails } from "../employee-attribute/definition-selection.js";
 import { EmployeePersonalRecord } from "../employee-personal-record/employee-personal-record.js";
-import { Employment, EmploymentConnection } from "../employment/employment.js";
-import { JobPosition, JobPositionConnection } from "../job-position/job-position.js";
+import { Employment, EmploymentConnection, EmploymentListArgs, employmentQuery } from "../employment/employment.js";
+import { JobPosition, JobPositionConnection, JobPositionListArgs, jobPositionQuery } from "../job-position/job-position.js";
 import {
   applicableJobPositionOf,
   attributesByEmployeeLoader,
   employeeLoader,
+  employeeWithLinksLoader,
   employmentLoader,
   jobPositionLoader,
   personalRecordsByEmployeeLoader,
@@ -26,18 +27,19 @@ import { Employee, EmployeeConnection, EmployeeListArgs, employeeQuery } from ".
 @Resolver(() => Employee)
 export class EmployeeResolver {
   @Query(() => Employee, { nullable: true, description: "One employee; null when it does not exist or is not visible." })
-  employee(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestEmployee | null> {
-    return employeeLoader(ctx).load(id);
+  employee(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<RestEmployee | null> {
+    // read with its links when the portrait's address is asked: the same one call
+    return (readsPortraitAddress(info) ? employeeWithLinksLoader(ctx) : employeeLoader(ctx)).load(id);
   }
 
   @Query(() => EmployeeConnection, { nullable: true, description: "Employees, a page at a time." })
   employees(@Args(() => EmployeeListArgs) args: EmployeeListArgs, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
-    return listConnection(ctx, info, "/employees", listQuery(args, employeeQuery), args);
+    return listConnection(ctx, info, "/employees", listQuery(args, employeeQuery), args, undefined, employeeIncludes(info));
   }
 
-  @FieldResolver(() => FileReference, { nullable: true })
-  portrait(@Root() employee: RestEmployee): FileReference | null {
-    return fileReference(employee.portrait);
+  @FieldResolver(() => Portrait, { nullable: true })
+  portrait(@Root() employee: RestEmployee) {
+    return portraitOf(employee);
   }
 
   @FieldResolver(() => Employment, { nullable: true, description: "The ongoing employment, else the next one, else the last one." })
@@ -66,14 +68,40 @@ export class EmployeeResolver {
     return childConnection(ctx, info, reportsOfManager, employee.id, args, listQuery(args, employeeQuery));
   }
 
-  @FieldResolver(() => EmploymentConnection, { nullable: true, description: "The employee's employments, by start date." })
-  employments(@Root() employee: RestEmployee, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
-    return childConnection(ctx, info, employmentsOfEmployee, employee.id, page);
+  @FieldResolver(() => EmploymentConnection, { nullable: true, description: "The employee's employments, by start date unless `sort` says otherwise." })
+  employments(
+    @Root() employee: RestEmployee,
+    @Args(() => EmploymentListArgs) args: EmploymentListArgs,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return childConnection(ctx, info, employmentsOfEmployee, employee.id, args, listQuery(args, employmentQuery));
   }
 
-  @FieldResolver(() => JobPositionConnection, { nullable: true, description: "The employee's whole career across employments, by start date." })
-  jobPositions(@Root() employee: RestEmployee, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
-    return childConnection(ctx, info, jobPositionsOfEmployee, employee.id, page);
+  @FieldResolver(() => JobPositionConnection, {
+    nullable: true,
+    description: "The employee's whole career across employments, by start date unless `sort` says otherwise.",
+  })
+  jobPositions(
+    @Root() employee: RestEmployee,
+    @Args(() => JobPositionListArgs) args: JobPositionListArgs,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return childConnection(ctx, info, jobPositionsOfEmployee, employee.id, args, listQuery(args, jobPositionQuery));
+  }
+
+  @FieldResolver(() => JobPositionConnection, {
+    nullable: true,
+    description: "Job positions (past, current and upcoming) whose manager is this employee, by id: the positions behind `directReports` and their history.",
+  })
+  managedJobPositions(
+    @Root() employee: RestEmployee,
+    @Args(() => JobPositionListArgs) args: JobPositionListArgs,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return childConnection(ctx, info, jobPositionsOfManager, employee.id, args, listQuery(args, jobPositionQuery));
   }
 
   @FieldResolver(() => EmployeePersonalRecord, { nullable: true })

@@ -3,7 +3,8 @@ import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { listQuery } from "../../shared/graphql/index.js";
 import { childConnection } from "../../shared/graphql/index.js";
-import { employmentsOfTemplate } from "../edges.js";
+import { employeesOfTemplate, employmentsOfTemplate } from "../edges.js";
+import { EmployeeConnection, EmployeeListArgs, employeeQuery } from "../employee/employee.js";
 import { EmploymentConnection, EmploymentListArgs, employmentQuery } from "../employment/employment.js";
 import { EmploymentTemplate } from "./employment-template.js";
 
@@ -17,5 +18,15 @@ export class EmploymentTemplateResolver {
     @Info() info: GraphQLResolveInfo,
   ) {
     return childConnection(ctx, info, employmentsOfTemplate, employmentTemplate.id, args, listQuery(args, employmentQuery));
+  }
+
+  @FieldResolver(() => EmployeeConnection, { nullable: true, description: "Employees whose applicable employment was made from this template, by id." })
+  employees(
+    @Root() employmentTemplate: EmploymentTemplate,
+    @Args(() => EmployeeListArgs) args: EmployeeListArgs,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return childConnection(ctx, info, employeesOfTemplate, employmentTemplate.id, args, listQuery(args, employeeQuery));
   }
 }

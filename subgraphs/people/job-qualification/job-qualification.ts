@@ -1,8 +1,8 @@
 import { Directive, Field, ID, ObjectType } from "type-graphql";
 
-/** Owned by the organisation subgraph; people only points at it. */
+/** A job qualification (owned by the organisation subgraph); people contributes its job positions. */
 @ObjectType()
-@Directive('@key(fields: "id", resolvable: false)')
+@Directive('@key(fields: "id")')
 export class JobQualification {
   @Field(() => ID)
   id!: string;

@@ -3,7 +3,8 @@ import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { listQuery } from "../../shared/graphql/index.js";
 import { childConnection } from "../../shared/graphql/index.js";
-import { employmentsOfLegalEntity } from "../edges.js";
+import { employeesOfLegalEntity, employmentsOfLegalEntity } from "../edges.js";
+import { EmployeeConnection, EmployeeListArgs, employeeQuery } from "../employee/employee.js";
 import { EmploymentConnection, EmploymentListArgs, employmentQuery } from "../employment/employment.js";
 import { LegalEntity } from "./legal-entity.js";
 
@@ -17,5 +18,15 @@ export class LegalEntityResolver {
     @Info() info: GraphQLResolveInfo,
   ) {
     return childConnection(ctx, info, employmentsOfLegalEntity, legalEntity.id, args, listQuery(args, employmentQuery));
+  }
+
+  @FieldResolver(() => EmployeeConnection, { nullable: true, description: "Employees whose applicable employment is with this legal entity, by id." })
+  employees(
+    @Root() legalEntity: LegalEntity,
+    @Args(() => EmployeeListArgs) args: EmployeeListArgs,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return childConnection(ctx, info, employeesOfLegalEntity, legalEntity.id, args, listQuery(args, employeeQuery));
   }
 }

@@ -153,6 +153,12 @@ export function referenceTo<T>(
 export interface RestConnectionOptions<T, N> {
   /** ask the upstream for `totalCount` (only when the operation selects it) */
   totalCount: boolean;
+  /**
+   * other `include` members the operation needs on every item (`links`, for an employee's portrait
+   * address). Sent with every page and left out of the cursor's binding: they add members to the
+   * items, they change neither which items a page holds nor their order.
+   */
+  include?: readonly string[];
   map?: (item: T) => N;
 }
 
@@ -186,9 +192,10 @@ export async function restConnection<T, N = T>(
     // the skipped items and the edges still wanted, in one call; `links.next` then says whether
     // more follow. first: 0 reads one item all the same, to know that without totalCount.
     const limit = Math.min(MAX_FIRST, skip + Math.max(first - edges.length, 1));
+    const include = [...(options.include ?? []), ...(askTotal ? ["totalCount"] : [])];
     const envelope = await session.current.page<T>(path, {
       ...query,
-      ...(askTotal ? { include: "totalCount" } : {}),
+      ...(include.length > 0 ? { include: include.join(",") } : {}),
       ...(pageCursor !== null ? { page: pageCursor } : {}),
       limit,
     });

@@ -21,6 +21,7 @@ const CATALOGUE: Readonly<Record<string, string>> = {
   JobQualification: "A qualification level within a profession.",
   OccupationCategory: "A socio-professional category of job positions.",
   Taxonomy: "A named set of labels (cost centres, skills...) that attributes can take.",
+  TaxonomyLabel: "One label of a taxonomy.",
   EmployeeSort: "Orders of the employee list.",
   EmploymentSort: "Orders of the employment list.",
   JobPositionSort: "Orders of the job-position list.",

@@ -57,3 +57,13 @@ export function entityRef(ref: { id: string } | null | undefined): { id: string 
 export function ref(id: number | null | undefined): { id: string } | null {
   return id === null || id === undefined ? null : { id: String(id) };
 }
+
+/**
+ * The reference resolver of an entity another subgraph owns and this one only adds fields to
+ * (people's `JobQualification.jobPositions`): the key is all this subgraph needs of it.
+ */
+export const keyOnlyReference = {
+  __resolveReference(reference: { id: string }): { id: string } {
+    return { id: reference.id };
+  },
+};

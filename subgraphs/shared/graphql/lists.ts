@@ -1,7 +1,8 @@
 import type { GraphQLResolveInfo } from "graphql";
 import type { QueryParams } from "../upstream/types.js";
-import { badUserInput, childConnectionLoader, pageSize, restConnection, selects, type ConnectionArgs, type ConnectionResult } from "./connection.js";
+import { childConnectionLoader, pageSize, restConnection, selects, type ConnectionArgs, type ConnectionResult } from "./connection.js";
 import type { SubgraphContext } from "./server.js";
+import { edgeOwnFilterRefusal } from "../../../platform/input-checks.js";
 
 /**
  * The two ways a subgraph serves a REST list as a connection, the same for every subgraph:
@@ -18,7 +19,10 @@ export interface Primes<T> {
   primeAll(items: readonly T[]): unknown;
 }
 
-/** A root connection over one REST list page; `query` holds the caller's filters and sort, already checked. */
+/**
+ * A root connection over one REST list page; `query` holds the caller's filters and sort, already
+ * checked; `include` the members each item needs beyond its representation (`links`).
+ */
 export async function listConnection<T>(
   ctx: SubgraphContext,
   info: GraphQLResolveInfo,
@@ -26,9 +30,11 @@ export async function listConnection<T>(
   query: QueryParams,
   args: ConnectionArgs,
   primes?: Primes<T>,
+  include?: readonly string[],
 ): Promise<ConnectionResult<T>> {
   const connection = await restConnection<T>(ctx.upstream, path, query, { first: args.first, after: args.after }, {
     totalCount: selects(info, "totalCount"),
+    ...(include ? { include } : {}),
   });
   primes?.primeAll(connection.nodes);
   return connection;
@@ -54,16 +60,13 @@ export interface ChildEdge<T> {
 }
 
 /**
- * The REST query of an edge asked with the caller's other filters and sort (`query`, already
- * validated): refused when it names the edge's own filter, with the edge's order when it asks
- * none. An input check of the edge's arguments (`FieldChecks`) calls it too, so that a bad filter
- * is refused before the calls of the fields above the edge.
+ * The REST query of one edge's list for the caller's other filters and sort (`query`, already
+ * validated): refuses the filter the edge sets itself, and adds the edge's default order. The
+ * subgraph's whole-operation input checks call it too, so that a bad edge argument anywhere in an
+ * operation is refused before its first upstream call.
  */
 export function edgeQuery<T>(edge: ChildEdge<T>, query: QueryParams): QueryParams {
-  if (query[edge.filter] !== undefined) {
-    const field = `filter.${edge.filterField ?? edge.filter}`;
-    throw badUserInput(`${field} cannot be used on this field: it already filters on it`, field);
-  }
+  if (query[edge.filter] !== undefined) throw edgeOwnFilterRefusal(edge.filterField ?? edge.filter);
   return edge.sort && query.sort === undefined ? { ...query, sort: edge.sort } : query;
 }
 

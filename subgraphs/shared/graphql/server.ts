@@ -24,6 +24,8 @@ export interface SubgraphContext {
   loaders: LoaderScope;
   /** the server's logger (the audit lines of writes) */
   logger?: Logger;
+  /** the configured upstream base URL (DIRECTORY_BASE_URL), against which relative REST links resolve */
+  upstreamBaseUrl?: string;
 }
 
 export interface SubgraphServerOptions {
@@ -111,7 +113,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       // the deadline runs from the request's receipt: reading its body counts
       const deadlineMs = Math.max(0, Math.min(asked, options.upstream.config.deadlineMs) - (performance.now() - received));
       const upstream = options.upstream.session({ authorization, deadlineMs });
-      return { upstream, loaders: upstream.loaders, logger };
+      return { upstream, loaders: upstream.loaders, logger, upstreamBaseUrl: options.upstream.config.baseUrl };
     }, checkLimits);
   }
 
