@@ -153,25 +153,24 @@ export interface TimeEntriesKey {
   ownerId: string;
   /** `timeEntryQuery` of the field's arguments: keys with the same query share their calls */
   query: TimeEntryQuery;
+  /** a list's read (`Employee.timeEntries`), bounded by `MAX_LISTED_TIME_ENTRIES`; a connection's shared read is not */
+  listed?: boolean;
 }
 
 /** The query of one group of keys: keys with the same range and filters share their calls. */
 function groupOf(key: TimeEntriesKey): string {
-  return JSON.stringify(Object.entries(key.query).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return JSON.stringify([key.listed === true, Object.entries(key.query).sort(([a], [b]) => (a < b ? -1 : 1))]);
 }
 
 /**
- * The most time entries a list (not a connection) serves for one employee
- * (`Employee.timeEntries`): the page-size guard that replaced a cap on the range's length. A
- * connection (`timeEntryConnection`, `timeEntries`) reads any range page by page.
+ * The most time entries the list `Employee.timeEntries` reads for the employees of one operation,
+ * per 100 of them (one chunk of owners): the largest answer the legacy reference serves. It is
+ * the page-size guard that replaced a cap on the range's length; a connection
+ * (`timeEntryConnection`, `timeEntries`) reads any range page by page.
  */
-export const MAX_LISTED_TIME_ENTRIES = LEGACY_PAGE;
+export const MAX_LISTED_TIME_ENTRIES = 10_000;
 
-/**
- * A shared read of many owners' entries that holds more than `MAX_LISTED_TIME_ENTRIES` per owner
- * of its chunk on average: one of them would answer more than a list serves, so the rest of the
- * list is not read.
- */
+/** A list's read whose first page counts more than `MAX_LISTED_TIME_ENTRIES`: the rest is not read. */
 export class TooManyTimeEntries extends Error {
   constructor(readonly count: number) {
     super(`the range holds ${count} time entries for the employees asked together`);
@@ -200,7 +199,7 @@ function timeEntriesByOwner(session: UpstreamSession): DataLoader<TimeEntriesKey
       await Promise.all(
         [...ranges].map(async ([range, { key, owners }]) => {
           try {
-            const items = await timeEntriesIn(session, [...owners], key.query);
+            const items = await timeEntriesIn(session, [...owners], key.query, key.listed === true);
             results.set(range, groupBy(items, (e) => String(e.ownerId), byStartsAt));
           } catch (err) {
             results.set(range, asError(err));
@@ -219,10 +218,10 @@ function timeEntriesByOwner(session: UpstreamSession): DataLoader<TimeEntriesKey
 /**
  * Every entry of the owners for the query: one call per 100 owners when the answer fits a page of
  * 1000; otherwise the first page's `count` tells how many pages remain, and they are read at once
- * (the session bounds the concurrency) rather than one after the other. A count beyond
- * `MAX_LISTED_TIME_ENTRIES` per owner of the chunk stops there (`TooManyTimeEntries`).
+ * (the session bounds the concurrency) rather than one after the other. For a list (`listed`), a
+ * count beyond `MAX_LISTED_TIME_ENTRIES` stops there (`TooManyTimeEntries`).
  */
-async function timeEntriesIn(session: UpstreamSession, owners: readonly string[], filter: TimeEntryQuery): Promise<RestTimeEntry[]> {
+async function timeEntriesIn(session: UpstreamSession, owners: readonly string[], filter: TimeEntryQuery, listed: boolean): Promise<RestTimeEntry[]> {
   if (owners.length === 0) return [];
   const chunks: string[][] = [];
   for (let i = 0; i < owners.length; i += MAX_IDS) chunks.push(owners.slice(i, i + MAX_IDS));
@@ -235,7 +234,7 @@ async function timeEntriesIn(session: UpstreamSession, owners: readonly string[]
       // the page the upstream actually served: a smaller cap than asked for still pages correctly
       const step = items.length;
       if (typeof count !== "number" || step === 0 || count <= step) return items;
-      if (count > chunk.length * MAX_LISTED_TIME_ENTRIES) throw new TooManyTimeEntries(count);
+      if (listed && count > MAX_LISTED_TIME_ENTRIES) throw new TooManyTimeEntries(count);
       const offsets: number[] = [];
       for (let offset = step; offset < count; offset += step) offsets.push(offset);
       const rest = await Promise.all(
@@ -561,8 +560,7 @@ const pageKey = (k: OwnedPageKey) => JSON.stringify([k.parentId, k.first, k.afte
  * current API's edges: a lone parent, and a parent asked `after` a cursor, gets one page of its
  * own (`legacyListConnection`); the other parents of one tick share `readShared` (one list call
  * per 100 parents, through all its pages), each taking its first `first` items, with cursors that
- * the page of its own resumes. When `readShared` throws `TooManyTimeEntries` the parents fall
- * back to pages of their own.
+ * the page of its own resumes.
  */
 function ownedPagesLoader<T extends { ownerId: number }>(
   ctx: SubgraphContext,
@@ -574,7 +572,7 @@ function ownedPagesLoader<T extends { ownerId: number }>(
   return new DataLoader<OwnedPageKey, ConnectionResult<T>, string>(
     async (keys) => {
       const sharedIds = [...new Set(keys.filter((k) => !k.after && isLegacyId(k.parentId)).map((k) => k.parentId))];
-      const shared = keys.filter((k) => !k.after).length > 1 ? readShared(sharedIds).catch((err: unknown) => (err instanceof TooManyTimeEntries ? null : Promise.reject(err))) : null;
+      const shared = keys.filter((k) => !k.after).length > 1 ? readShared(sharedIds) : null;
       return Promise.all(
         keys.map(async (k): Promise<ConnectionResult<T> | Error> => {
           try {

@@ -51,13 +51,6 @@ class TimeEntriesArgs {
  * employees of the operation, and in forward mode is served only when the caller can read the
  * employee through the current API (the visibility checks of loaders.ts).
  */
-function tooMany(detail: string): Error {
-  return badUserInput(
-    `Employee.timeEntries answers at most ${MAX_LISTED_TIME_ENTRIES} entries and ${detail}: narrow the range or page through Employee.timeEntryConnection`,
-    "to",
-  );
-}
-
 @Resolver(() => Employee)
 export class EmployeeResolver {
   // lists are nullable so that a refusal (FORBIDDEN) or a failed upstream call nulls this field alone, not the employee
@@ -78,8 +71,9 @@ export class EmployeeResolver {
   @FieldResolver(() => [TimeEntry], {
     nullable: true,
     description:
-      `The employee's time entries starting from \`from\` to \`to\` (whole days, both inclusive), by startsAt. A list of at most ${MAX_LISTED_TIME_ENTRIES} ` +
-      "entries: a range that holds more is refused (BAD_USER_INPUT); timeEntryConnection reads any range page by page.",
+      "The employee's time entries starting from `from` to `to` (whole days, both inclusive), by startsAt. A list, read for the employees " +
+      `of the operation together: a range that holds more than ${MAX_LISTED_TIME_ENTRIES} entries for 100 of them is refused (BAD_USER_INPUT); ` +
+      "timeEntryConnection reads any range page by page.",
   })
   async timeEntries(
     @Root() employee: EmployeeRef,
@@ -88,15 +82,16 @@ export class EmployeeResolver {
   ): Promise<RestTimeEntry[]> {
     checkTimeEntryRange({ from, to });
     const query = timeEntryQuery({ startsOn: { from, to }, modifiedSince, includeTheoretical });
-    let entries: RestTimeEntry[];
     try {
-      entries = await guarded(ctx, employee.id, () => timeEntriesLoader(ctx).load({ ownerId: employee.id, query }));
+      return await guarded(ctx, employee.id, () => timeEntriesLoader(ctx).load({ ownerId: employee.id, query, listed: true }));
     } catch (err) {
-      if (err instanceof TooManyTimeEntries) throw tooMany(`the range holds more than ${MAX_LISTED_TIME_ENTRIES} per employee asked`);
-      throw err;
+      if (!(err instanceof TooManyTimeEntries)) throw err;
+      throw badUserInput(
+        `Employee.timeEntries reads at most ${MAX_LISTED_TIME_ENTRIES} entries for 100 employees of an operation, and from ${from} to ${to} ` +
+          `they have ${err.count}: narrow the range or page through Employee.timeEntryConnection`,
+        "to",
+      );
     }
-    if (entries.length > MAX_LISTED_TIME_ENTRIES) throw tooMany(`the range holds ${entries.length} for employee ${employee.id}`);
-    return entries;
   }
 
   @FieldResolver(() => TimeEntryConnection, {

@@ -184,10 +184,10 @@ export class TimeEntryValidationError extends MutationError {
 /** A range of offset-free local date-times; checked before any call (a real calendar day, no offset, not ending before it starts). */
 @InputType({ description: "A range of local date-times without offset (YYYY-MM-DDTHH:mm:ss), both bounds inclusive; a missing bound is open." })
 export class LocalDateTimeRange {
-  @Field(() => LocalDateTimeScalar, { nullable: true })
+  @Field(() => LocalDateTimeScalar, { nullable: true, description: "The first local date-time, inclusive; null: open." })
   from?: string | null;
 
-  @Field(() => LocalDateTimeScalar, { nullable: true })
+  @Field(() => LocalDateTimeScalar, { nullable: true, description: "The last local date-time, inclusive; null: open." })
   to?: string | null;
 }
 
