@@ -183,3 +183,19 @@ describe("Employee.timeEntries, bounded by entries instead of days", () => {
     expect(stack.stats().byRoute).toEqual({ "GET /api/v3/timeentries": 1 });
   });
 });
+
+describe("under a GRAPH_PREFIX, whose renamed types the operation's checks do not know", () => {
+  const prefixed = useStack({ subgraphs: ["legacy-time"], prefix: "Dir" });
+
+  it.each([
+    ["a date-time with an offset", { ownerIds: ["1"], startsAt: { from: "2026-06-14T10:00:00+02:00" } }],
+    ["a date-time on no calendar day", { ownerIds: ["1"], modifiedSince: "2026-02-30T10:00:00" }],
+    ["a reversed range", { ownerIds: ["1"], startsAt: { from: "2026-06-14T10:00:00", to: "2026-06-14T09:00:00" } }],
+    ["an empty owner list", { ownerIds: [] }],
+  ])("the resolver still refuses %s before any call", async (_name, filter) => {
+    prefixed.resetStats();
+    const res = await prefixed.gql(prefixed.subgraphs["legacy-time"]!.url, `query($f: DirTimeEntryFilter!) { dirTimeEntries(filter: $f) { totalCount } }`, { f: filter });
+    expect(res.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(prefixed.stats().total).toBe(0);
+  });
+});

@@ -4,6 +4,7 @@ import {
   PageArgs,
   RestFilter,
   audited,
+  badUserInput,
   connectionType,
   cursorScope,
   givenFields,
@@ -16,6 +17,7 @@ import {
   invalidInput,
 } from "../../shared/graphql/index.js";
 import { checkTimeEntryFilter } from "../../../platform/time-entry-range.js";
+import { isLocalDateTime } from "../../../platform/input-checks.js";
 import { UpstreamError, loadEvery, isLegacyId } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
@@ -54,6 +56,19 @@ class TimeEntriesArgs extends PageArgs {
  */
 export function timeEntryQuery(filter: Omit<EmployeeTimeEntryFilter, "includeTheoretical"> & { includeTheoretical?: boolean | null }): TimeEntryQuery {
   checkTimeEntryFilter(filter, { owners: false });
+  // the operation's input checks refuse these first; a prefixed schema (GRAPH_PREFIX) renames the types they go by
+  const bounds: Array<[string, string | null | undefined, (value: string) => boolean]> = [
+    ["startsOn.from", filter.startsOn?.from, isIsoDate],
+    ["startsOn.to", filter.startsOn?.to, isIsoDate],
+    ["startsAt.from", filter.startsAt?.from, isLocalDateTime],
+    ["startsAt.to", filter.startsAt?.to, isLocalDateTime],
+    ["modifiedSince", filter.modifiedSince, isLocalDateTime],
+  ];
+  for (const [name, value, valid] of bounds) {
+    if (typeof value === "string" && !valid(value)) {
+      throw badUserInput(`filter.${name} must be a ${valid === isIsoDate ? "calendar date YYYY-MM-DD" : "local date-time YYYY-MM-DDTHH:mm:ss without offset"}, got ${JSON.stringify(value.slice(0, 40))}`, `filter.${name}`);
+    }
+  }
   return new RestFilter()
     .legacyRange("startsAt", "startsOn", filter.startsOn)
     .legacyRange("startsAt", "startsAt", filter.startsAt)
