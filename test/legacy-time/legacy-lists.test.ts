@@ -1,5 +1,8 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import { useStack } from "../helpers/stack.js";
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/index.js";
+import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
+import { loadSubgraphModule, postGraphQL, useStack } from "../helpers/stack.js";
 import { entitiesQuery, legacyGet, range } from "./helpers.js";
 
 /**
@@ -258,5 +261,64 @@ describe("the nodes' references", () => {
     const query = entitiesQuery("BusinessEstablishment", "legacy { id name establishment { id } }");
     const legacy = await stack.gql(url, query, { r: establishments([4]) });
     expect(legacy.data._entities[0].legacy).toMatchObject({ id: "4", establishment: { id: "4" } });
+  });
+});
+
+describe("the list parameters sent", () => {
+  let proxy: HttpServer;
+  let sent: string[] = [];
+  let subgraphUrl: string;
+  let closeSubgraph: () => Promise<void>;
+  let upstream: Upstream;
+
+  beforeAll(async () => {
+    // in front of the directory: forwards every request and records its URL
+    proxy = createHttpServer(async (req, res) => {
+      sent.push(decodeURIComponent(req.url ?? ""));
+      const answer = await fetch(`${stack.directory.url}${req.url}`, { headers: { authorization: String(req.headers.authorization ?? "") } });
+      res.writeHead(answer.status, { "content-type": "application/json" });
+      res.end(await answer.text());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    upstream = new Upstream(loadUpstreamConfig({ DIRECTORY_BASE_URL: proxyUrl, DIRECTORY_CLIENT_ID: "x", DIRECTORY_CLIENT_SECRET: "y", DIRECTORY_API_KEY: "demo-api-key" }));
+    const running = await startSubgraphModule(await loadSubgraphModule("legacy-time"), { upstream, port: 0 });
+    closeSubgraph = running.close;
+    subgraphUrl = running.url;
+  });
+  afterAll(async () => {
+    await closeSubgraph?.();
+    await upstream?.close();
+    await new Promise((resolve) => proxy?.close(resolve));
+  });
+
+  it("asks the work-contract list for its count only when totalCount is selected, and maps offsets to page and limit", async () => {
+    sent = [];
+    await postGraphQL(subgraphUrl, `{ workContracts(first: 10) { nodes { id } } }`);
+    expect(sent).toEqual(["/directory/api/4.0/work-contracts?page=1&limit=11"]);
+    sent = [];
+    const counted = await postGraphQL(subgraphUrl, `{ workContracts(first: 10, filter: { isArchived: false }) { totalCount pageInfo { endCursor } } }`);
+    expect(sent).toEqual(["/directory/api/4.0/work-contracts?isArchived=false&fields.root=count&page=1&limit=11"]);
+    sent = [];
+    await postGraphQL(subgraphUrl, `query($after: String) { workContracts(first: 10, after: $after, filter: { isArchived: false }) { nodes { id } } }`, {
+      after: counted.data.workContracts.pageInfo.endCursor,
+    });
+    // items 10..20 (ten and one more, to know whether a page follows): no page of 11 to 20 holds them all, the first of 21 does
+    expect(sent).toEqual(["/directory/api/4.0/work-contracts?isArchived=false&page=1&limit=21"]);
+  });
+
+  it("pages time entries by offset and establishments by the list's cursor", async () => {
+    sent = [];
+    await postGraphQL(subgraphUrl, `{ timeEntries(filter: { ownerIds: ["3"], startsOn: { from: "2026-06-08", to: "2026-06-14" } }, first: 5) { nodes { id } } }`);
+    expect(sent).toEqual(["/api/v3/timeentries?ownerId=3&startsAt=between,2026-06-08,2026-06-14&layer=notequal,1&paging=0,6"]);
+    sent = [];
+    const first = await postGraphQL(subgraphUrl, `{ legacyEstablishments(first: 1) { pageInfo { endCursor } } }`);
+    expect(sent).toEqual(["/organization/structure/api/establishments?fields.root=next,count&limit=1"]);
+    sent = [];
+    await postGraphQL(subgraphUrl, `query($after: String) { legacyEstablishments(first: 2, after: $after) { nodes { id } } }`, {
+      after: first.data.legacyEstablishments.pageInfo.endCursor,
+    });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^\/organization\/structure\/api\/establishments\?fields\.root=next,count&limit=2&page=[A-Za-z0-9_-]+$/);
   });
 });
