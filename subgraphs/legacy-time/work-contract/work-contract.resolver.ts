@@ -44,7 +44,7 @@ export class WorkContractResolver {
   @Query(() => WorkContractConnection, {
     nullable: true,
     description:
-      "The legacy work contracts with the list's filters, in the list's order (by id); one call per page. In forward mode, only the contracts of employees the caller can read.",
+      "The legacy work contracts with the list's filters, in the list's order; one call per page (two when the page straddles the list's pages). In forward mode, only the contracts of employees the caller can read.",
   })
   async workContracts(
     @Args(() => WorkContractsArgs) args: WorkContractsArgs,
