@@ -28,6 +28,8 @@ import { MAX_FIRST, MAX_FILTER_VALUES, badUserInput, isIsoDate } from "./user-in
  *   (`IdRule`): the shape the directory accepts, or the legacy API's integers;
  * - `Date` values are calendar dates (`YYYY-MM-DD`, a real day), and a `DateRange` does not end
  *   before it starts;
+ * - `LocalDateTime` values (outside mutations, whose refusals are data) are offset-free date-times
+ *   of a real day (`YYYY-MM-DDTHH:mm:ss`), and a `LocalDateTimeRange` does not end before it starts;
  * - every list carries at most 100 entries (the REST filters' limit);
  * - `first` is 0..100 and `after` passes the `after` check (a subgraph: a cursor it signed);
  * - a field may add its own rule (`FieldChecks`, e.g. the longest time-entry range), which its
@@ -109,6 +111,18 @@ export const edgeOwnFilterChecks: FieldChecks = Object.fromEntries(
     },
   ]),
 );
+
+
+const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,7})?$/;
+
+/**
+ * A legacy date-time (docs/interface.md#legacy-conventions): no UTC offset, a real calendar day.
+ * The `LocalDateTime` scalar itself lets an offset and `2026-02-30T…` through.
+ */
+export function isLocalDateTime(value: string): boolean {
+  const m = LOCAL_DATE_TIME.exec(value);
+  return m !== null && isIsoDate(m[1]!);
+}
 
 function quote(value: string): string {
   return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
@@ -196,7 +210,7 @@ function checkValue(value: unknown, type: GraphQLInputType, name: string, field:
     for (const inner of Object.values(nullable.getFields())) {
       checkValue(object[inner.name], inner.type, `${name}.${inner.name}`, `${field}.${inner.name}`, options, only);
     }
-    if (nullable.name === "DateRange") checkRange(object.from, object.to, name, field);
+    if (nullable.name === "DateRange" || nullable.name === "LocalDateTimeRange") checkRange(object.from, object.to, name, field);
     return;
   }
   if (isScalarType(nullable) && typeof value === "string") {
@@ -205,6 +219,8 @@ function checkValue(value: unknown, type: GraphQLInputType, name: string, field:
       if (problem !== null) throw badUserInput(`${name}: the id ${problem}`, field);
     } else if (nullable.name === "Date" && !isIsoDate(value)) {
       throw badUserInput(`${name} must be a calendar date as YYYY-MM-DD, got ${quote(value)}`, field);
+    } else if (nullable.name === "LocalDateTime" && only === "all" && !isLocalDateTime(value)) {
+      throw badUserInput(`${name} must be a local date-time without offset as YYYY-MM-DDTHH:mm:ss on a calendar day, got ${quote(value)}`, field);
     }
   }
 }

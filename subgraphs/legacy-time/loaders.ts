@@ -1,6 +1,18 @@
 import DataLoader from "dataloader";
 import { GraphQLError } from "graphql";
-import type { SubgraphContext } from "../shared/graphql/index.js";
+import {
+  badUserInput,
+  cursorScope,
+  decodeCursor,
+  encodeCursor,
+  NOT_A_CURSOR,
+  pageSize,
+  type ConnectionArgs,
+  type ConnectionResult,
+  type CursorBinding,
+  type Edge,
+  type SubgraphContext,
+} from "../shared/graphql/index.js";
 import { ErrorCode, codedError } from "../../platform/error-codes.js";
 import {
   asError,
@@ -11,6 +23,7 @@ import {
   legacyData,
   legacyItems,
   legacyListByIdsLoader,
+  legacyWindow,
   listByIdsLoader,
   singleReadLoader,
   type QueryParams,
@@ -133,26 +146,41 @@ export const workContractsByOwnerLoader = (ctx: SubgraphContext) =>
     ),
   );
 
+/** The REST filters of a time-entry read besides `ownerId` and `paging` (`startsAt`, `modifiedAt`, `layer`). */
+export type TimeEntryQuery = Readonly<Record<string, string>>;
+
 export interface TimeEntriesKey {
   ownerId: string;
-  /** YYYY-MM-DD, inclusive */
-  from: string;
-  /** YYYY-MM-DD, inclusive (the whole day) */
-  to: string;
-  /** only entries modified at or after this offset-free date-time */
-  modifiedSince?: string | null;
-  /** theoretical entries (layer 1, from the work cycle) too */
-  includeTheoretical?: boolean;
+  /** `timeEntryQuery` of the field's arguments: keys with the same query share their calls */
+  query: TimeEntryQuery;
+  /** a list's read (`Employee.timeEntries`), bounded by `MAX_LISTED_TIME_ENTRIES`; a connection's shared read is not */
+  listed?: boolean;
 }
 
 /** The query of one group of keys: keys with the same range and filters share their calls. */
 function groupOf(key: TimeEntriesKey): string {
-  return `${key.from}|${key.to}|${key.modifiedSince ?? ""}|${key.includeTheoretical ? 1 : 0}`;
+  return JSON.stringify([key.listed === true, Object.entries(key.query).sort(([a], [b]) => (a < b ? -1 : 1))]);
 }
 
 /**
- * The time entries of each employee within a date range, by `startsAt`. Keys of one range share
- * one list call per 100 owners, however many employees the operation holds.
+ * The most time entries the list `Employee.timeEntries` reads for the employees of one operation,
+ * per 100 of them (one chunk of owners): the largest answer the legacy reference serves. It is
+ * the page-size guard that replaced a cap on the range's length; a connection
+ * (`timeEntryConnection`, `timeEntries`) reads any range page by page.
+ */
+export const MAX_LISTED_TIME_ENTRIES = 10_000;
+
+/** A list's read whose first page counts more than `MAX_LISTED_TIME_ENTRIES`: the rest is not read. */
+export class TooManyTimeEntries extends Error {
+  constructor(readonly count: number) {
+    super(`the range holds ${count} time entries for the employees asked together`);
+  }
+}
+
+/**
+ * The time entries of each employee for one query (a range, `modifiedSince`, theoretical or
+ * not), by `startsAt`. Keys of one query share one list call per 100 owners, however many
+ * employees the operation holds.
  */
 export const timeEntriesLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("timeEntries", () => timeEntriesByOwner(ctx.upstream));
@@ -171,7 +199,7 @@ function timeEntriesByOwner(session: UpstreamSession): DataLoader<TimeEntriesKey
       await Promise.all(
         [...ranges].map(async ([range, { key, owners }]) => {
           try {
-            const items = await timeEntriesIn(session, [...owners], key);
+            const items = await timeEntriesIn(session, [...owners], key.query, key.listed === true);
             results.set(range, groupBy(items, (e) => String(e.ownerId), byStartsAt));
           } catch (err) {
             results.set(range, asError(err));
@@ -188,29 +216,25 @@ function timeEntriesByOwner(session: UpstreamSession): DataLoader<TimeEntriesKey
 }
 
 /**
- * Every entry of the owners in the range: one call per 100 owners when the answer fits a page of
+ * Every entry of the owners for the query: one call per 100 owners when the answer fits a page of
  * 1000; otherwise the first page's `count` tells how many pages remain, and they are read at once
- * (the session bounds the concurrency) rather than one after the other.
+ * (the session bounds the concurrency) rather than one after the other. For a list (`listed`), a
+ * count beyond `MAX_LISTED_TIME_ENTRIES` stops there (`TooManyTimeEntries`).
  */
-async function timeEntriesIn(session: UpstreamSession, owners: readonly string[], key: TimeEntriesKey): Promise<RestTimeEntry[]> {
+async function timeEntriesIn(session: UpstreamSession, owners: readonly string[], filter: TimeEntryQuery, listed: boolean): Promise<RestTimeEntry[]> {
   if (owners.length === 0) return [];
   const chunks: string[][] = [];
   for (let i = 0; i < owners.length; i += MAX_IDS) chunks.push(owners.slice(i, i + MAX_IDS));
   const parts = await Promise.all(
     chunks.map(async (chunk) => {
-      const query = {
-        ownerId: chunk,
-        startsAt: `between,${key.from},${key.to}`,
-        // theoretical working time (layer 1) is left out unless asked for, as the legacy reference advises sync clients
-        ...(key.includeTheoretical ? {} : { layer: "notequal,1" }),
-        ...(key.modifiedSince ? { modifiedAt: `since,${key.modifiedSince}` } : {}),
-      };
+      const query = { ownerId: chunk, ...filter };
       const first = await session.legacy.get<unknown>(TIME_ENTRIES_PATH, { ...query, paging: `0,${LEGACY_PAGE}` });
       const items = legacyItems<RestTimeEntry>(first);
       const count = (first as { data?: { count?: unknown } }).data?.count;
       // the page the upstream actually served: a smaller cap than asked for still pages correctly
       const step = items.length;
       if (typeof count !== "number" || step === 0 || count <= step) return items;
+      if (listed && count > MAX_LISTED_TIME_ENTRIES) throw new TooManyTimeEntries(count);
       const offsets: number[] = [];
       for (let offset = step; offset < count; offset += step) offsets.push(offset);
       const rest = await Promise.all(
@@ -377,3 +401,220 @@ export function assertLegacyWriteAllowed(ctx: SubgraphContext): void {
     { extensions: { code: ErrorCode.FORBIDDEN } },
   );
 }
+
+/*
+ * Connections over the legacy lists (docs/interface.md#legacy-paging). The work-contract list
+ * pages by page number and the time-entry list by offset: a position in either is an offset, so
+ * their cursors are connection.ts's page-position cursors `{p: "<offset of the next item>", s: 0}`,
+ * signed and bound to the list's path and filters like every cursor of the graph. Unlike the
+ * offset cursors of a list in hand, they resume anywhere in the list with one call (two when a
+ * window straddles two work-contract pages), so a connection reads any length of list page by
+ * page. The establishment list pages by its own cursors, which its connection's cursors wrap.
+ */
+
+/** Where a cursor of a legacy offset or page-number list resumes: 0 without one. */
+export function legacyStart(after: string | null | undefined, binding: CursorBinding): number {
+  if (!after) return 0;
+  const cursor = decodeCursor(after, binding);
+  // the offset cursors of a batched edge (`BusinessEstablishment.workContracts` of many parents)
+  if ("o" in cursor) return cursor.o + 1;
+  if (cursor.p !== null && !/^\d{1,15}$/.test(cursor.p)) throw badUserInput(NOT_A_CURSOR, "after");
+  return Number(cursor.p ?? 0) + cursor.s;
+}
+
+/**
+ * A page of a legacy offset or page-number list, `page` holding the items from offset `start`
+ * on; `keep` leaves items out of the edges (the caller may not see their owner) while the cursors
+ * still count them.
+ */
+export function legacyConnection<N>(
+  page: readonly N[],
+  start: number,
+  binding: CursorBinding,
+  options: { hasNextPage: boolean; totalCount?: number | null; keep?: (node: N) => boolean },
+): ConnectionResult<N> {
+  const cursor = (next: number) => encodeCursor({ p: String(next), s: 0 }, binding);
+  const edges: Edge<N>[] = page.flatMap((node, k) => (options.keep && !options.keep(node) ? [] : [{ cursor: cursor(start + k + 1), node }]));
+  return {
+    edges,
+    nodes: edges.map((e) => e.node),
+    totalCount: options.totalCount ?? null,
+    pageInfo: {
+      hasNextPage: options.hasNextPage,
+      hasPreviousPage: start > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      // the page's last item ends it even when it is left out, so that the next page follows it
+      endCursor: page.length > 0 ? cursor(start + page.length) : null,
+    },
+  };
+}
+
+/** The owners the caller may see among the items' owners (all of them in service mode). */
+async function visibleOwners(ctx: SubgraphContext, items: ReadonlyArray<{ ownerId: number }>): Promise<(item: { ownerId: number }) => boolean> {
+  const visible = await visibleIds(ctx, [...new Set(items.map((item) => String(item.ownerId)))]);
+  return (item) => visible.has(String(item.ownerId));
+}
+
+/**
+ * One page of the work-contract or time-entry list as a connection: one call for `first + 1`
+ * items from the cursor's offset (the one more says whether a next page exists), `count` asked of
+ * the work-contract list only with `withCount` (the time-entry list always writes it). In
+ * forward mode, only the items of employees the caller can read are edges.
+ */
+export async function legacyListConnection<T extends { ownerId: number }>(
+  ctx: SubgraphContext,
+  path: typeof WORK_CONTRACTS_PATH | typeof TIME_ENTRIES_PATH,
+  query: QueryParams,
+  args: ConnectionArgs,
+  options: { binding: CursorBinding; withCount: boolean },
+): Promise<ConnectionResult<T>> {
+  const first = pageSize(args.first);
+  const start = legacyStart(args.after, options.binding);
+  await assertCaller(ctx);
+  const paging = path === WORK_CONTRACTS_PATH ? "page" : "offset";
+  const { items, count } = await legacyWindow<T>(ctx.upstream.legacy, path, paging, query, { offset: start, count: first + 1, withCount: options.withCount });
+  const page = items.slice(0, first);
+  return legacyConnection(page, start, options.binding, {
+    hasNextPage: items.length > first,
+    totalCount: options.withCount ? (count ?? null) : null,
+    keep: await visibleOwners(ctx, page),
+  });
+}
+
+/** the largest page of the establishment list (docs/interface.md#legacy-paging) */
+const ESTABLISHMENT_PAGE = 100;
+
+/**
+ * A page of the establishment list as a connection, following the list's own cursors: an edge's
+ * cursor names the REST page (the list's `prev`/`next` cursor, null for its start) and how many of
+ * its items precede the next edge; the edge that ends a REST page wraps the list's `next` itself.
+ * `fields.root` is always asked: without it the list writes no `next`, so its `count` comes free.
+ * `first` edges cost one call unless they straddle the list's pages of 100.
+ */
+export async function legacyEstablishmentsConnection(
+  ctx: SubgraphContext,
+  query: QueryParams,
+  args: ConnectionArgs,
+  binding: CursorBinding,
+): Promise<ConnectionResult<RestLegacyEstablishment>> {
+  const first = pageSize(args.first);
+  const after = args.after ? decodeCursor(args.after, binding) : null;
+  if (after !== null && "o" in after) throw badUserInput(NOT_A_CURSOR, "after");
+  await assertCaller(ctx);
+  let pageCursor = after?.p ?? null;
+  let skip = after?.s ?? 0;
+  const edges: Edge<RestLegacyEstablishment>[] = [];
+  let totalCount: number | null = null;
+  const visited = new Set<string | null>();
+  const loader = legacyEstablishmentLoader(ctx);
+  for (;;) {
+    if (visited.has(pageCursor)) throw new Error(`GET ${ESTABLISHMENTS_PATH}: next repeats a page already read`);
+    visited.add(pageCursor);
+    const limit = Math.min(ESTABLISHMENT_PAGE, skip + Math.max(first - edges.length, 1));
+    const body = await ctx.upstream.legacy.get<{ next?: unknown; count?: unknown }>(ESTABLISHMENTS_PATH, {
+      ...query,
+      "fields.root": "next,count",
+      limit,
+      ...(pageCursor !== null ? { page: pageCursor } : {}),
+    });
+    const items = legacyItems<RestLegacyEstablishment>(body);
+    for (const item of items) loader.prime(String(item.id), item);
+    totalCount ??= typeof body.count === "number" ? body.count : null;
+    const next = typeof body.next === "string" && body.next !== "" ? body.next : null;
+    let i = skip;
+    for (; i < items.length && edges.length < first; i++) {
+      const cursor = i === items.length - 1 && next !== null ? { p: next, s: 0 } : { p: pageCursor, s: i + 1 };
+      edges.push({ cursor: encodeCursor(cursor, binding), node: items[i]! });
+    }
+    if (next === null || edges.length >= first) {
+      return {
+        edges,
+        nodes: edges.map((e) => e.node),
+        totalCount,
+        pageInfo: {
+          hasNextPage: i < items.length || next !== null,
+          hasPreviousPage: after !== null,
+          startCursor: edges[0]?.cursor ?? null,
+          endCursor: edges[edges.length - 1]?.cursor ?? null,
+        },
+      };
+    }
+    skip = Math.max(0, skip - items.length);
+    pageCursor = next;
+  }
+}
+
+export interface OwnedPageKey {
+  /** the parent: an establishment (work contracts) or an employee (time entries) */
+  parentId: string;
+  first: number;
+  after: string | null;
+  totalCount: boolean;
+}
+
+const pageKey = (k: OwnedPageKey) => JSON.stringify([k.parentId, k.first, k.after, k.totalCount]);
+
+/**
+ * A connection per parent over a legacy list filtered by the parent (`BusinessEstablishment.
+ * workContracts`, `Employee.timeEntryConnection`), batched as `childConnection` batches the
+ * current API's edges: a lone parent, and a parent asked `after` a cursor, gets one page of its
+ * own (`legacyListConnection`); the other parents of one tick share `readShared` (one list call
+ * per 100 parents, through all its pages), each taking its first `first` items, with cursors that
+ * the page of its own resumes.
+ */
+function ownedPagesLoader<T extends { ownerId: number }>(
+  ctx: SubgraphContext,
+  path: typeof WORK_CONTRACTS_PATH | typeof TIME_ENTRIES_PATH,
+  filter: string,
+  query: QueryParams,
+  readShared: (parentIds: string[]) => Promise<Map<string, T[]>>,
+): DataLoader<OwnedPageKey, ConnectionResult<T>, string> {
+  return new DataLoader<OwnedPageKey, ConnectionResult<T>, string>(
+    async (keys) => {
+      const sharedIds = [...new Set(keys.filter((k) => !k.after && isLegacyId(k.parentId)).map((k) => k.parentId))];
+      const shared = keys.filter((k) => !k.after).length > 1 ? readShared(sharedIds) : null;
+      return Promise.all(
+        keys.map(async (k): Promise<ConnectionResult<T> | Error> => {
+          try {
+            const own = { ...query, [filter]: k.parentId };
+            const binding = { signer: ctx.upstream.cursors, scope: cursorScope(path, own) };
+            if (!isLegacyId(k.parentId)) return legacyConnection<T>([], legacyStart(k.after, binding), binding, { hasNextPage: false, totalCount: k.totalCount ? 0 : null });
+            const groups = !k.after && shared ? await shared : null;
+            if (groups === null) return await legacyListConnection<T>(ctx, path, own, k, { binding, withCount: k.totalCount });
+            const items = groups.get(k.parentId) ?? [];
+            const page = items.slice(0, k.first);
+            return legacyConnection(page, 0, binding, {
+              hasNextPage: items.length > k.first,
+              totalCount: k.totalCount ? items.length : null,
+              keep: await visibleOwners(ctx, page),
+            });
+          } catch (err) {
+            return asError(err);
+          }
+        }),
+      );
+    },
+    { cacheKeyFn: pageKey },
+  );
+}
+
+/** The work contracts of establishments (`establishmentId`), in the list's order, with the caller's other filters. */
+export const workContractsOfEstablishmentLoader = (ctx: SubgraphContext, query: QueryParams) =>
+  ctx.loaders.get(`workContractsOfEstablishment:${JSON.stringify(query)}`, () =>
+    ownedPagesLoader<RestWorkContract>(ctx, WORK_CONTRACTS_PATH, "establishmentId", query, async (ids) => {
+      const items = await legacyAllByValues<RestWorkContract>(ctx.upstream, WORK_CONTRACTS_PATH, "establishmentId", ids, { ...query, limit: LEGACY_PAGE }, "page");
+      // the list's own order (a stable sort that keeps it), so that a page of its own resumes these cursors
+      return groupBy(items, (c) => String(c.establishmentId), () => 0);
+    }),
+  );
+
+/** The time entries of employees (`ownerId`) for one query, by `startsAt`, shared with `Employee.timeEntries` (`timeEntriesLoader`). */
+export const timeEntryPagesLoader = (ctx: SubgraphContext, query: TimeEntryQuery) =>
+  ctx.loaders.get(`timeEntryPages:${JSON.stringify(query)}`, () =>
+    ownedPagesLoader<RestTimeEntry>(ctx, TIME_ENTRIES_PATH, "ownerId", query, async (ids) => {
+      const lists = await timeEntriesLoader(ctx).loadMany(ids.map((ownerId) => ({ ownerId, query })));
+      const failed = lists.find((list): list is Error => list instanceof Error);
+      if (failed) throw failed;
+      return new Map(ids.map((id, i) => [id, lists[i] as RestTimeEntry[]]));
+    }),
+  );

@@ -54,6 +54,25 @@ describe("forward mode", () => {
     expect(everyone.data.legacyUsers.nodes).toHaveLength(6);
   });
 
+  it("lists only the work contracts and time entries of employees the caller can read; legacy establishments need a caller", async () => {
+    const owners = [...visible.slice(0, 3), ...hidden.slice(0, 3)];
+    const query = `query($owners: [ID!]!) {
+      workContracts(filter: { ownerIds: $owners }, first: 100) { nodes { owner { id } } }
+      timeEntries(filter: { ownerIds: $owners, startsOn: { from: "${OPEN_WEEK.from}", to: "${OPEN_WEEK.to}" } }, first: 100) { nodes { owner { id } } }
+    }`;
+    const res = await stack.gql(url, query, { owners }, limited);
+    expect(res.errors).toBeUndefined();
+    const seen = (list: any[]) => [...new Set(list.map((n) => n.owner.id))];
+    for (const list of [res.data.workContracts.nodes, res.data.timeEntries.nodes]) {
+      expect(list.length).toBeGreaterThan(0);
+      expect(seen(list).every((id) => visible.includes(id))).toBe(true);
+    }
+    const everyone = await stack.gql(url, query, { owners }, full);
+    expect(seen(everyone.data.workContracts.nodes).some((id) => hidden.includes(id))).toBe(true);
+    const anonymous = await stack.gql(url, `{ legacyEstablishments { nodes { id } } }`);
+    expect(anonymous.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+  });
+
   it("serves the legacy user of an employee the caller can read", async () => {
     const res = await stack.gql(url, PROFILE, { r: employees([visible[0]!]) }, limited);
     expect(res.errors).toBeUndefined();

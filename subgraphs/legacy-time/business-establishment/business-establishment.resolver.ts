@@ -1,11 +1,45 @@
-import { Ctx, FieldResolver, Resolver, Root } from "type-graphql";
-import { ref } from "../../shared/graphql/index.js";
-import { isLegacyId } from "../../shared/upstream/index.js";
+import type { GraphQLResolveInfo } from "graphql";
+import { Args, ArgsType, Ctx, Field, FieldResolver, Info, Query, Resolver, Root } from "type-graphql";
+import { PageArgs, RestFilter, badUserInput, connectionType, cursorScope, pageSize, ref, selects, type ConnectionResult } from "../../shared/graphql/index.js";
+import { isLegacyId, type QueryParams } from "../../shared/upstream/index.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { legacyEstablishmentLoader, assertCaller } from "../loaders.js";
-import type { RestLegacyEstablishment } from "../rest.js";
-import { BusinessEstablishment, LegacyEstablishment } from "./business-establishment.js";
+import {
+  ESTABLISHMENTS_PATH,
+  WORK_CONTRACTS_PATH,
+  legacyEstablishmentLoader,
+  legacyEstablishmentsConnection,
+  legacyConnection,
+  legacyStart,
+  assertCaller,
+  workContractsOfEstablishmentLoader,
+} from "../loaders.js";
+import type { RestLegacyEstablishment, RestWorkContract } from "../rest.js";
+import { WorkContractConnection, WorkContractsArgs, workContractQuery } from "../work-contract/work-contract.resolver.js";
+import { BusinessEstablishment, LegacyEstablishment, LegacyEstablishmentFilter } from "./business-establishment.js";
+
+export const LegacyEstablishmentConnection = connectionType("LegacyEstablishment", LegacyEstablishment);
+
+@ArgsType()
+class LegacyEstablishmentsArgs extends PageArgs {
+  @Field(() => LegacyEstablishmentFilter, { nullable: true })
+  filter?: LegacyEstablishmentFilter | null;
+}
+
+/**
+ * The REST query of an establishment filter (docs/interface.md#legacy-establishment), checked
+ * before any call; null when it matches nothing. The list leaves archived establishments out
+ * unless asked: `isArchived` false (the default) sends nothing, true `true`, null both.
+ */
+function establishmentQuery(filter: LegacyEstablishmentFilter | null | undefined): QueryParams | null {
+  const f = filter ?? { isArchived: false };
+  const rest = new RestFilter()
+    .strings("id", "ids", f.ids, { allowEmpty: true, keep: isLegacyId })
+    .strings("legalUnitId", "legalUnitIds", f.legalUnitIds, { allowEmpty: true, keep: isLegacyId })
+    .search("search", "search", f.search, { maxLength: 255 })
+    .value("isArchived", f.isArchived === true ? "true" : f.isArchived === null ? "true,false" : null);
+  return rest.matchesNothing ? null : rest.query;
+}
 
 @Resolver(() => BusinessEstablishment)
 export class BusinessEstablishmentResolver {
@@ -15,10 +49,64 @@ export class BusinessEstablishmentResolver {
     const [, found] = await Promise.all([assertCaller(ctx), legacyEstablishmentLoader(ctx).load(establishment.id)]);
     return found;
   }
+
+  @FieldResolver(() => WorkContractConnection, {
+    nullable: true,
+    description:
+      "The legacy work contracts of the establishment (legacy `establishmentId`: the establishment of the employment's first job position), " +
+      "in the list's order, with the list's other filters. The establishments of one operation asked without `after` share one call per 100 " +
+      "establishments (and per 1000 contracts); one asked alone or `after` a cursor costs one call per page.",
+  })
+  async workContracts(
+    @Root() establishment: { id: string },
+    @Args(() => WorkContractsArgs) args: WorkContractsArgs,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ConnectionResult<RestWorkContract>> {
+    const first = pageSize(args.first);
+    if (args.filter?.establishmentIds !== undefined && args.filter.establishmentIds !== null) {
+      throw badUserInput("filter.establishmentIds cannot be used on this field: it already filters on it", "filter.establishmentIds");
+    }
+    const query = workContractQuery(args.filter);
+    if (query === null) {
+      const binding = { signer: ctx.upstream.cursors, scope: cursorScope(WORK_CONTRACTS_PATH, { establishmentId: "" }) };
+      return legacyConnection<RestWorkContract>([], legacyStart(args.after, binding), binding, { hasNextPage: false, totalCount: 0 });
+    }
+    return workContractsOfEstablishmentLoader(ctx, query).load({
+      parentId: establishment.id,
+      first,
+      after: args.after ?? null,
+      totalCount: selects(info, "totalCount"),
+    });
+  }
 }
 
 @Resolver(() => LegacyEstablishment)
 export class LegacyEstablishmentResolver {
+  @Query(() => LegacyEstablishmentConnection, {
+    nullable: true,
+    description:
+      "The legacy API's establishments, by id, with the list's filters; archived ones only when asked (filter.isArchived). " +
+      "Pages follow the list's own cursors: one call per page of up to 100.",
+  })
+  async legacyEstablishments(
+    @Args(() => LegacyEstablishmentsArgs) args: LegacyEstablishmentsArgs,
+    @Ctx() ctx: SubgraphContext,
+  ): Promise<ConnectionResult<RestLegacyEstablishment>> {
+    const query = establishmentQuery(args.filter);
+    const binding = { signer: ctx.upstream.cursors, scope: cursorScope(ESTABLISHMENTS_PATH, query ?? { id: "" }) };
+    if (query === null) {
+      pageSize(args.first);
+      return legacyConnection<RestLegacyEstablishment>([], legacyStart(args.after, binding), binding, { hasNextPage: false, totalCount: 0 });
+    }
+    return legacyEstablishmentsConnection(ctx, query, args, binding);
+  }
+
+  @FieldResolver(() => BusinessEstablishment, { nullable: true, description: "The business establishment this is the legacy view of (same id)." })
+  establishment(@Root() establishment: RestLegacyEstablishment): { id: string } | null {
+    return ref(establishment.id);
+  }
+
   @FieldResolver(() => Employee, { nullable: true, description: "Who created the establishment." })
   author(@Root() establishment: RestLegacyEstablishment): EmployeeRef | null {
     return ref(establishment.author?.id);

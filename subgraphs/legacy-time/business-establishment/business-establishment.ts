@@ -1,4 +1,4 @@
-import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
+import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { LocalDateTimeScalar } from "../../shared/graphql/index.js";
 
 /** A business establishment (owned by the organisation subgraph); legacy-time contributes its legacy fields. */
@@ -28,6 +28,9 @@ export class LegacyEstablishmentAddress {
  */
 @ObjectType({ description: "A business establishment as the legacy API sees it." })
 export class LegacyEstablishment {
+  @Field(() => ID, { description: "The establishment's id: the business establishment's id." })
+  id!: number;
+
   @Field(() => String)
   name!: string;
 
@@ -60,4 +63,23 @@ export class LegacyEstablishment {
 
   @Field(() => Boolean)
   isArchived!: boolean;
+}
+
+@InputType({ description: "Filters of the legacy establishment list; all given filters apply together. An empty id list matches nothing." })
+export class LegacyEstablishmentFilter {
+  @Field(() => [ID], { nullable: true, description: "Establishment ids (legacy integers), at most 100." })
+  ids?: string[] | null;
+
+  @Field(() => [ID], { nullable: true, description: "The legal units (legal entity ids, legacy `legalUnitId`), at most 100." })
+  legalUnitIds?: string[] | null;
+
+  @Field(() => String, { nullable: true, description: "Every word is the start of a word of the name, whatever its case." })
+  search?: string | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    defaultValue: false,
+    description: "Default false, as the list does: only establishments in use; true: only archived ones; null: both.",
+  })
+  isArchived?: boolean | null;
 }

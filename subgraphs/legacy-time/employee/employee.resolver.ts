@@ -1,13 +1,29 @@
-import { Args, ArgsType, Ctx, Field, FieldResolver, Resolver, Root } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Args, ArgsType, Ctx, Field, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import { isLegacyId } from "../../shared/upstream/index.js";
-import { DateScalar, LocalDateTimeScalar, type SubgraphContext } from "../../shared/graphql/index.js";
+import { DateScalar, LocalDateTimeScalar, PageArgs, badUserInput, pageSize, selects, type ConnectionResult, type SubgraphContext } from "../../shared/graphql/index.js";
 import { LegacyUser } from "../legacy-user/legacy-user.js";
-import { legacyUserLoader, timeEntriesLoader, workContractsByOwnerLoader, guarded } from "../loaders.js";
+import {
+  MAX_LISTED_TIME_ENTRIES,
+  TooManyTimeEntries,
+  legacyUserLoader,
+  timeEntriesLoader,
+  timeEntryPagesLoader,
+  workContractsByOwnerLoader,
+  guarded,
+} from "../loaders.js";
 import type { RestLegacyUser, RestTimeEntry, RestWorkContract } from "../rest.js";
-import { TimeEntry } from "../time-entry/time-entry.js";
+import { EmployeeTimeEntryFilter, TimeEntry } from "../time-entry/time-entry.js";
+import { TimeEntryConnection, timeEntryQuery } from "../time-entry/time-entry.resolver.js";
 import { WorkContract } from "../work-contract/work-contract.js";
 import { Employee, type EmployeeRef } from "./employee.js";
-import { MAX_TIME_ENTRY_DAYS, checkTimeEntryRange } from "../../../platform/time-entry-range.js";
+import { checkTimeEntryRange } from "../../../platform/time-entry-range.js";
+
+@ArgsType()
+class TimeEntryConnectionArgs extends PageArgs {
+  @Field(() => EmployeeTimeEntryFilter, { nullable: true })
+  filter?: EmployeeTimeEntryFilter | null;
+}
 
 @ArgsType()
 class TimeEntriesArgs {
@@ -54,16 +70,47 @@ export class EmployeeResolver {
 
   @FieldResolver(() => [TimeEntry], {
     nullable: true,
-    description: `The employee's time entries starting from \`from\` to \`to\` (whole days, both inclusive), by startsAt; at most ${MAX_TIME_ENTRY_DAYS} days.`,
+    description:
+      "The employee's time entries starting from `from` to `to` (whole days, both inclusive), by startsAt. A list, read for the employees " +
+      `of the operation together: a range that holds more than ${MAX_LISTED_TIME_ENTRIES} entries for 100 of them is refused (BAD_USER_INPUT); ` +
+      "timeEntryConnection reads any range page by page.",
   })
-  timeEntries(
+  async timeEntries(
     @Root() employee: EmployeeRef,
     @Args(() => TimeEntriesArgs) { from, to, modifiedSince, includeTheoretical }: TimeEntriesArgs,
     @Ctx() ctx: SubgraphContext,
   ): Promise<RestTimeEntry[]> {
     checkTimeEntryRange({ from, to });
+    const query = timeEntryQuery({ startsOn: { from, to }, modifiedSince, includeTheoretical });
+    try {
+      return await guarded(ctx, employee.id, () => timeEntriesLoader(ctx).load({ ownerId: employee.id, query, listed: true }));
+    } catch (err) {
+      if (!(err instanceof TooManyTimeEntries)) throw err;
+      throw badUserInput(
+        `Employee.timeEntries reads at most ${MAX_LISTED_TIME_ENTRIES} entries for 100 employees of an operation, and from ${from} to ${to} ` +
+          `they have ${err.count}: narrow the range or page through Employee.timeEntryConnection`,
+        "to",
+      );
+    }
+  }
+
+  @FieldResolver(() => TimeEntryConnection, {
+    nullable: true,
+    description:
+      "The employee's time entries as a connection, by startsAt (then id): any range, page by page. The employees of one " +
+      "operation asked without `after` share one call per 100 employees (and per 1000 entries of theirs); an employee asked " +
+      "alone or `after` a cursor costs one call per page.",
+  })
+  async timeEntryConnection(
+    @Root() employee: EmployeeRef,
+    @Args(() => TimeEntryConnectionArgs) args: TimeEntryConnectionArgs,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ConnectionResult<RestTimeEntry>> {
+    const first = pageSize(args.first);
+    const query = timeEntryQuery(args.filter ?? {});
     return guarded(ctx, employee.id, () =>
-      timeEntriesLoader(ctx).load({ ownerId: employee.id, from, to, modifiedSince: modifiedSince ?? null, includeTheoretical }),
+      timeEntryPagesLoader(ctx, query).load({ parentId: employee.id, first, after: args.after ?? null, totalCount: selects(info, "totalCount") }),
     );
   }
 

@@ -1,13 +1,80 @@
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
-import { audited, givenFields, isIsoDate, type SubgraphContext, ref, InvalidInputError, invalidInput } from "../../shared/graphql/index.js";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
+import {
+  PageArgs,
+  RestFilter,
+  audited,
+  badUserInput,
+  connectionType,
+  cursorScope,
+  givenFields,
+  isIsoDate,
+  selects,
+  type ConnectionResult,
+  type SubgraphContext,
+  ref,
+  InvalidInputError,
+  invalidInput,
+} from "../../shared/graphql/index.js";
+import { checkTimeEntryFilter } from "../../../platform/time-entry-range.js";
+import { isLocalDateTime } from "../../../platform/input-checks.js";
 import { UpstreamError, loadEvery, isLegacyId } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { putTimeEntry, fieldsNamedIn, isRefusal, notFound, refusalMessage } from "../writes.js";
-import { axisSectionLoader, timeEntriesLoader, timeEntryLoader, timesheetLoader, assertLegacyWriteAllowed, guarded } from "../loaders.js";
+import {
+  TIME_ENTRIES_PATH,
+  axisSectionLoader,
+  legacyListConnection,
+  timeEntriesLoader,
+  timeEntryLoader,
+  timesheetLoader,
+  assertLegacyWriteAllowed,
+  guarded,
+  type TimeEntryQuery,
+} from "../loaders.js";
 import type { RestAxisSection, RestTimeEntry } from "../rest.js";
 import { durationSeconds, normaliseDuration } from "./duration.js";
-import { TimeEntry, TimeEntryInput, Timesheet, TimesheetMode, TimeEntryValidationError } from "./time-entry.js";
+import { EmployeeTimeEntryFilter, TimeEntry, TimeEntryFilter, TimeEntryInput, Timesheet, TimesheetMode, TimeEntryValidationError } from "./time-entry.js";
+
+export const TimeEntryConnection = connectionType("TimeEntry", TimeEntry);
+
+/** the owners of the list: legacy ids, refused otherwise (the operation's input checks refuse them first) */
+const LEGACY_IDS = { test: /^[1-9]\d{0,14}$/, description: "employee ids (integers >= 1)" };
+
+@ArgsType()
+class TimeEntriesArgs extends PageArgs {
+  @Field(() => TimeEntryFilter)
+  filter!: TimeEntryFilter;
+}
+
+/**
+ * The REST filters of a time-entry filter besides the owners (docs/interface.md#legacy-time-entry),
+ * checked before any call: `startsAt=between,…` from whole days or local date-times (a date `to`
+ * includes its whole day), `modifiedAt=since,…`, and theoretical time (layer 1) left out unless
+ * asked for, as the legacy reference advises sync clients.
+ */
+export function timeEntryQuery(filter: Omit<EmployeeTimeEntryFilter, "includeTheoretical"> & { includeTheoretical?: boolean | null }): TimeEntryQuery {
+  checkTimeEntryFilter(filter, { owners: false });
+  // the operation's input checks refuse these first; a prefixed schema (GRAPH_PREFIX) renames the types they go by
+  const bounds: Array<[string, string | null | undefined, (value: string) => boolean]> = [
+    ["startsOn.from", filter.startsOn?.from, isIsoDate],
+    ["startsOn.to", filter.startsOn?.to, isIsoDate],
+    ["startsAt.from", filter.startsAt?.from, isLocalDateTime],
+    ["startsAt.to", filter.startsAt?.to, isLocalDateTime],
+    ["modifiedSince", filter.modifiedSince, isLocalDateTime],
+  ];
+  for (const [name, value, valid] of bounds) {
+    if (typeof value === "string" && !valid(value)) {
+      throw badUserInput(`filter.${name} must be a ${valid === isIsoDate ? "calendar date YYYY-MM-DD" : "local date-time YYYY-MM-DDTHH:mm:ss without offset"}, got ${JSON.stringify(value.slice(0, 40))}`, `filter.${name}`);
+    }
+  }
+  return new RestFilter()
+    .legacyRange("startsAt", "startsOn", filter.startsOn)
+    .legacyRange("startsAt", "startsAt", filter.startsAt)
+    .value("layer", filter.includeTheoretical ? null : "notequal,1")
+    .legacyRange("modifiedAt", "modifiedSince", { from: filter.modifiedSince }).query;
+}
 
 export const UpdateTimeEntryResult = createUnionType({
   name: "UpdateTimeEntryResult",
@@ -54,6 +121,24 @@ export class TimeEntryResolver {
   @Query(() => TimeEntry, { nullable: true, description: "A time entry by id; null when there is none." })
   timeEntry(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestTimeEntry | null> {
     return readTimeEntry(ctx, id);
+  }
+
+  @Query(() => TimeEntryConnection, {
+    nullable: true,
+    description:
+      "The time entries of up to 100 employees, by startsAt (then id), with the list's filters; any range, one call per page " +
+      "(`paging=<offset>,<first + 1>`), totalCount from the list's count. In forward mode, only the entries of employees the caller can read.",
+  })
+  async timeEntries(
+    @Args(() => TimeEntriesArgs) args: TimeEntriesArgs,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ConnectionResult<RestTimeEntry>> {
+    checkTimeEntryFilter(args.filter, { owners: true });
+    const owners = new RestFilter().strings("ownerId", "ownerIds", args.filter.ownerIds, { pattern: LEGACY_IDS }).query;
+    const query = { ...owners, ...timeEntryQuery(args.filter) };
+    const binding = { signer: ctx.upstream.cursors, scope: cursorScope(TIME_ENTRIES_PATH, query) };
+    return legacyListConnection<RestTimeEntry>(ctx, TIME_ENTRIES_PATH, query, args, { binding, withCount: selects(info, "totalCount") });
   }
 
   @FieldResolver(() => Int, { description: "The duration in whole minutes." })

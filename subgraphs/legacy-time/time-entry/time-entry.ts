@@ -1,5 +1,5 @@
 import { Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
-import { DateScalar, LocalDateTimeScalar, MutationError } from "../../shared/graphql/index.js";
+import { DateRange, DateScalar, LocalDateTimeScalar, MutationError } from "../../shared/graphql/index.js";
 
 /** REST `unit`: 0, 1, 2 (the enum's internal values are the REST numbers). */
 export enum TimeEntryUnit {
@@ -179,4 +179,49 @@ export class TimeEntryValidationError extends MutationError {
       "5 axis sections not matching the timesheet's mode, 6 inactive axis section, 7 axis sections not forming a parent-child chain.",
   })
   rule!: number;
+}
+
+/** A range of offset-free local date-times; checked before any call (a real calendar day, no offset, not ending before it starts). */
+@InputType({ description: "A range of local date-times without offset (YYYY-MM-DDTHH:mm:ss), both bounds inclusive; a missing bound is open." })
+export class LocalDateTimeRange {
+  @Field(() => LocalDateTimeScalar, { nullable: true, description: "The first local date-time, inclusive; null: open." })
+  from?: string | null;
+
+  @Field(() => LocalDateTimeScalar, { nullable: true, description: "The last local date-time, inclusive; null: open." })
+  to?: string | null;
+}
+
+/**
+ * The filters of an employee's time-entry connection (docs/interface.md#legacy-time-entry). The
+ * range is on `startsAt`, in whole days (`startsOn`) or in local date-times (`startsAt`), one of
+ * the two; without either, every entry.
+ */
+@InputType({ description: "Filters of an employee's time entries; all given filters apply together." })
+export class EmployeeTimeEntryFilter {
+  @Field(() => DateRange, {
+    nullable: true,
+    description: "Entries starting on these days: whole days, both inclusive (`to` includes its whole day). Not with startsAt.",
+  })
+  startsOn?: DateRange | null;
+
+  @Field(() => LocalDateTimeRange, { nullable: true, description: "Entries starting within these local date-times, both inclusive. Not with startsOn." })
+  startsAt?: LocalDateTimeRange | null;
+
+  @Field(() => LocalDateTimeScalar, {
+    nullable: true,
+    description: "Only entries created or changed at or after this local date-time (an incremental sync); null: all.",
+  })
+  modifiedSince?: string | null;
+
+  @Field(() => Boolean, {
+    defaultValue: false,
+    description: "Also the theoretical working time computed from the work cycle (legacy layer 1); left out by default.",
+  })
+  includeTheoretical!: boolean;
+}
+
+@InputType({ description: "Filters of the time-entry list: the owners (required), and an employee's time-entry filters." })
+export class TimeEntryFilter extends EmployeeTimeEntryFilter {
+  @Field(() => [ID], { description: "The owners (employee ids, legacy integers): 1 to 100." })
+  ownerIds!: string[];
 }

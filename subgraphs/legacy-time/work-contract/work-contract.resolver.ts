@@ -1,19 +1,61 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from "type-graphql";
-import { ref } from "../../shared/graphql/index.js";
-import { isLegacyId } from "../../shared/upstream/index.js";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { PageArgs, RestFilter, connectionType, cursorScope, ref, selects, type ConnectionResult } from "../../shared/graphql/index.js";
+import { isLegacyId, type QueryParams } from "../../shared/upstream/index.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { Employment } from "../employment/employment.js";
-import { workContractLoader, guarded } from "../loaders.js";
+import { WORK_CONTRACTS_PATH, legacyConnection, legacyListConnection, legacyStart, workContractLoader, guarded } from "../loaders.js";
 import type { RestWorkContract } from "../rest.js";
-import { WorkContract } from "./work-contract.js";
+import { WorkContract, WorkContractFilter } from "./work-contract.js";
+
+export const WorkContractConnection = connectionType("WorkContract", WorkContract);
+
+@ArgsType()
+export class WorkContractsArgs extends PageArgs {
+  @Field(() => WorkContractFilter, { nullable: true })
+  filter?: WorkContractFilter | null;
+}
+
+/**
+ * The REST query of a work-contract filter (docs/interface.md#legacy-work-contract), checked
+ * before any upstream call; null when it matches nothing (an empty id list). `isArchived` left
+ * out asks for both, as the list does.
+ */
+export function workContractQuery(filter: WorkContractFilter | null | undefined): QueryParams | null {
+  const f = filter ?? {};
+  const rest = new RestFilter()
+    .strings("ownerId", "ownerIds", f.ownerIds, { allowEmpty: true, keep: isLegacyId })
+    .strings("typeId", "typeIds", f.typeIds, { allowEmpty: true, keep: isLegacyId })
+    .strings("establishmentId", "establishmentIds", f.establishmentIds, { allowEmpty: true, keep: isLegacyId })
+    .boolean("isApplicable", f.isApplicable)
+    .boolean("isArchived", f.isArchived);
+  return rest.matchesNothing ? null : rest.query;
+}
 
 @Resolver(() => WorkContract)
 export class WorkContractResolver {
   @Query(() => WorkContract, { nullable: true, description: "A legacy work contract by id (the employment's id); null when there is none." })
   workContract(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestWorkContract | null> {
     return readWorkContract(ctx, id);
+  }
+
+  @Query(() => WorkContractConnection, {
+    nullable: true,
+    description:
+      "The legacy work contracts with the list's filters, in the list's order; one call per page (two when the page straddles the list's pages). In forward mode, only the contracts of employees the caller can read.",
+  })
+  async workContracts(
+    @Args(() => WorkContractsArgs) args: WorkContractsArgs,
+    @Ctx() ctx: SubgraphContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ConnectionResult<RestWorkContract>> {
+    const query = workContractQuery(args.filter);
+    // a filter that matches nothing binds its cursors to no list: only a cursor of this filter resumes it
+    const binding = { signer: ctx.upstream.cursors, scope: cursorScope(WORK_CONTRACTS_PATH, query ?? { ownerId: "" }) };
+    if (query === null) return legacyConnection<RestWorkContract>([], legacyStart(args.after, binding), binding, { hasNextPage: false, totalCount: 0 });
+    return legacyListConnection<RestWorkContract>(ctx, WORK_CONTRACTS_PATH, query, args, { binding, withCount: selects(info, "totalCount") });
   }
 
   @FieldResolver(() => Employee, { nullable: true })

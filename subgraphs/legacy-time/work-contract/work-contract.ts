@@ -1,4 +1,4 @@
-import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
+import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
 import { DateScalar, LocalDateTimeScalar } from "../../shared/graphql/index.js";
 
 /**
@@ -58,4 +58,28 @@ export class WorkContract {
 
   @Field(() => LocalDateTimeScalar)
   lastModifiedAt!: string;
+}
+
+@InputType({ description: "Filters of the legacy work-contract list; all given filters apply together. An empty id list matches nothing." })
+export class WorkContractFilter {
+  @Field(() => [ID], { nullable: true, description: "The owners (employee ids, legacy integers), at most 100." })
+  ownerIds?: string[] | null;
+
+  @Field(() => [ID], { nullable: true, description: "The work-contract templates (employment template ids, legacy `typeId`), at most 100." })
+  typeIds?: string[] | null;
+
+  @Field(() => [ID], {
+    nullable: true,
+    description: "The establishments (business establishment ids, legacy `establishmentId`), at most 100; not on BusinessEstablishment.workContracts.",
+  })
+  establishmentIds?: string[] | null;
+
+  @Field(() => Boolean, { nullable: true, description: "Only each employee's applicable contract (true) or only the others (false); null: both." })
+  isApplicable?: boolean | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "Only archived contracts (ended, of an employee with no employment today or to come) or only the others; null: both, as the list does.",
+  })
+  isArchived?: boolean | null;
 }

@@ -127,3 +127,47 @@ export function legacyListByIdsLoader<T extends { id: number | string }>(
     { maxBatchSize: MAX_FILTER_VALUES },
   );
 }
+
+/**
+ * The `page`/`limit` pairs of a page-number list (docs/interface.md#legacy-paging) that cover the
+ * items `[offset, offset + count)`: one page when some `limit` up to `max` holds the whole window
+ * in one page, else the two pages of `count` items the window straddles.
+ */
+export function pageWindows(offset: number, count: number, max: number = DEFAULT_LIMIT.page): Array<{ page: number; limit: number }> {
+  const size = Math.max(1, count);
+  for (let limit = size; limit <= max; limit++) {
+    const page = Math.floor(offset / limit);
+    if (page === Math.floor((offset + size - 1) / limit)) return [{ page: page + 1, limit }];
+  }
+  const page = Math.floor(offset / size) + 1;
+  return [
+    { page, limit: size },
+    { page: page + 1, limit: size },
+  ];
+}
+
+/**
+ * The items `[offset, offset + count)` of a legacy list paged by offset (`paging=<offset>,<count>`,
+ * one call, whose `count` the list always writes) or by page number (`pageWindows`: one call,
+ * two when the window straddles pages; `fields.root=count` only with `withCount`), and the
+ * list's count when it was written.
+ */
+export async function legacyWindow<T>(
+  legacy: LegacyApi,
+  path: string,
+  paging: "page" | "offset",
+  query: QueryParams,
+  window: { offset: number; count: number; withCount: boolean },
+): Promise<{ items: T[]; count: number | undefined }> {
+  const { offset, count, withCount } = window;
+  if (paging === "offset") {
+    const body = await legacy.get<unknown>(path, { ...query, paging: `${offset},${count}` });
+    return { items: legacyItems<T>(body), count: legacyCount(body) };
+  }
+  const windows = pageWindows(offset, count);
+  const bodies = await Promise.all(
+    windows.map((w, i) => legacy.get<unknown>(path, { ...query, ...(withCount && i === 0 ? { "fields.root": "count" } : {}), page: w.page, limit: w.limit })),
+  );
+  const skip = offset - (windows[0]!.page - 1) * windows[0]!.limit;
+  return { items: bodies.flatMap((body) => legacyItems<T>(body)).slice(skip, skip + count), count: legacyCount(bodies[0]) };
+}
