@@ -182,7 +182,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
       ...(config.auth === "forward" ? [requireCredentials()] : []),
       // the subgraphs' argument checks, run on the whole operation before the first subgraph fetch,
       // so that a bad argument of a field planned after another subgraph's fetch costs nothing
-      inputChecks<GatewayContext>({ ids: currentApiId, fields: { ...legacyTimeFieldChecks, ...edgeOwnFilterChecks } }),
+      inputChecks<GatewayContext>({ ids: currentApiId, fields: { ...legacyTimeFieldChecks, ...edgeOwnFilterChecks }, prefix: config.prefix }),
       operationLog<GatewayContext>(logger, (ctx) => ({ subgraphFetches: ctx.subgraphFetches })),
     ],
   });

@@ -137,6 +137,11 @@ export function subgraphLandingPage(env: NodeJS.ProcessEnv = process.env): boole
  * letters and digits (`Dir`) that prefixes every type (`DirEmployee`) and root field
  * (`dirEmployee`) the facade owns, for a company supergraph.
  */
+/** `Dir` -> `dir`, `HR` -> `hr`, `AcmeHR` -> `acmeHR`: the prefix of root fields. */
+export function rootFieldPrefix(prefix: string): string {
+  return prefix === prefix.toUpperCase() ? prefix.toLowerCase() : prefix[0]!.toLowerCase() + prefix.slice(1);
+}
+
 export const GRAPH_PREFIX_PATTERN = /^[A-Z][A-Za-z0-9]{0,19}$/;
 
 export function graphPrefix(env: NodeJS.ProcessEnv = process.env): string | null {

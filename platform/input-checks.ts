@@ -13,9 +13,11 @@ import {
   visitWithTypeInfo,
   type DocumentNode,
   type GraphQLInputType,
+  type GraphQLObjectType,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from "graphql";
+import { rootFieldPrefix } from "./config.js";
 import { MAX_FIRST, MAX_FILTER_VALUES, badUserInput, isIsoDate } from "./user-input.js";
 
 /**
@@ -69,13 +71,15 @@ export interface InputCheckOptions {
   /** throws when `after` is not a cursor of this service (a subgraph's signature check); without it (a gateway) `after` is left to the subgraph */
   after?: (cursor: string) => void;
   fields?: FieldChecks;
+  /** GRAPH_PREFIX: the schema's own names carry it (`DirDateRange`, `Query.dirTimeEntries`); the rules and `fields` name them without it */
+  prefix?: string | null;
 }
 
 /**
  * The filter each filtered edge of the graph sets itself (`Department.jobPositions` lists the job
  * positions with `department.id`): given again in the edge's `filter` argument, it is refused. The
- * people subgraph's edges declare the same (`ChildEdge.filterField`; a test keeps the two equal) and
- * refuse it themselves; this table lets the gateway refuse it too, before its first fetch, so that
+ * edges declare the same (`ChildEdge.filterField`; a test keeps the two equal) and every subgraph
+ * runs these checks; this table also lets the gateway refuse it before its first fetch, so that
  * `departments { nodes { jobPositions(filter: { departmentIds: … }) } }` costs no call at all.
  */
 export const EDGE_OWN_FILTERS: Readonly<Record<string, string>> = {
@@ -93,6 +97,8 @@ export const EDGE_OWN_FILTERS: Readonly<Record<string, string>> = {
   "LegalEntity.employments": "legalEntityIds",
   "EmploymentTemplate.employees": "employmentTemplateIds",
   "EmploymentTemplate.employments": "templateIds",
+  "Profession.jobQualifications": "professionIds",
+  "BusinessEstablishment.workContracts": "establishmentIds",
 };
 
 /** The message of an edge's own filter given again, the same wherever it is refused. */
@@ -122,6 +128,24 @@ const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.
 export function isLocalDateTime(value: string): boolean {
   const m = LOCAL_DATE_TIME.exec(value);
   return m !== null && isIsoDate(m[1]!);
+}
+
+/**
+ * A schema name as the rules know it: under GRAPH_PREFIX=Dir, `DirDateRange` is `DateRange` and
+ * the root field `dirTimeEntries` is `timeEntries` (the namespacing of docs/graph.md), so that the
+ * checks run the same in a company supergraph.
+ */
+function baseNames(prefix: string | null | undefined): { type(name: string): string; rootField(name: string): string } {
+  if (!prefix) return { type: (name) => name, rootField: (name) => name };
+  const root = rootFieldPrefix(prefix);
+  const strip = (name: string, head: string) => (name.startsWith(head) && /[A-Z]/.test(name.charAt(head.length)) ? name.slice(head.length) : null);
+  return {
+    type: (name) => strip(name, prefix) ?? name,
+    rootField: (name) => {
+      const rest = strip(name, root);
+      return rest === null ? name : rest[0]!.toLowerCase() + rest.slice(1);
+    },
+  };
 }
 
 function quote(value: string): string {
@@ -154,6 +178,8 @@ export function checkOperation(
   // variables that do not coerce are refused by execution itself, with their own message
   if (coerced.errors) return;
   const variables = coerced.coerced;
+  const names = baseNames(options.prefix);
+  const rootTypes = new Set([schema.getQueryType(), schema.getMutationType()].filter((t) => t !== null && t !== undefined));
   const typeInfo = new TypeInfo(schema);
   const roots = [operation, ...document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)];
   for (const root of roots) {
@@ -164,7 +190,9 @@ export function checkOperation(
           const field = typeInfo.getFieldDef();
           const parent = typeInfo.getParentType();
           if (!field || !parent || field.args.length === 0) return;
-          const coordinate = `${parent.name}.${field.name}`;
+          const coordinate = rootTypes.has(parent as GraphQLObjectType)
+            ? `${parent.name}.${names.rootField(field.name)}`
+            : `${names.type(parent.name)}.${field.name}`;
           // the representations are the gateway's, checked one by one (entities.ts)
           if (coordinate === `${schema.getQueryType()?.name}._entities`) return;
           // a mutation's own ids and lists are its resolver's to refuse, as data where its result
@@ -180,7 +208,7 @@ export function checkOperation(
           for (const arg of field.args) {
             const value = args[arg.name];
             if (value === undefined || value === null) continue;
-            checkValue(value, arg.type, `${at}.${arg.name}`, arg.name, options, only);
+            checkValue(value, arg.type, `${at}.${arg.name}`, arg.name, options, names.type, only);
             if (only === "scalars") continue;
             if (arg.name === "first" && getNamedType(arg.type).name === "Int") checkFirst(value as number, `${at}.first`);
             if (arg.name === "after" && typeof value === "string") options.after?.(value);
@@ -196,30 +224,40 @@ function checkFirst(first: number, name: string): void {
   if (!Number.isInteger(first) || first < 0 || first > MAX_FIRST) throw badUserInput(`${name} must be between 0 and ${MAX_FIRST}, got ${first}`, "first");
 }
 
-function checkValue(value: unknown, type: GraphQLInputType, name: string, field: string, options: InputCheckOptions, only: "all" | "scalars"): void {
+function checkValue(
+  value: unknown,
+  type: GraphQLInputType,
+  name: string,
+  field: string,
+  options: InputCheckOptions,
+  baseName: (typeName: string) => string,
+  only: "all" | "scalars",
+): void {
   if (value === null || value === undefined) return;
   const nullable = getNullableType(type) as GraphQLInputType;
   if (isListType(nullable)) {
     const list = Array.isArray(value) ? value : [value];
     if (only === "all" && list.length > MAX_FILTER_VALUES) throw badUserInput(`${name} takes at most ${MAX_FILTER_VALUES} entries, got ${list.length}`, field);
-    list.forEach((entry) => checkValue(entry, nullable.ofType, name, field, options, only));
+    list.forEach((entry) => checkValue(entry, nullable.ofType, name, field, options, baseName, only));
     return;
   }
   if (isInputObjectType(nullable)) {
     const object = value as Record<string, unknown>;
     for (const inner of Object.values(nullable.getFields())) {
-      checkValue(object[inner.name], inner.type, `${name}.${inner.name}`, `${field}.${inner.name}`, options, only);
+      checkValue(object[inner.name], inner.type, `${name}.${inner.name}`, `${field}.${inner.name}`, options, baseName, only);
     }
-    if (nullable.name === "DateRange" || nullable.name === "LocalDateTimeRange") checkRange(object.from, object.to, name, field);
+    const input = baseName(nullable.name);
+    if (input === "DateRange" || input === "LocalDateTimeRange") checkRange(object.from, object.to, name, field);
     return;
   }
   if (isScalarType(nullable) && typeof value === "string") {
-    if (nullable.name === "ID" && only === "all") {
+    const scalar = baseName(nullable.name);
+    if (scalar === "ID" && only === "all") {
       const problem = options.ids(value);
       if (problem !== null) throw badUserInput(`${name}: the id ${problem}`, field);
-    } else if (nullable.name === "Date" && !isIsoDate(value)) {
+    } else if (scalar === "Date" && !isIsoDate(value)) {
       throw badUserInput(`${name} must be a calendar date as YYYY-MM-DD, got ${quote(value)}`, field);
-    } else if (nullable.name === "LocalDateTime" && only === "all" && !isLocalDateTime(value)) {
+    } else if (scalar === "LocalDateTime" && only === "all" && !isLocalDateTime(value)) {
       throw badUserInput(`${name} must be a local date-time without offset as YYYY-MM-DDTHH:mm:ss on a calendar day, got ${quote(value)}`, field);
     }
   }

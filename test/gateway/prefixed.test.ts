@@ -72,6 +72,26 @@ describe("GRAPH_PREFIX=Dir over HTTP", () => {
     expect(prefixed.stats().total).toBe(0);
   });
 
+  // the checks name the schema's types and fields without the prefix (DateRange, Employee.timeEntries):
+  // each of these, run on the default graph's names too, is refused before any upstream call
+  it.each([
+    ["a day that does not exist, below a list", `{ PREFIXemployees(first: 3) { nodes { timeEntries(from: "2026-02-30", to: "2026-03-01") { id } } } }`, /calendar date/],
+    ["a reversed DateRange", `{ PREFIXemployees(first: 3, filter: { applicableEmploymentStartsOnBetween: { from: "2026-05-01", to: "2026-01-01" } }) { nodes { id } } }`, /starts \(2026-05-01\) after it ends/],
+    ["an edge's own filter, below a list", `{ PREFIXdepartments(first: 3) { nodes { jobPositions(filter: { departmentIds: ["1"] }) { nodes { id } } } } }`, /filter\.departmentIds cannot be used/],
+    ["a profession's own filter on its qualifications", `{ PREFIXprofessions(first: 3) { nodes { jobQualifications(filter: { professionIds: ["1"] }) { nodes { id } } } } }`, /filter\.professionIds cannot be used/],
+    ["a local date-time with an offset", `{ PREFIXtimeEntries(filter: { ownerIds: ["1"], startsAt: { from: "2026-01-01T00:00:00+02:00" } }) { nodes { id } } }`, /local date-time without offset/],
+    ["a root field's own rule (no owner)", `{ PREFIXtimeEntries(filter: { ownerIds: [] }) { nodes { id } } }`, /ownerIds/],
+  ])("refuses %s as on the default graph, before any upstream call", async (_case, template, message) => {
+    const source = (prefix: string) => template.replace(/PREFIX([a-z])(\w*)/, (_m, first: string, rest: string) => (prefix ? `${prefix}${first.toUpperCase()}${rest}` : `${first}${rest}`));
+    for (const [stack, text] of [[plain, source("")], [prefixed, source("dir")]] as const) {
+      stack.resetStats();
+      const response = await stack.query(text);
+      expect(response.errors?.[0]?.extensions?.code, text).toBe("BAD_USER_INPUT");
+      expect(response.errors?.[0]?.message, text).toMatch(message);
+      expect(stack.stats().total, text).toBe(0);
+    }
+  });
+
   it("the gateway refuses to start on a supergraph that does not carry its GRAPH_PREFIX", async () => {
     await expect(startExtraGateway(prefixed, { GATEWAY_SUPERGRAPH: SUPERGRAPH })).rejects.toThrow(/does not match GRAPH_PREFIX=Dir/);
     await expect(startExtraGateway(prefixed, { GRAPH_PREFIX: "Acme" })).rejects.toThrow(/does not match GRAPH_PREFIX=Acme/);

@@ -1,7 +1,8 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Args, ArgsType, Ctx, Field, FieldResolver, Info, Query, Resolver, Root } from "type-graphql";
-import { PageArgs, RestFilter, badUserInput, connectionType, cursorScope, pageSize, ref, selects, type ConnectionResult } from "../../shared/graphql/index.js";
+import { PageArgs, RestFilter, connectionType, cursorScope, pageSize, ref, selects, type ConnectionResult } from "../../shared/graphql/index.js";
 import { isLegacyId, type QueryParams } from "../../shared/upstream/index.js";
+import { edgeOwnFilterRefusal } from "../../../platform/input-checks.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import {
@@ -64,9 +65,8 @@ export class BusinessEstablishmentResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<ConnectionResult<RestWorkContract>> {
     const first = pageSize(args.first);
-    if (args.filter?.establishmentIds !== undefined && args.filter.establishmentIds !== null) {
-      throw badUserInput("filter.establishmentIds cannot be used on this field: it already filters on it", "filter.establishmentIds");
-    }
+    // also refused on the whole operation (EDGE_OWN_FILTERS); here for a caller that skips the checks
+    if (args.filter?.establishmentIds !== undefined && args.filter.establishmentIds !== null) throw edgeOwnFilterRefusal("establishmentIds");
     const query = workContractQuery(args.filter);
     if (query === null) {
       const binding = { signer: ctx.upstream.cursors, scope: cursorScope(WORK_CONTRACTS_PATH, { establishmentId: "" }) };

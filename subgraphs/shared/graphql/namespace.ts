@@ -1,4 +1,4 @@
-import { GRAPH_PREFIX_PATTERN } from "../../../platform/config.js";
+import { GRAPH_PREFIX_PATTERN, rootFieldPrefix } from "../../../platform/config.js";
 import { GraphQLObjectType, GraphQLScalarType, Kind, specifiedScalarTypes, visit, type DocumentNode } from "graphql";
 
 /**
@@ -15,10 +15,6 @@ import { GraphQLObjectType, GraphQLScalarType, Kind, specifiedScalarTypes, visit
 const NOT_OURS = new Set<string>([...specifiedScalarTypes.map((s) => s.name), "Query", "Mutation", "Subscription"]);
 const MACHINERY = /^(_|link__|federation__|join__)/;
 
-/** `Dir` -> `dir`, `HR` -> `hr`, `AcmeHR` -> `acmeHR`: the prefix of root fields. */
-export function rootFieldPrefix(prefix: string): string {
-  return prefix === prefix.toUpperCase() ? prefix.toLowerCase() : prefix[0]!.toLowerCase() + prefix.slice(1);
-}
 
 /** `employee` under `Dir` -> `dirEmployee` */
 export function prefixedRootField(prefix: string, field: string): string {

@@ -13,7 +13,7 @@ import { operationLog } from "../../../platform/operation-log.js";
 import { DEADLINE_HEADER, SUBGRAPH_SECRET_HEADER } from "../../../platform/headers.js";
 import { guardEntities } from "./entities.js";
 import { verifiedCursorPayload } from "./cursors.js";
-import { currentApiId, inputChecks, type FieldChecks, type IdRule } from "../../../platform/input-checks.js";
+import { currentApiId, edgeOwnFilterChecks, inputChecks, type FieldChecks, type IdRule } from "../../../platform/input-checks.js";
 import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
 import { ErrorCode } from "../../../platform/error-codes.js";
 
@@ -51,6 +51,8 @@ export interface SubgraphServerOptions {
   ids?: IdRule;
   /** argument checks of particular fields, run before the operation (input-checks.ts) */
   fieldChecks?: FieldChecks;
+  /** GRAPH_PREFIX the schema was built with, so that the input checks know its names */
+  prefix?: string | null;
 }
 
 export interface RunningSubgraph {
@@ -83,7 +85,12 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       ApolloServerPluginInlineTrace({ includeErrors: { masked: true } }),
       options.landingPage ? ApolloServerPluginLandingPageLocalDefault({ embed: { runTelemetry: false, endpointIsEditable: false }, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
       unknownOperationIsClientError<SubgraphContext>(),
-      inputChecks<SubgraphContext>({ ids, after: (cursor) => verifiedCursorPayload(options.upstream.cursors, cursor), fields: options.fieldChecks }),
+      inputChecks<SubgraphContext>({
+        ids,
+        after: (cursor) => verifiedCursorPayload(options.upstream.cursors, cursor),
+        fields: { ...edgeOwnFilterChecks, ...options.fieldChecks },
+        prefix: options.prefix,
+      }),
       operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 })),
     ],
     // upstream failures get the graph's error codes; anything unexpected is logged and masked so

@@ -52,6 +52,7 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     debugErrors: options.debugErrors,
     ids: module.ids,
     fieldChecks: module.fieldChecks,
+    prefix: options.prefix ?? null,
   });
 }
 
