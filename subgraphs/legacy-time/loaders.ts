@@ -608,6 +608,12 @@ export const workContractsOfEstablishmentLoader = (ctx: SubgraphContext, query: 
     }),
   );
 
+/** After a time-entry write: every list of entries read so far in the request (lists and connection pages) is read again when asked. */
+export function forgetTimeEntryLists(ctx: SubgraphContext): void {
+  timeEntriesLoader(ctx).clearAll();
+  ctx.loaders.forget("timeEntryPages:");
+}
+
 /** The time entries of employees (`ownerId`) for one query, by `startsAt`, shared with `Employee.timeEntries` (`timeEntriesLoader`). */
 export const timeEntryPagesLoader = (ctx: SubgraphContext, query: TimeEntryQuery) =>
   ctx.loaders.get(`timeEntryPages:${JSON.stringify(query)}`, () =>

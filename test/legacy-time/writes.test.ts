@@ -75,6 +75,19 @@ describe("several writes to one entity in one operation", () => {
     expect(commentIn(res.data.b)).toBe("two");
   });
 
+  it("a time-entry connection read after a write in the same operation shows the write", async () => {
+    const sheet = `owner { timeEntryConnection(first: 100, filter: { startsOn: { from: "2026-05-25", to: "2026-06-15" } }) { nodes { id comment { content } } } }`;
+    const res = await stack.gql(
+      url,
+      `mutation { a: updateTimeEntry(id: "100095", input: { comment: "one" }) { ... on TimeEntry { ${sheet} } }
+        b: updateTimeEntry(id: "100095", input: { comment: "two" }) { ... on TimeEntry { ${sheet} } } }`,
+    );
+    expect(res.errors).toBeUndefined();
+    const commentIn = (result: any) => result.owner.timeEntryConnection.nodes.find((e: any) => e.id === "100095")?.comment?.content;
+    expect(commentIn(res.data.a)).toBe("one");
+    expect(commentIn(res.data.b)).toBe("two");
+  });
+
   it("two aliased axis-section writes both apply", async () => {
     const res = await stack.gql(
       url,

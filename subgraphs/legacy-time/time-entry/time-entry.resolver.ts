@@ -26,7 +26,7 @@ import {
   TIME_ENTRIES_PATH,
   axisSectionLoader,
   legacyListConnection,
-  timeEntriesLoader,
+  forgetTimeEntryLists,
   timeEntryLoader,
   timesheetLoader,
   assertLegacyWriteAllowed,
@@ -209,14 +209,14 @@ export class TimeEntryResolver {
         // a later write of the same operation merges into the entry as written, not as first read,
         // and a timesheet read after it shows it
         loader.clear(id).prime(id, written);
-        timeEntriesLoader(ctx).clearAll();
+        forgetTimeEntryLists(ctx);
         return written;
       } catch (err) {
         if (err instanceof UpstreamError && err.status === 404) throw notFound("Time entry", id);
         if (!isRefusal(err)) {
           // the entry may have changed: a later write of the operation reads it again
           loader.clear(id);
-          timeEntriesLoader(ctx).clearAll();
+          forgetTimeEntryLists(ctx);
           throw err;
         }
         const message = refusalMessage(err);

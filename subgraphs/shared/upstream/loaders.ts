@@ -34,6 +34,10 @@ export class LoaderRegistry implements LoaderScope {
     this.loaders.set(key, loader);
     return loader;
   }
+
+  forget(prefix: string): void {
+    for (const key of [...this.loaders.keys()]) if (key.startsWith(prefix)) this.loaders.delete(key);
+  }
 }
 
 /**

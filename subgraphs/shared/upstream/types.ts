@@ -97,6 +97,8 @@ export interface CursorSigner {
 /** A per-request memo of loaders: `get` creates a loader on first use of `key`. */
 export interface LoaderScope {
   get<T>(key: string, create: () => T): T;
+  /** drops the loaders whose key starts with `prefix` (what a write made stale); the next `get` creates them afresh */
+  forget(prefix: string): void;
 }
 
 export interface SessionOptions {
