@@ -81,6 +81,11 @@ export class Router {
     return this.add("DELETE", pattern, handler);
   }
 
+  /** Every route, as registered (method and pattern). */
+  list(): Array<{ method: string; pattern: string }> {
+    return this.routes.map(({ method, pattern }) => ({ method, pattern }));
+  }
+
   /**
    * The matching route; `{allowed}` when the path exists only under other methods (a 405 with
    * an `Allow` header); null when no route has the path (a 404).
