@@ -8,6 +8,7 @@ import type {
   RestEmployeePersonalRecord,
   RestEmployment,
   RestJobPosition,
+  RestPortrait,
   RestProbationaryPeriod,
 } from "./rest.js";
 import { taxonomyLabelIds, type EmbeddedLabel } from "./employee-attribute/taxonomy-labels.js";
@@ -60,6 +61,13 @@ export const probationaryPeriodLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("probationaryPeriod", () =>
     singleReadLoader<RestProbationaryPeriod>(ctx.upstream, (id) => `/probationary-periods/${encodeURIComponent(id)}`),
   );
+
+/**
+ * Portraits' metadata (`GET /portraits/{id}`, employee/portrait.ts): the list has no `id` filter, so
+ * one single read per portrait, at most DIRECTORY_CONCURRENCY at once, like personal records.
+ */
+export const portraitLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("portrait", () => singleReadLoader<RestPortrait>(ctx.upstream, (id) => `/portraits/${encodeURIComponent(id)}`));
 
 const PROBATION_ORDER = { sort: "startsOn" } as const;
 
