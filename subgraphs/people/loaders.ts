@@ -1,6 +1,6 @@
 import type DataLoader from "dataloader";
 import type { SubgraphContext } from "../shared/graphql/index.js";
-import { groupedLoader, keyedLoader, listByIdsLoader, loadEvery, nextPageCursor, singleReadLoader, type QueryParams, type UpstreamSession } from "../shared/upstream/index.js";
+import { adaptiveLoader, groupedLoader, keyedLoader, listByIdsLoader, loadEvery, nextPageCursor, singleReadLoader, type QueryParams, type UpstreamSession } from "../shared/upstream/index.js";
 import type {
   RestEmployee,
   RestEmployeeAttribute,
@@ -63,11 +63,14 @@ export const probationaryPeriodLoader = (ctx: SubgraphContext) =>
   );
 
 /**
- * Portraits' metadata (`GET /portraits/{id}`, employee/portrait.ts): the list has no `id` filter, so
- * one single read per portrait, at most DIRECTORY_CONCURRENCY at once, like personal records.
+ * Portraits' metadata (`GET /portraits[/{id}]`, employee/portrait.ts): the list has no `id` filter.
+ * Single reads alone (as personal records are read by id) would cost one call per portrait, and a
+ * page of 100 employees' portraits would pass the request's call budget; so the shared adaptive
+ * loader: one id is one single read, more ids the first list page, then the cheaper of single reads
+ * for the ones still missing or the remaining pages (docs/graph.md#batching-rules).
  */
 export const portraitLoader = (ctx: SubgraphContext) =>
-  ctx.loaders.get("portrait", () => singleReadLoader<RestPortrait>(ctx.upstream, (id) => `/portraits/${encodeURIComponent(id)}`));
+  ctx.loaders.get("portrait", () => adaptiveLoader<RestPortrait>(ctx.upstream, { list: "/portraits", single: (id) => `/portraits/${encodeURIComponent(id)}` }));
 
 const PROBATION_ORDER = { sort: "startsOn" } as const;
 

@@ -17,10 +17,12 @@ import { Employee } from "./employee.js";
  *   with their links, one `/employees?id=` call per 100 employees.
  *
  * The metadata (`fileName`, `contentType`, `createdAt`) is the portrait's own read,
- * `GET /portraits/{id}`: its list has no `id` filter, so the rule of such resources applies
- * (docs/graph.md#batching-rules) — one single read per portrait, at most DIRECTORY_CONCURRENCY at
- * once, through the request's `portraitLoader` (as personal records are read by id), made only when
- * the operation selects one of them. `url` and `downloadUrl` never read the portrait.
+ * `GET /portraits[/{id}]`, made only when the operation selects one of them, through the request's
+ * `portraitLoader`. The list has no `id` filter, so the loader adapts (docs/graph.md#batching-rules):
+ * one portrait is one single read; more are the first list page, then the cheaper of single reads
+ * (at most DIRECTORY_CONCURRENCY at once) for those still missing or the remaining pages. One
+ * single read per portrait would pass the request's call budget at 100 employees.
+ * `id`, `url` and `downloadUrl` never read the portrait.
  */
 @ObjectType({ description: "An employee's portrait picture." })
 export class Portrait {
@@ -55,9 +57,10 @@ function portraitNode(details: RestPortrait | null): PortraitNode | null {
 }
 
 const METADATA_COST =
-  "Read only when selected: the portrait's own read (`GET /portraits/{id}`), one call per portrait of the operation " +
-  "(the list has no id filter), at most DIRECTORY_CONCURRENCY at once and shared by the portrait's three metadata fields; " +
-  "null when that read fails.";
+  "Read only when selected (id, url and downloadUrl read no portrait), shared by fileName, contentType and createdAt: " +
+  "the portraits list has no id filter, so one portrait of the operation is one single read (`GET /portraits/{id}`); " +
+  "more are the first page of `GET /portraits`, then the cheaper of single reads (at most DIRECTORY_CONCURRENCY at once) " +
+  "for those still missing or the remaining pages — never more calls than portraits plus one. Null when that read fails.";
 
 const ADDRESS_FIELD = "downloadUrl";
 
