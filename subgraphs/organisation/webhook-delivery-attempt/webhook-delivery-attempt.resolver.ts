@@ -39,8 +39,9 @@ export class WebhookDeliveryAttemptResolver {
   @FieldResolver(() => WebhookDelivery, {
     nullable: true,
     description:
-      "The delivery the attempt belongs to, through the request's delivery loader: the attempts of a page share its calls " +
-      "(at most one list page more, whatever their number); null when it cannot be read.",
+      "The delivery the attempt belongs to (no call when only its id is selected), through the request's delivery loader, " +
+      "shared by every attempt of the operation: k deliveries cost at most min(k + 1, the pages of the deliveries list) calls, " +
+      "never one per attempt. Null when it cannot be read.",
   })
   webhookDelivery(
     @Root() attempt: RestWebhookDeliveryAttempt,
