@@ -1,5 +1,5 @@
 import type { ChildEdge } from "../shared/graphql/index.js";
-import { businessEstablishmentLoader, jobQualificationLoader, taxonomyLabelLoader, webhookDeliveryLoader } from "./loaders.js";
+import { businessEstablishmentLoader, jobQualificationLoader, taxonomyLabelLoader, webhookDeliveryAttemptLoader, webhookDeliveryLoader } from "./loaders.js";
 import type { RestBusinessEstablishment, RestJobQualification, RestTaxonomyLabel, RestWebhookDelivery, RestWebhookDeliveryAttempt } from "./rest.js";
 
 /**
@@ -46,4 +46,5 @@ export const attemptsOfWebhookDelivery: ChildEdge<RestWebhookDeliveryAttempt> = 
   path: "/webhook-delivery-attempts",
   filter: "webhookDelivery.id",
   parentOf: (attempt) => attempt.webhookDelivery?.id,
+  primes: webhookDeliveryAttemptLoader,
 };

@@ -22,6 +22,8 @@ import { eventReference } from "./event/event.reference.js";
 import { EventResolver } from "./event/event.resolver.js";
 import { webhookDeliveryReference } from "./webhook-delivery/webhook-delivery.reference.js";
 import { WebhookDeliveryResolver } from "./webhook-delivery/webhook-delivery.resolver.js";
+import { webhookDeliveryAttemptReference } from "./webhook-delivery-attempt/webhook-delivery-attempt.reference.js";
+import { WebhookDeliveryAttemptResolver } from "./webhook-delivery-attempt/webhook-delivery-attempt.resolver.js";
 import { webhookEndpointReference } from "./webhook-endpoint/webhook-endpoint.reference.js";
 import { WebhookEndpointResolver } from "./webhook-endpoint/webhook-endpoint.resolver.js";
 
@@ -47,6 +49,7 @@ export const subgraph: SubgraphModule = {
         WebhookEndpointResolver,
         EventResolver,
         WebhookDeliveryResolver,
+        WebhookDeliveryAttemptResolver,
       ],
       referenceResolvers: {
         LegalEntity: legalEntityReference,
@@ -61,6 +64,7 @@ export const subgraph: SubgraphModule = {
         WebhookEndpoint: webhookEndpointReference,
         Event: eventReference,
         WebhookDelivery: webhookDeliveryReference,
+        WebhookDeliveryAttempt: webhookDeliveryAttemptReference,
       },
     }),
 };

@@ -12,6 +12,7 @@ import type {
   RestTaxonomyLabel,
   RestEvent,
   RestWebhookDelivery,
+  RestWebhookDeliveryAttempt,
   RestWebhookEndpoint,
 } from "./rest.js";
 
@@ -80,4 +81,13 @@ export const eventLoader = (ctx: SubgraphContext) =>
 export const webhookDeliveryLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("webhookDelivery", () =>
     adaptiveLoader<RestWebhookDelivery>(ctx.upstream, { list: "/webhook-deliveries", single: path("webhook-deliveries") }),
+  );
+
+/**
+ * Webhook delivery attempts (read with scope webhook-deliveries): the list has no `id` filter but a
+ * single read, so references adapt like the others (single reads, or the whole list when cheaper).
+ */
+export const webhookDeliveryAttemptLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("webhookDeliveryAttempt", () =>
+    adaptiveLoader<RestWebhookDeliveryAttempt>(ctx.upstream, { list: "/webhook-delivery-attempts", single: path("webhook-delivery-attempts") }),
   );

@@ -1,6 +1,6 @@
 import type DataLoader from "dataloader";
 import type { SubgraphContext } from "../shared/graphql/index.js";
-import { groupedLoader, keyedLoader, listByIdsLoader, loadEvery, nextPageCursor, singleReadLoader, type QueryParams, type UpstreamSession } from "../shared/upstream/index.js";
+import { adaptiveLoader, groupedLoader, keyedLoader, listByIdsLoader, loadEvery, nextPageCursor, singleReadLoader, type QueryParams, type UpstreamSession } from "../shared/upstream/index.js";
 import type {
   RestEmployee,
   RestEmployeeAttribute,
@@ -8,6 +8,7 @@ import type {
   RestEmployeePersonalRecord,
   RestEmployment,
   RestJobPosition,
+  RestPortrait,
   RestProbationaryPeriod,
 } from "./rest.js";
 import { taxonomyLabelIds, type EmbeddedLabel } from "./employee-attribute/taxonomy-labels.js";
@@ -60,6 +61,16 @@ export const probationaryPeriodLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("probationaryPeriod", () =>
     singleReadLoader<RestProbationaryPeriod>(ctx.upstream, (id) => `/probationary-periods/${encodeURIComponent(id)}`),
   );
+
+/**
+ * Portraits' metadata (`GET /portraits[/{id}]`, employee/portrait.ts): the list has no `id` filter.
+ * Single reads alone (as personal records are read by id) would cost one call per portrait, and a
+ * page of 100 employees' portraits would pass the request's call budget; so the shared adaptive
+ * loader: one id is one single read, more ids the first list page, then the cheaper of single reads
+ * for the ones still missing or the remaining pages (docs/graph.md#batching-rules).
+ */
+export const portraitLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("portrait", () => adaptiveLoader<RestPortrait>(ctx.upstream, { list: "/portraits", single: (id) => `/portraits/${encodeURIComponent(id)}` }));
 
 const PROBATION_ORDER = { sort: "startsOn" } as const;
 

@@ -34,6 +34,16 @@ export interface RestEmployee {
   links?: { portrait?: { href: string } | null };
 }
 
+/** `GET /portraits/{id}`: the portrait's metadata (employee/portrait.ts). */
+export interface RestPortrait {
+  id: string;
+  url: string;
+  employee: RestRef;
+  fileName: string;
+  contentType: string;
+  createdAt: IsoDateTime;
+}
+
 export interface RestEmployment {
   id: string;
   remoteId: string | null;

@@ -34,7 +34,14 @@ export class WebhookDelivery {
 
 export const WebhookDeliveryConnection = connectionType("WebhookDelivery", WebhookDelivery);
 
-@ObjectType("WebhookDeliveryAttempt", { description: "One POST of a delivery's event to its endpoint (`GET /webhook-delivery-attempts`)." })
+/**
+ * An entity since it has reads of its own (`GET /webhook-delivery-attempts[/{id}]`): a reference
+ * resolves through the adaptive loader, as the list has no `id` filter (docs/graph.md#batching-rules).
+ */
+@ObjectType("WebhookDeliveryAttempt", {
+  description: "One POST of a delivery's event to its endpoint (`GET /webhook-delivery-attempts[/{id}]`; scope webhook-deliveries).",
+})
+@Directive('@key(fields: "id")')
 export class WebhookDeliveryAttempt {
   @Field(() => ID, { description: "Identifier of the attempt." })
   id!: string;
@@ -61,4 +68,10 @@ export const WebhookDeliveryAttemptConnection = connectionType("WebhookDeliveryA
 export class WebhookDeliveryFilter {
   @Field(() => [ID], { nullable: true, description: "Webhook endpoint ids (at most 100): `webhookEndpoint.id`." })
   webhookEndpointIds?: string[] | null;
+}
+
+@InputType("WebhookDeliveryAttemptFilter", { description: "Filters of `GET /webhook-delivery-attempts`." })
+export class WebhookDeliveryAttemptFilter {
+  @Field(() => [ID], { nullable: true, description: "Webhook delivery ids (at most 100): `webhookDelivery.id`." })
+  webhookDeliveryIds?: string[] | null;
 }

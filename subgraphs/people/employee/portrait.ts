@@ -1,8 +1,9 @@
 import type { GraphQLResolveInfo, SelectionNode } from "graphql";
-import { Ctx, Field, FieldResolver, ID, ObjectType, Resolver, Root } from "type-graphql";
-import { someField, URLScalar, type SubgraphContext } from "../../shared/graphql/index.js";
-import { employeeWithLinksLoader } from "../loaders.js";
-import type { RestEmployee } from "../rest.js";
+import { Arg, Ctx, Field, FieldResolver, ID, Info, ObjectType, Query, Resolver, Root } from "type-graphql";
+import { DateTimeScalar, referenceTo, requiredId, someField, URLScalar, type SubgraphContext } from "../../shared/graphql/index.js";
+import { employeeLoader, employeeWithLinksLoader, portraitLoader } from "../loaders.js";
+import type { RestEmployee, RestPortrait } from "../rest.js";
+import { Employee } from "./employee.js";
 
 /**
  * An employee's portrait (docs/interface.md#employee): the `portrait` reference of the employee's
@@ -14,8 +15,14 @@ import type { RestEmployee } from "../rest.js";
  *   `include=links` when the operation selects `downloadUrl`): no call at all;
  * - otherwise (an employee reached through an edge): the employees of the operation are read again
  *   with their links, one `/employees?id=` call per 100 employees.
- * The interface gives the address only: a content type or a file name would take a read of each
- * portrait (the interface has no list of them by id), so the graph offers neither.
+ *
+ * The metadata (`fileName`, `contentType`, `createdAt`) is the portrait's own read,
+ * `GET /portraits[/{id}]`, made only when the operation selects one of them, through the request's
+ * `portraitLoader`. The list has no `id` filter, so the loader adapts (docs/graph.md#batching-rules):
+ * one portrait is one single read; more are the first list page, then the cheaper of single reads
+ * (at most DIRECTORY_CONCURRENCY at once) for those still missing or the remaining pages. One
+ * single read per portrait would pass the request's call budget at 100 employees.
+ * `id`, `url` and `downloadUrl` never read the portrait.
  */
 @ObjectType({ description: "An employee's portrait picture." })
 export class Portrait {
@@ -26,16 +33,34 @@ export class Portrait {
   url!: string;
 }
 
-/** The portrait reference with the employee it belongs to, to find the file address. */
+/**
+ * The portrait reference with the employee it belongs to, to find the file address: the employee
+ * as read when the portrait is reached from it, only its id when the portrait was read itself
+ * (`portrait(id)`, which then holds the read in `details`).
+ */
 export interface PortraitNode {
   id: string;
   url: string;
-  employee: RestEmployee;
+  employee: Pick<RestEmployee, "id" | "links">;
+  /** whether `employee` is the whole employee (reached from it), not only its reference */
+  employeeRead?: boolean;
+  details?: RestPortrait;
 }
 
 export function portraitOf(employee: RestEmployee): PortraitNode | null {
-  return employee.portrait ? { id: employee.portrait.id, url: employee.portrait.url, employee } : null;
+  return employee.portrait ? { id: employee.portrait.id, url: employee.portrait.url, employee, employeeRead: true } : null;
 }
+
+/** A portrait read by its own id (`portrait(id)`). */
+function portraitNode(details: RestPortrait | null): PortraitNode | null {
+  return details ? { id: details.id, url: details.url, employee: { id: details.employee.id }, details } : null;
+}
+
+const METADATA_COST =
+  "Read only when selected (id, url and downloadUrl read no portrait), shared by fileName, contentType and createdAt: " +
+  "the portraits list has no id filter, so one portrait of the operation is one single read (`GET /portraits/{id}`); " +
+  "more are the first page of `GET /portraits`, then the cheaper of single reads (at most DIRECTORY_CONCURRENCY at once) " +
+  "for those still missing or the remaining pages — never more calls than portraits plus one. Null when that read fails.";
 
 const ADDRESS_FIELD = "downloadUrl";
 
@@ -61,6 +86,42 @@ export function employeeIncludes(info: GraphQLResolveInfo): string[] {
 
 @Resolver(() => Portrait)
 export class PortraitResolver {
+  @Query(() => Portrait, {
+    nullable: true,
+    description:
+      "One portrait by id (`GET /portraits/{id}`, scope employees): one call; null when it does not exist or its employee is not visible.",
+  })
+  async portrait(@Arg("id", () => ID, { description: "Identifier of the portrait." }) id: string, @Ctx() ctx: SubgraphContext): Promise<PortraitNode | null> {
+    return portraitNode(await portraitLoader(ctx).load(requiredId(id)));
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: `The image's file name, e.g. portrait-7.png. ${METADATA_COST}` })
+  async fileName(@Root() portrait: PortraitNode, @Ctx() ctx: SubgraphContext): Promise<string | null> {
+    return (await detailsOf(portrait, ctx))?.fileName ?? null;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: `The image's media type, e.g. image/png. ${METADATA_COST}` })
+  async contentType(@Root() portrait: PortraitNode, @Ctx() ctx: SubgraphContext): Promise<string | null> {
+    return (await detailsOf(portrait, ctx))?.contentType ?? null;
+  }
+
+  @FieldResolver(() => DateTimeScalar, { nullable: true, description: `When the portrait was stored. ${METADATA_COST}` })
+  async createdAt(@Root() portrait: PortraitNode, @Ctx() ctx: SubgraphContext): Promise<string | null> {
+    return (await detailsOf(portrait, ctx))?.createdAt ?? null;
+  }
+
+  @FieldResolver(() => Employee, {
+    nullable: true,
+    description:
+      "The employee the portrait shows: no call when reached from that employee, or when only its id is selected; " +
+      "otherwise read through the request's employee loader (one call per 100 employees). Null when not visible.",
+  })
+  employee(@Root() portrait: PortraitNode, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<RestEmployee | null> | RestEmployee | { id: string } | null {
+    if (portrait.employeeRead) return portrait.employee as RestEmployee;
+    // read with its links when the operation reads a portrait address below: the same one call
+    return referenceTo(portrait.employee, info, (id) => (readsPortraitAddress(info) ? employeeWithLinksLoader(ctx) : employeeLoader(ctx)).load(id));
+  }
+
   @FieldResolver(() => URLScalar, {
     nullable: true,
     description:
@@ -73,4 +134,9 @@ export class PortraitResolver {
     // a relative link resolves against the configured upstream, as the facade's own calls do
     return ctx.upstreamBaseUrl ? new URL(href, `${ctx.upstreamBaseUrl}/`).toString() : href;
   }
+}
+
+/** The portrait's own read: the one `portrait(id)` made, else the request's portrait loader. */
+async function detailsOf(portrait: PortraitNode, ctx: SubgraphContext): Promise<RestPortrait | null> {
+  return portrait.details ?? (await portraitLoader(ctx).load(portrait.id));
 }
