@@ -1,4 +1,5 @@
 import "reflect-metadata";
+import { subscribe } from "node:diagnostics_channel";
 import { generateCompany } from "../directory/data/generate.js";
 import { loadOperations, pickDemoData, variablesOf } from "../test/helpers/operations.js";
 import { startGatewayStack } from "../test/helpers/gateway-stack.js";
@@ -25,12 +26,15 @@ const wanted = process.argv.slice(2);
 
 const stack = await startGatewayStack({ directory: { employees: 300, today: TODAY } });
 const seen: Array<{ at: number; route: string }> = [];
-const stats = stack.directory.stats;
-const record = stats.record.bind(stats);
-stats.record = (route: string) => {
-  seen.push({ at: performance.now(), route });
-  record(route);
-};
+const directoryPort = String(stack.directory.port);
+const SHOW_URLS = process.env.ROUNDS_URLS === "1";
+// every request the directory receives (the admin routes aside), with its URL when ROUNDS_URLS=1
+subscribe("http.server.request.start", (message) => {
+  const { request } = message as { request: { url?: string; headers: Record<string, string | undefined> } };
+  const url = request.url ?? "";
+  if (!request.headers.host?.endsWith(`:${directoryPort}`) || url.startsWith("/_admin/")) return;
+  seen.push({ at: performance.now(), route: SHOW_URLS ? decodeURIComponent(url) : url.split("?")[0]!.replace(/\/\d+$/, "/{id}") });
+});
 
 try {
   for (const op of ops.filter((o) => wanted.length === 0 || wanted.includes(o.name))) {
