@@ -54,9 +54,13 @@ try {
     const elapsed = performance.now() - started;
     await stack.directory.faults.set({});
     const waves: string[][] = [];
+    const startsAt: number[] = [];
     let last = -Infinity;
     for (const s of seen.filter((s) => !s.route.includes("/connect/token"))) {
-      if (s.at - last > LATENCY / 2) waves.push([]);
+      if (s.at - last > LATENCY / 2) {
+        waves.push([]);
+        startsAt.push(s.at - started);
+      }
       waves[waves.length - 1]!.push(s.route);
       last = s.at;
     }
@@ -64,7 +68,7 @@ try {
     console.log(
       `${op.name}: ${calls.length} calls (floor ${floor.calls}), ${waves.length} rounds (floor ${floor.rounds}), ${(elapsed / LATENCY).toFixed(2)} × latency`,
     );
-    waves.forEach((w, i) => console.log(`  ${i + 1}: ${w.join("; ")}`));
+    waves.forEach((w, i) => console.log(`  ${i + 1} (at ${startsAt[i]!.toFixed(0)} ms): ${w.join("; ")}`));
   }
 } finally {
   await stack.close();

@@ -53,7 +53,7 @@ export const probationaryPeriodLoader = (ctx: SubgraphContext) =>
     singleReadLoader<RestProbationaryPeriod>(ctx.upstream, (id) => `/probationary-periods/${encodeURIComponent(id)}`),
   );
 
-const PROBATION_ORDER = { sort: "startsOn" } as const;
+export const PROBATION_ORDER = { sort: "startsOn" } as const;
 
 export const probationaryPeriodsByEmploymentLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("probationaryPeriodsByEmployment", () =>

@@ -22,11 +22,13 @@ import {
 import { ProbationaryPeriod } from "../probationary-period/probationary-period.js";
 import type { RestEmployee } from "../rest.js";
 import { Employee, EmployeeConnection, EmployeeListArgs, employeeQuery } from "./employee.js";
+import { prefetchEmployee } from "./employee.prefetch.js";
 
 @Resolver(() => Employee)
 export class EmployeeResolver {
   @Query(() => Employee, { nullable: true, description: "One employee; null when it does not exist or is not visible." })
-  employee(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestEmployee | null> {
+  employee(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<RestEmployee | null> {
+    prefetchEmployee(ctx, info, id);
     return employeeLoader(ctx).load(id);
   }
 
