@@ -219,6 +219,21 @@ export class AdaptiveLoader<T extends { id: string }> extends DataLoader<string,
     return this.whole;
   }
 
+  /**
+   * Starts reading the collection's first page now, for references the operation will ask once
+   * another read names them (a department's parent, an establishment's legal entity): a batch
+   * then waits for that page instead of reading after it. While the collection fits one page the
+   * page is the one call those references cost anyway (a batch of several ids reads it; one id
+   * reads itself singly, also one call) and it answers them a round earlier; beyond one page an
+   * id it does not hold costs one call more. Without a single read, the whole list.
+   */
+  warm(): this {
+    const started = this.options.single === undefined ? this.all() : this.readFirstPage();
+    // a failure is the batch's to report, when a reference asks
+    started.catch(() => undefined);
+    return this;
+  }
+
   /** Makes items read elsewhere in the request known to the loader. */
   primeAll(items: readonly T[]): this {
     this.remember(items);

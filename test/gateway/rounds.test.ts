@@ -1,0 +1,59 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { FLOORS, LARGE_LIST } from "../../bench/floors.js";
+import { useGatewayStack } from "../helpers/gateway-stack.js";
+import { loadOperations, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
+import { measureRounds } from "../helpers/rounds.js";
+
+/**
+ * The upstream calls and dependent round trips of each operation of operations/ (and the
+ * benchmark's large list) through the gateway, pinned: what `npm run bench` measures as a slope,
+ * counted here as waves of requests under 150 ms of added latency (test/helpers/rounds.ts).
+ * A change to a loader or to the plan that adds a call or a round fails here. Where the gateway
+ * cannot reach the floor of bench/floors.ts, the comment says why.
+ */
+
+const stack = useGatewayStack();
+let demo: Demo;
+
+beforeAll(() => {
+  demo = pickDemoData(stack.directory.company);
+});
+
+const EXPECTED: Record<string, { calls: number; rounds: number; why?: string }> = {
+  DirectorySearch: { calls: 4, rounds: 3 },
+  // people (the employee and everything its id names; then the manager), then organisation and legacy-time
+  EmployeeProfile: { calls: 13, rounds: 3, why: "organisation and legacy-time wait for the people fetch, whose manager read waits for the job positions" },
+  // organisation (the department and its parent, one page), people (members, positions, managers), organisation (establishments and legal entities, together)
+  OrgChart: { calls: 7, rounds: 5, why: "the plan asks organisation for the department before people for its members" },
+  Timesheet: { calls: 3, rounds: 3, why: "legacy-time's time entries wait for the people fetch of the employee" },
+  UpdateTimeEntry: { calls: 2, rounds: 2 },
+  LargeList: { calls: 6, rounds: 4 },
+};
+
+function upstreamCalls(): number {
+  return Object.entries(stack.stats().byRoute)
+    .filter(([route]) => !route.includes("/connect/token"))
+    .reduce((sum, [, n]) => sum + n, 0);
+}
+
+describe("upstream calls and round trips of each operation", () => {
+  const cases = () => [
+    ...loadOperations().map((o) => ({ name: o.name, source: o.source, variables: () => variablesOf(demo, o) })),
+    { name: "LargeList", source: LARGE_LIST, variables: () => ({}) },
+  ];
+  it.each(cases().map((c) => [c.name, c] as const))("%s", async (name, c) => {
+    const run = async () => {
+      const response = await stack.query(c.source, c.variables());
+      expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+      return response;
+    };
+    await run(); // plan and token
+    stack.resetStats();
+    await run();
+    const calls = upstreamCalls();
+    const { waves } = await measureRounds(stack.directory, run);
+    const expected = EXPECTED[name]!;
+    expect({ calls, rounds: waves.length }, JSON.stringify(waves)).toEqual({ calls: expected.calls, rounds: expected.rounds });
+    expect(calls).toBeLessThanOrEqual(FLOORS[name]!.calls);
+  });
+});
