@@ -17,6 +17,7 @@ import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.
 import { handleCors } from "./cors.js";
 import { createExploration } from "./explore.js";
 import { ErrorCode } from "../platform/error-codes.js";
+import { claimSpeculation, speculate, type SpeculationContext } from "./speculate.js";
 
 /**
  * The gateway: composes the three subgraphs (from the committed supergraph, or by introspecting
@@ -25,7 +26,7 @@ import { ErrorCode } from "../platform/error-codes.js";
  * the caller's credentials and the shared subgraph secret, and answers `/health` and `/ready`.
  */
 
-interface GatewayContext {
+interface GatewayContext extends SpeculationContext {
   authorization?: string;
   /** subgraph fetches made for this operation */
   subgraphFetches: number;
@@ -116,6 +117,7 @@ function hasGraphQLErrors(text: string): boolean {
 
 class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
   constructor(
+    private readonly name: string,
     url: string,
     private readonly secret: string | null,
     inflight: InFlight<SubgraphAnswer>,
@@ -125,6 +127,12 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     // a request could go out on a socket the server was closing (ECONNRESET, "socket hang up").
     // undici honours the server's `Keep-Alive: timeout=5` and retires sockets before it.
     super({ url, fetcher: subgraphFetcher(inflight) as unknown as RemoteGraphQLDataSource["fetcher"] });
+  }
+
+  /** A fetch the operation already started with its root fetch (speculate.ts) is answered by it. */
+  override process(options: GraphQLDataSourceProcessOptions<GatewayContext>): ReturnType<RemoteGraphQLDataSource<GatewayContext>["process"]> {
+    const started = claimSpeculation(this.name, options as GraphQLDataSourceProcessOptions);
+    return (started as ReturnType<RemoteGraphQLDataSource<GatewayContext>["process"]> | undefined) ?? super.process(options);
   }
 
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
@@ -155,7 +163,9 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
             subgraphs: SUBGRAPH_NAMES.map((name) => ({ name, url: config.subgraphUrls[name] })),
           })
         : await readSupergraph(config.supergraphPath, config.prefix),
-    buildService: ({ name }) => new SubgraphDataSource(urlOf(name), config.subgraphSecret, inflight),
+    buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight),
+    // entity fetches a root lookup by id makes predictable start with the root fetch (speculate.ts)
+    experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0]),
     // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
     // line per operation
     logger: {
