@@ -23,11 +23,11 @@ beforeAll(() => {
 const EXPECTED: Record<string, { calls: number; rounds: number; why?: string }> = {
   DirectorySearch: { calls: 4, rounds: 3 },
   // people (the employee and everything its id names; then the manager), then organisation and legacy-time
-  EmployeeProfile: { calls: 13, rounds: 3, why: "organisation and legacy-time wait for the people fetch, whose manager read waits for the job positions" },
+  EmployeeProfile: { calls: 13, rounds: 3, why: "rounds: organisation and legacy-time wait for the people fetch, whose manager read waits for the job positions" },
   // organisation (the department and its parent, one page) beside people (members, positions,
   // managers: its fetch starts with the root fetch, gateway/speculate.ts), then organisation
   // (establishments and legal entities, together)
-  OrgChart: { calls: 7, rounds: 4, why: "the department's manager is a people fetch of its own, after the department" },
+  OrgChart: { calls: 7, rounds: 4, why: "calls: the department's manager is a people fetch of its own, after the department, apart from the positions' managers" },
   // the employee beside legacy-time's time entries (speculate.ts), then the entries' sections
   Timesheet: { calls: 3, rounds: 2 },
   UpdateTimeEntry: { calls: 2, rounds: 2 },
@@ -58,7 +58,9 @@ describe("upstream calls and round trips of each operation", () => {
     const { waves } = await measureRounds(stack.directory, run);
     const expected = EXPECTED[name]!;
     expect({ calls, rounds: waves.length }, JSON.stringify(waves)).toEqual({ calls: expected.calls, rounds: expected.rounds });
-    expect(calls).toBeLessThanOrEqual(FLOORS[name]!.calls);
+    // below a floor, the floor of bench/floors.ts is wrong
+    expect(calls).toBeGreaterThanOrEqual(FLOORS[name]!.calls);
+    expect(waves.length).toBeGreaterThanOrEqual(FLOORS[name]!.rounds);
   });
 });
 
