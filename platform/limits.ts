@@ -329,6 +329,9 @@ export interface RequestedOperation {
   variables: Record<string, unknown>;
 }
 
+/** How many accepted operation texts a guard keeps parsed (then it starts again). */
+const ACCEPTED_TEXTS = 500;
+
 /**
  * The check of one request against the limits: the size and tokens on the text, then (when it
  * parses: a syntax error is left to Apollo's own answer) the shape on the document. Runs in the
@@ -336,9 +339,18 @@ export interface RequestedOperation {
  * hook before validation can only become a 500. A refusal is logged as the operation's line.
  */
 export function operationGuard(limits: OperationLimits, schema: () => GraphQLSchema | undefined, logger: Logger) {
+  // the texts that passed the checks on the text alone (size, tokens, field merges), parsed: a
+  // client sends the same few operations again and again; the shape depends on the variables
+  // (`first`) and is measured every time
+  const accepted = new Map<string, DocumentNode>();
   return (operation: RequestedOperation): OperationLimitError | null => {
     const started = performance.now();
     try {
+      const known = accepted.get(operation.query);
+      if (known) {
+        checkShape(measureDocument(known, schema(), operation.variables), limits);
+        return null;
+      }
       checkSource(operation.query, limits);
       let document: DocumentNode | undefined;
       try {
@@ -350,6 +362,8 @@ export function operationGuard(limits: OperationLimits, schema: () => GraphQLSch
         checkShape(measureDocument(document, schema(), operation.variables), limits);
         const merges = countFieldMerges(document, limits.fieldMerges);
         if (merges > limits.fieldMerges) throw new OperationLimitError("fieldMerges", limits.fieldMerges, `more than ${limits.fieldMerges}`);
+        if (accepted.size >= ACCEPTED_TEXTS) accepted.clear();
+        accepted.set(operation.query, document);
       }
       return null;
     } catch (err) {
