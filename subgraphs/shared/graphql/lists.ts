@@ -76,8 +76,9 @@ export async function childConnection<T>(
     throw badUserInput(`${field} cannot be used on this field: it already filters on it`, field);
   }
   const full = edge.sort && query.sort === undefined ? { ...query, sort: edge.sort } : query;
-  // children another read of the request already holds (only in the edge's own order, unfiltered)
-  const children = Object.keys(query).length === 0 ? knownChildren(ctx, edge).of(parentId) : undefined;
+  // children another read of the request already holds (only in the edge's own order, unfiltered,
+  // from the first page: a later page's cursor may be one of the REST page's, which only a REST read resumes)
+  const children = Object.keys(query).length === 0 && !page.after ? knownChildren(ctx, edge).of(parentId) : undefined;
   if (children !== undefined) {
     const known = await children;
     if (known !== undefined) {
