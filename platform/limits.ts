@@ -11,6 +11,8 @@ import {
   isListType,
   isObjectType,
   valueFromASTUntyped,
+  visit,
+  BREAK,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -332,6 +334,32 @@ export interface RequestedOperation {
 /** How many accepted operation texts a guard keeps parsed (then it starts again). */
 const ACCEPTED_TEXTS = 500;
 
+interface Accepted {
+  document: DocumentNode;
+  /** no `first` takes a variable: the shape is the same for any variables */
+  constantShape: boolean;
+  /** the schema the constant shape passed against */
+  schema: GraphQLSchema | undefined;
+}
+
+/** Whether a variable gives some field's `first` (the only measure variables change: listSize). */
+function sizedByVariables(document: DocumentNode): boolean {
+  let sized = false;
+  visit(document, {
+    Argument(node) {
+      if (node.name.value !== "first") return;
+      visit(node.value, {
+        Variable() {
+          sized = true;
+          return BREAK;
+        },
+      });
+      if (sized) return BREAK;
+    },
+  });
+  return sized;
+}
+
 /**
  * The check of one request against the limits: the size and tokens on the text, then (when it
  * parses: a syntax error is left to Apollo's own answer) the shape on the document. Runs in the
@@ -342,13 +370,17 @@ export function operationGuard(limits: OperationLimits, schema: () => GraphQLSch
   // the texts that passed the checks on the text alone (size, tokens, field merges), parsed: a
   // client sends the same few operations again and again; the shape depends on the variables
   // (`first`) and is measured every time
-  const accepted = new Map<string, DocumentNode>();
+  const accepted = new Map<string, Accepted>();
   return (operation: RequestedOperation): OperationLimitError | null => {
     const started = performance.now();
     try {
       const known = accepted.get(operation.query);
       if (known) {
-        checkShape(measureDocument(known, schema(), operation.variables), limits);
+        const current = schema();
+        // a shape no variable sizes is the text's own: measured once per schema
+        if (known.constantShape && known.schema === current) return null;
+        checkShape(measureDocument(known.document, current, operation.variables), limits);
+        if (known.constantShape) known.schema = current;
         return null;
       }
       checkSource(operation.query, limits);
@@ -363,7 +395,8 @@ export function operationGuard(limits: OperationLimits, schema: () => GraphQLSch
         const merges = countFieldMerges(document, limits.fieldMerges);
         if (merges > limits.fieldMerges) throw new OperationLimitError("fieldMerges", limits.fieldMerges, `more than ${limits.fieldMerges}`);
         if (accepted.size >= ACCEPTED_TEXTS) accepted.clear();
-        accepted.set(operation.query, document);
+        const constantShape = !sizedByVariables(document);
+        accepted.set(operation.query, { document, constantShape, schema: constantShape ? schema() : undefined });
       }
       return null;
     } catch (err) {
