@@ -51,6 +51,7 @@ export class DeadlineExceededError extends GraphQLError {
 /** A subgraph's answer, read whole: shared by the identical fetches in flight. */
 interface SubgraphAnswer {
   status: number;
+  statusText: string;
   headers: Headers;
   text: string;
 }
@@ -67,11 +68,13 @@ async function fetchWithinDeadline(url: string, init: RequestInit & { headers: R
   const remaining = header === undefined ? undefined : Number(header);
   if (remaining !== undefined && remaining <= 0) throw new DeadlineExceededError();
   let status: number;
+  let statusText: string;
   let headers: Headers;
   let text: string;
   try {
     const res = await fetch(url, remaining === undefined ? init : { ...init, signal: AbortSignal.timeout(remaining) });
     status = res.status;
+    statusText = res.statusText;
     headers = res.headers;
     text = await res.text();
   } catch (err) {
@@ -79,7 +82,7 @@ async function fetchWithinDeadline(url: string, init: RequestInit & { headers: R
     throw err;
   }
   if (status >= 400 && status < 500 && hasGraphQLErrors(text)) status = 200;
-  return { status, headers, text };
+  return { status, statusText, headers, text };
 }
 
 /**
@@ -102,8 +105,29 @@ function subgraphFetcher(inflight: InFlight<SubgraphAnswer>): (url: string, init
       inflight.forget();
       answer = await fetchWithinDeadline(url, init).finally(() => inflight.forget());
     }
-    return new Response(answer.text, { status: answer.status, headers: answer.headers });
+    return answerResponse(url, answer);
   };
+}
+
+/**
+ * What the data source reads of a fetch's response (ok, status, statusText, url, headers, text,
+ * json), over the answer already read: a `new Response` would turn the text back into a stream
+ * of bytes for the data source to decode and parse again, on every subgraph fetch.
+ */
+function answerResponse(url: string, answer: SubgraphAnswer): Response {
+  const response = {
+    ok: answer.status >= 200 && answer.status < 300,
+    status: answer.status,
+    statusText: answer.statusText,
+    url,
+    headers: answer.headers,
+    redirected: false,
+    bodyUsed: false,
+    text: async () => answer.text,
+    json: async () => JSON.parse(answer.text) as unknown,
+    clone: () => answerResponse(url, answer),
+  };
+  return response as unknown as Response;
 }
 
 function hasGraphQLErrors(text: string): boolean {
