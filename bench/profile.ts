@@ -4,6 +4,13 @@ import { writeFileSync } from "node:fs";
 import { generateCompany } from "../directory/data/generate.js";
 import { loadOperations, pickDemoData, variablesOf } from "../test/helpers/operations.js";
 import { startGatewayStack } from "../test/helpers/gateway-stack.js";
+/**
+ * `NODE_ENV=production npx tsx bench/profile.ts`: a CPU profile of the whole stack in one process
+ * (directory, subgraphs, gateway and 8 clients running the read operations in turn for 8 s): its
+ * top functions by self time and its share per package. Coarser than `BENCH_CPU_PROF=1` (which
+ * profiles the subgraphs process alone) but quick, for comparing a change before and after.
+ * PROF_OUT names the .cpuprofile written (default /tmp/stack.cpuprofile).
+ */
 process.env.LOG_LEVEL = "silent";
 const demo = pickDemoData(generateCompany({ employees: 300, today: "2026-06-15" }));
 const ops = loadOperations().filter((o) => o.kind === "query").map((o) => ({ name: o.name, source: o.source, variables: variablesOf(demo, o) }));
@@ -14,7 +21,7 @@ const t0 = performance.now(); let n = 0;
 await Promise.all(Array.from({ length: 8 }, async () => { while (performance.now() - t0 < 8000) { const op = ops[n++ % ops.length]!; await stack.query(op.source, op.variables); } }));
 const { profile } = await s.post("Profiler.stop");
 console.log("ops/s", (n / 8).toFixed(0));
-writeFileSync(process.env.PROF_OUT ?? "/tmp/p.cpuprofile", JSON.stringify(profile));
+writeFileSync(process.env.PROF_OUT ?? "/tmp/stack.cpuprofile", JSON.stringify(profile));
 const self = new Map<string, number>(); let all = 0;
 for (const node of (profile as any).nodes) { all += node.hitCount; const name = `${node.callFrame.functionName || "(anon)"} ${node.callFrame.url.replace(/^.*\/work\/wt\/[^/]+\//, "")}:${node.callFrame.lineNumber + 1}`; self.set(name, (self.get(name) ?? 0) + node.hitCount); }
 // by package
