@@ -38,14 +38,15 @@ export const FLOORS: Record<string, Floor> = {
     ],
   },
   OrgChart: {
-    calls: 7,
+    calls: 6,
     rounds: 4,
     reasoning: [
-      "1, from the argument: GET /departments/X (name, level, parent and manager refs) and",
+      "1, from the argument: GET /departments (whole, one page: the department with its level, parent and manager refs, and its parent —",
+      "   two ids of a one-page list, so the page is cheaper than two single reads) and",
       "   GET /employees?applicableJobPosition.department.id=X&limit=50&include=totalCount (the members)",
-      "2: GET /job-positions?id=<the members' applicable positions>; GET /departments/<parent>",
+      "2: GET /job-positions?id=<the members' applicable positions>",
       "3: GET /employees?id=<the positions' managers and the department's manager> (one call); GET /business-establishments (whole)",
-      "4: GET /legal-entities (whole) — 7 calls in 4 rounds",
+      "4: GET /legal-entities (whole) — 6 calls in 4 rounds",
     ],
   },
   Timesheet: {

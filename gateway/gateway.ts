@@ -17,6 +17,7 @@ import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.
 import { handleCors } from "./cors.js";
 import { createExploration } from "./explore.js";
 import { ErrorCode } from "../platform/error-codes.js";
+import { claimSpeculation, speculate, type SpeculationContext } from "./speculate.js";
 
 /**
  * The gateway: composes the three subgraphs (from the committed supergraph, or by introspecting
@@ -25,7 +26,7 @@ import { ErrorCode } from "../platform/error-codes.js";
  * the caller's credentials and the shared subgraph secret, and answers `/health` and `/ready`.
  */
 
-interface GatewayContext {
+interface GatewayContext extends SpeculationContext {
   authorization?: string;
   /** subgraph fetches made for this operation */
   subgraphFetches: number;
@@ -50,6 +51,7 @@ export class DeadlineExceededError extends GraphQLError {
 /** A subgraph's answer, read whole: shared by the identical fetches in flight. */
 interface SubgraphAnswer {
   status: number;
+  statusText: string;
   headers: Headers;
   text: string;
 }
@@ -66,11 +68,13 @@ async function fetchWithinDeadline(url: string, init: RequestInit & { headers: R
   const remaining = header === undefined ? undefined : Number(header);
   if (remaining !== undefined && remaining <= 0) throw new DeadlineExceededError();
   let status: number;
+  let statusText: string;
   let headers: Headers;
   let text: string;
   try {
     const res = await fetch(url, remaining === undefined ? init : { ...init, signal: AbortSignal.timeout(remaining) });
     status = res.status;
+    statusText = res.statusText;
     headers = res.headers;
     text = await res.text();
   } catch (err) {
@@ -78,7 +82,7 @@ async function fetchWithinDeadline(url: string, init: RequestInit & { headers: R
     throw err;
   }
   if (status >= 400 && status < 500 && hasGraphQLErrors(text)) status = 200;
-  return { status, headers, text };
+  return { status, statusText, headers, text };
 }
 
 /**
@@ -101,8 +105,29 @@ function subgraphFetcher(inflight: InFlight<SubgraphAnswer>): (url: string, init
       inflight.forget();
       answer = await fetchWithinDeadline(url, init).finally(() => inflight.forget());
     }
-    return new Response(answer.text, { status: answer.status, headers: answer.headers });
+    return answerResponse(url, answer);
   };
+}
+
+/**
+ * What the data source reads of a fetch's response (ok, status, statusText, url, headers, text,
+ * json), over the answer already read: a `new Response` would turn the text back into a stream
+ * of bytes for the data source to decode and parse again, on every subgraph fetch.
+ */
+function answerResponse(url: string, answer: SubgraphAnswer): Response {
+  const response = {
+    ok: answer.status >= 200 && answer.status < 300,
+    status: answer.status,
+    statusText: answer.statusText,
+    url,
+    headers: answer.headers,
+    redirected: false,
+    bodyUsed: false,
+    text: async () => answer.text,
+    json: async () => JSON.parse(answer.text) as unknown,
+    clone: () => answerResponse(url, answer),
+  };
+  return response as unknown as Response;
 }
 
 function hasGraphQLErrors(text: string): boolean {
@@ -116,6 +141,7 @@ function hasGraphQLErrors(text: string): boolean {
 
 class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
   constructor(
+    private readonly name: string,
     url: string,
     private readonly secret: string | null,
     inflight: InFlight<SubgraphAnswer>,
@@ -125,6 +151,12 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     // a request could go out on a socket the server was closing (ECONNRESET, "socket hang up").
     // undici honours the server's `Keep-Alive: timeout=5` and retires sockets before it.
     super({ url, fetcher: subgraphFetcher(inflight) as unknown as RemoteGraphQLDataSource["fetcher"] });
+  }
+
+  /** A fetch the operation already started with its root fetch (speculate.ts) is answered by it. */
+  override process(options: GraphQLDataSourceProcessOptions<GatewayContext>): ReturnType<RemoteGraphQLDataSource<GatewayContext>["process"]> {
+    const started = claimSpeculation(this.name, options as GraphQLDataSourceProcessOptions);
+    return (started as ReturnType<RemoteGraphQLDataSource<GatewayContext>["process"]> | undefined) ?? super.process(options);
   }
 
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
@@ -155,7 +187,9 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
             subgraphs: SUBGRAPH_NAMES.map((name) => ({ name, url: config.subgraphUrls[name] })),
           })
         : await readSupergraph(config.supergraphPath, config.prefix),
-    buildService: ({ name }) => new SubgraphDataSource(urlOf(name), config.subgraphSecret, inflight),
+    buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight),
+    // entity fetches a root lookup by id makes predictable start with the root fetch (speculate.ts)
+    experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0]),
     // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
     // line per operation
     logger: {

@@ -11,6 +11,8 @@ import {
   isListType,
   isObjectType,
   valueFromASTUntyped,
+  visit,
+  BREAK,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
@@ -329,6 +331,35 @@ export interface RequestedOperation {
   variables: Record<string, unknown>;
 }
 
+/** How many accepted operation texts a guard keeps parsed (then it starts again). */
+const ACCEPTED_TEXTS = 500;
+
+interface Accepted {
+  document: DocumentNode;
+  /** no `first` takes a variable: the shape is the same for any variables */
+  constantShape: boolean;
+  /** the schema the constant shape passed against */
+  schema: GraphQLSchema | undefined;
+}
+
+/** Whether a variable gives some field's `first` (the only measure variables change: listSize). */
+function sizedByVariables(document: DocumentNode): boolean {
+  let sized = false;
+  visit(document, {
+    Argument(node) {
+      if (node.name.value !== "first") return;
+      visit(node.value, {
+        Variable() {
+          sized = true;
+          return BREAK;
+        },
+      });
+      if (sized) return BREAK;
+    },
+  });
+  return sized;
+}
+
 /**
  * The check of one request against the limits: the size and tokens on the text, then (when it
  * parses: a syntax error is left to Apollo's own answer) the shape on the document. Runs in the
@@ -336,9 +367,22 @@ export interface RequestedOperation {
  * hook before validation can only become a 500. A refusal is logged as the operation's line.
  */
 export function operationGuard(limits: OperationLimits, schema: () => GraphQLSchema | undefined, logger: Logger) {
+  // the texts that passed the checks on the text alone (size, tokens, field merges), parsed: a
+  // client sends the same few operations again and again; the shape depends on the variables
+  // (`first`) and is measured every time
+  const accepted = new Map<string, Accepted>();
   return (operation: RequestedOperation): OperationLimitError | null => {
     const started = performance.now();
     try {
+      const known = accepted.get(operation.query);
+      if (known) {
+        const current = schema();
+        // a shape no variable sizes is the text's own: measured once per schema
+        if (known.constantShape && known.schema === current) return null;
+        checkShape(measureDocument(known.document, current, operation.variables), limits);
+        if (known.constantShape) known.schema = current;
+        return null;
+      }
       checkSource(operation.query, limits);
       let document: DocumentNode | undefined;
       try {
@@ -350,6 +394,9 @@ export function operationGuard(limits: OperationLimits, schema: () => GraphQLSch
         checkShape(measureDocument(document, schema(), operation.variables), limits);
         const merges = countFieldMerges(document, limits.fieldMerges);
         if (merges > limits.fieldMerges) throw new OperationLimitError("fieldMerges", limits.fieldMerges, `more than ${limits.fieldMerges}`);
+        if (accepted.size >= ACCEPTED_TEXTS) accepted.clear();
+        const constantShape = !sizedByVariables(document);
+        accepted.set(operation.query, { document, constantShape, schema: constantShape ? schema() : undefined });
       }
       return null;
     } catch (err) {

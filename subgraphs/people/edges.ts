@@ -1,5 +1,5 @@
 import type { ChildEdge, SubgraphContext } from "../shared/graphql/index.js";
-import { applicableEmploymentOf, applicableJobPositionOf } from "./loaders.js";
+import { applicableEmploymentOf, applicableJobPositionOf, employmentLoader } from "./loaders.js";
 import type { RestEmployee, RestEmployment, RestJobPosition } from "./rest.js";
 
 /**
@@ -16,6 +16,8 @@ export const employmentsOfEmployee: ChildEdge<RestEmployment> = {
   filterField: "employeeIds",
   sort: "start.date",
   parentOf: (employment) => employment.employee.id,
+  // the applicable employment, read in the same tick, is on the page (one call, not two)
+  primes: employmentLoader,
 };
 
 /** docs/interface.md#employee: an employee's `links.jobPositions` is the list filtered by `employment.employee.id`. */

@@ -72,7 +72,7 @@ export const probationaryPeriodLoader = (ctx: SubgraphContext) =>
 export const portraitLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("portrait", () => adaptiveLoader<RestPortrait>(ctx.upstream, { list: "/portraits", single: (id) => `/portraits/${encodeURIComponent(id)}` }));
 
-const PROBATION_ORDER = { sort: "startsOn" } as const;
+export const PROBATION_ORDER = { sort: "startsOn" } as const;
 
 export const probationaryPeriodsByEmploymentLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("probationaryPeriodsByEmployment", () =>

@@ -42,20 +42,26 @@ describe("department tree", () => {
     expect(data.department.ancestors.map((d: any) => d.level)).toEqual(Array.from({ length: deepest.level - 1 }, (_, i) => i + 1));
   });
 
-  it("the ancestors of a deep department cost one call after the department itself", async () => {
+  it("a deep department and its ancestors cost one call: the collection's page, read at once, holds them all", async () => {
     const deepest = [...company().departments].sort((a, b) => b.level - a.level)[0]!;
     const { calls } = await counting(stack, () => query(stack, `query($id: ID!) { department(id: $id) { ancestors { name } } }`, { id: deepest.id }));
-    expect(calls.byRoute).toEqual({ "GET /service-api/departments/{id}": 1, "GET /service-api/departments": 1 });
+    expect(calls.byRoute).toEqual({ "GET /service-api/departments": 1 });
   });
 
-  it("the parent of a second-level department costs one single read", async () => {
+  it("a second-level department and its parent cost one call, in one round: the collection's page", async () => {
     const second = company().departments.find((d) => d.level === 2)!;
     const { result, calls } = await counting(stack, () =>
       query(stack, `query($id: ID!) { department(id: $id) { ancestors { id } parent { id name } } }`, { id: second.id }),
     );
     expect(result.department.parent).toEqual({ id: second.parentId, name: department(second.parentId!).name });
     expect(result.department.ancestors).toEqual([{ id: second.parentId }]);
-    expect(calls.byRoute).toEqual({ "GET /service-api/departments/{id}": 2 });
+    expect(calls.byRoute).toEqual({ "GET /service-api/departments": 1 });
+  });
+
+  it("a department read without its parent, children or ancestors is one single read, no page", async () => {
+    const second = company().departments.find((d) => d.level === 2)!;
+    const { calls } = await counting(stack, () => query(stack, `query($id: ID!) { department(id: $id) { name level manager { id } } }`, { id: second.id }));
+    expect(calls.byRoute).toEqual({ "GET /service-api/departments/{id}": 1 });
   });
 
   it("a department's manager is the employee of its head", async () => {

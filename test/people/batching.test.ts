@@ -157,10 +157,12 @@ describe("calls do not grow with the length of a list", () => {
     expect(seen.length).toBeGreaterThan(3);
     expect(new Set(seen.map((s) => s.positions)).size).toBeGreaterThan(1);
     for (const s of seen) expect(s.byRoute).toEqual(seen[0]!.byRoute);
+    // the floor of bench/floors.ts: the applicable employment comes from the employments page, the
+    // applicable position and each employment's positions from the employee's positions list
     expect(seen[0]!.byRoute).toEqual({
       "GET /service-api/employees": 3,
-      "GET /service-api/job-positions": 2,
-      "GET /service-api/employments": 2,
+      "GET /service-api/job-positions": 1,
+      "GET /service-api/employments": 1,
       "GET /service-api/probationary-periods": 1,
       "GET /service-api/employee-attributes": 1,
     });

@@ -177,3 +177,33 @@ describe("EmploymentSort", () => {
     expect(desc[0]).toBeNull();
   });
 });
+
+describe("an employee's employments' job positions, answered from the employee's positions (employee.prefetch.ts)", () => {
+  const careerQuery = `query($id: ID!, $after: String) { employee(id: $id) { applicableJobPosition { id }
+    employments(first: 10) { nodes { id jobPositions(first: 1, after: $after) { pageInfo { hasNextPage endCursor } nodes { id } } } } } }`;
+
+  it("pages on with the cursors of either answer: the positions list's and a REST page's", async () => {
+    // an employee with a single employment holding two positions or more
+    let chosen: Row | undefined;
+    for (const candidate of all.filter((e) => all.filter((x) => x.employee.id === e.employee.id).length === 1)) {
+      const data = await query(stack, `query($id: ID!) { employment(id: $id) { jobPositions(first: 5) { nodes { id } } } }`, { id: candidate.id });
+      if (data.employment.jobPositions.nodes.length >= 2) {
+        chosen = candidate;
+        break;
+      }
+    }
+    expect(chosen).toBeDefined();
+    const all2 = (await query(stack, `query($id: ID!) { employment(id: $id) { jobPositions(first: 5) { nodes { id } } } }`, { id: chosen!.id })).employment.jobPositions.nodes.map(
+      (n: { id: string }) => n.id,
+    );
+    // the first position, then the next one with the cursor the answer gave
+    const first = (await query(stack, careerQuery, { id: chosen!.employee.id })).employee.employments.nodes[0].jobPositions;
+    expect(first.nodes.map((n: { id: string }) => n.id)).toEqual([all2[0]]);
+    const next = (await query(stack, careerQuery, { id: chosen!.employee.id, after: first.pageInfo.endCursor })).employee.employments.nodes[0].jobPositions;
+    expect(next.nodes.map((n: { id: string }) => n.id)).toEqual([all2[1]]);
+    // a cursor of a REST page (the employment asked alone) pages on as well
+    const rest = (await query(stack, `query($id: ID!) { employment(id: $id) { jobPositions(first: 1) { pageInfo { endCursor } } } }`, { id: chosen!.id })).employment.jobPositions;
+    const fromRest = (await query(stack, careerQuery, { id: chosen!.employee.id, after: rest.pageInfo.endCursor })).employee.employments.nodes[0].jobPositions;
+    expect(fromRest.nodes.map((n: { id: string }) => n.id)).toEqual([all2[1]]);
+  });
+});

@@ -96,6 +96,16 @@ describe("a limit set by its variable", () => {
     expect((await postGraphQL(strict.url, page(30))).errors).toBeUndefined();
     expect((await postGraphQL(strict.url, page(40))).errors![0]!.extensions).toMatchObject({ code: "OPERATION_LIMIT_EXCEEDED", limit: "cost", value: 150, actual: 161 });
   });
+
+  it("measures a text it accepted before again with each request's variables", async () => {
+    // the guard keeps accepted texts parsed; the cost of `first: $n` is the variables'
+    const page = `query($n: Int) { employees(first: $n) { nodes { id givenName familyName } } }`;
+    expect((await postGraphQL(strict.url, page, { n: 30 })).errors).toBeUndefined();
+    stack.resetStats();
+    expect((await postGraphQL(strict.url, page, { n: 40 })).errors![0]!.extensions).toMatchObject({ limit: "cost", value: 150, actual: 161 });
+    expect(stack.stats().total).toBe(0);
+    expect((await postGraphQL(strict.url, page, { n: 30 })).errors).toBeUndefined();
+  });
 });
 
 describe("a subgraph called directly", () => {

@@ -129,3 +129,23 @@ describe("totalCount only when selected", () => {
     expect(asked).toEqual([false, true, false]);
   });
 });
+
+describe("field resolvers of a subgraph schema", () => {
+  it("leaves a plain property to graphql-js's default resolver, keeps resolver methods, root fields and renamed properties", async () => {
+    const { loadSubgraphModule } = await import("../helpers/stack.js");
+    const { isObjectType } = await import("graphql");
+    const people = await (await loadSubgraphModule("people")).buildSchema();
+    const employee = people.getType("Employee");
+    if (!isObjectType(employee)) throw new Error("no Employee type");
+    // a property of the REST object, read as it is
+    expect(employee.getFields().givenName!.resolve).toBeUndefined();
+    // resolved by a method of EmployeeResolver
+    expect(employee.getFields().manager!.resolve).toBeTypeOf("function");
+    expect(people.getQueryType()!.getFields().employee!.resolve).toBeTypeOf("function");
+    const legacy = await (await loadSubgraphModule("legacy-time")).buildSchema();
+    const contract = legacy.getType("WorkContract");
+    if (!isObjectType(contract)) throw new Error("no WorkContract type");
+    // a property named otherwise than its field (`trialPeriodEndDate` in the legacy payload)
+    expect(contract.getFields().trialPeriodEndsOn!.resolve).toBeTypeOf("function");
+  });
+});

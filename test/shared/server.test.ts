@@ -56,6 +56,12 @@ describe("the subgraph server", () => {
     }
   });
 
+  it("an answer is never to be cached: cache-control no-store, without Apollo's per-field cache hints", async () => {
+    const res = await fetch(probe.subgraph.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ title }" }) });
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(await res.json()).toEqual({ data: { title: "Hi" } });
+  });
+
   it("any other path is a 404", async () => {
     const res = await send(probe.subgraph.url, { path: "/graphql/extra", method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(res.status).toBe(404);

@@ -116,6 +116,35 @@ describe("per-request loaders", () => {
     expect(await loader.load("999999")).toEqual([]);
   });
 
+  it("a list expected in flight answers the keys it holds; the others are read after it, in one call", async () => {
+    fx.reset();
+    const session = fx.upstream.session();
+    const loader = listByIdsLoader<Employee>(session, "/employees");
+    const list = session.current.page<Employee>("/employees", { limit: 10 }).then((e) => e.items);
+    loader.expectAll(list);
+    const held = (await list).map((e) => e.id);
+    const got = await Promise.all([loader.load(held[0]!), loader.load(held[5]!), loader.load(ids[200]!)]);
+    expect(got.map((e) => e?.id)).toEqual([held[0], held[5], ids[200]]);
+    expect(fx.stats().byRoute).toEqual({ "GET /service-api/employees": 2 });
+  });
+
+  it("a list expected in flight that fails answers nothing: its keys are read on their own", async () => {
+    fx.reset();
+    const session = fx.upstream.session();
+    const loader = listByIdsLoader<Employee>(session, "/employees");
+    loader.expectAll(Promise.reject(new Error("the list failed")));
+    expect((await loader.load(ids[3]!))?.id).toBe(ids[3]);
+    expect(fx.stats().byRoute).toEqual({ "GET /service-api/employees": 1 });
+  });
+
+  it("a warmed adaptive loader answers a single id from the first page, not from a single read", async () => {
+    fx.reset();
+    const loader = adaptiveLoader<Employee>(fx.upstream.session(), { list: "/employees", single: (id) => `/employees/${id}` });
+    loader.warm();
+    expect((await loader.load(ids[7]!))?.id).toBe(ids[7]);
+    expect(fx.stats().byRoute).toEqual({ "GET /service-api/employees": 1 });
+  });
+
   it("the loader registry keeps one loader per key for its request only", () => {
     const session = fx.upstream.session();
     const a = session.loaders.get("employees", () => listByIdsLoader<Employee>(session, "/employees"));

@@ -23,11 +23,13 @@ import {
 import { ProbationaryPeriod } from "../probationary-period/probationary-period.js";
 import type { RestEmployee } from "../rest.js";
 import { Employee, EmployeeConnection, EmployeeListArgs, employeeQuery } from "./employee.js";
+import { prefetchEmployee } from "./employee.prefetch.js";
 
 @Resolver(() => Employee)
 export class EmployeeResolver {
   @Query(() => Employee, { nullable: true, description: "One employee; null when it does not exist or is not visible." })
   employee(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<RestEmployee | null> {
+    prefetchEmployee(ctx, info, id);
     // read with its links when the portrait's address is asked: the same one call
     return (readsPortraitAddress(info) ? employeeWithLinksLoader(ctx) : employeeLoader(ctx)).load(id);
   }

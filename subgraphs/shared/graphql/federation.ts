@@ -1,6 +1,6 @@
 import { buildSubgraphSchema } from "@apollo/subgraph";
 import { printSchemaWithDirectives } from "@graphql-tools/utils";
-import { graphql, parse, type GraphQLSchema } from "graphql";
+import { graphql, isObjectType, parse, type GraphQLSchema } from "graphql";
 import { buildSchema, createResolversMap, type BuildSchemaOptions } from "type-graphql";
 import { describeDocument } from "./descriptions.js";
 import { namespaceSubgraph } from "./namespace.js";
@@ -30,7 +30,7 @@ export interface SubgraphSchemaOptions extends Omit<BuildSchemaOptions, "skipChe
 export async function buildFederatedSchema(options: SubgraphSchemaOptions): Promise<GraphQLSchema> {
   const { referenceResolvers, prefix, ...buildOptions } = options;
   const schema = await buildSchema({ ...buildOptions, skipCheck: true });
-  const resolvers = createResolversMap(schema) as Record<string, Record<string, unknown>>;
+  const resolvers = withoutPlainFieldResolvers(schema, createResolversMap(schema) as Record<string, Record<string, unknown>>);
   for (const [typeName, reference] of Object.entries(referenceResolvers ?? {})) {
     resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...reference };
   }
@@ -49,4 +49,37 @@ export async function subgraphSdl(schema: GraphQLSchema): Promise<string> {
   const sdl = (result.data?._service as { sdl?: string } | undefined)?.sdl;
   if (!sdl) throw new Error(`not a subgraph schema: ${result.errors?.[0]?.message ?? "no _service.sdl"}`);
   return sdl.trim() + "\n";
+}
+
+/** What type-graphql's metadata says of fields (its global storage; not part of its exports). */
+interface TypeGraphQLMetadata {
+  objectTypes: Array<{ name: string; target: unknown }>;
+  fieldResolvers: Array<{ schemaName: string; getObjectType?: () => unknown }>;
+  fields: Array<{ name: string; schemaName: string; middlewares?: unknown[]; roles?: unknown[] }>;
+}
+
+/**
+ * type-graphql gives every field of an object type a resolver: a field without a resolver method
+ * gets one that runs the field's middlewares, then reads the property — an object and a closure
+ * per field resolved, for middlewares no field has. Those fields are left to graphql-js's default
+ * resolver, which reads the same property, when the property has the field's name and no field
+ * has a middleware or a role; fields resolved by a method, root fields and renamed properties
+ * keep theirs. Without type-graphql's metadata at hand, every resolver stays.
+ */
+function withoutPlainFieldResolvers(schema: GraphQLSchema, resolvers: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
+  const metadata = (globalThis as { TypeGraphQLMetadataStorage?: TypeGraphQLMetadata }).TypeGraphQLMetadataStorage;
+  if (!metadata?.fields || !metadata.fieldResolvers || !metadata.objectTypes) return resolvers;
+  if (metadata.fields.some((f) => (f.middlewares?.length ?? 0) > 0 || f.roles !== undefined)) return resolvers;
+  const renamed = new Set(metadata.fields.filter((f) => f.name !== f.schemaName).map((f) => f.schemaName));
+  const typeNameOf = new Map(metadata.objectTypes.map((t) => [t.target, t.name]));
+  const methods = new Set(metadata.fieldResolvers.map((r) => `${typeNameOf.get(r.getObjectType?.()) ?? "?"}.${r.schemaName}`));
+  const roots = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name, schema.getSubscriptionType()?.name]);
+  for (const [typeName, fields] of Object.entries(resolvers)) {
+    const type = schema.getType(typeName);
+    if (roots.has(typeName) || !isObjectType(type)) continue;
+    for (const fieldName of Object.keys(type.getFields())) {
+      if (typeof fields[fieldName] === "function" && !methods.has(`${typeName}.${fieldName}`) && !renamed.has(fieldName)) delete fields[fieldName];
+    }
+  }
+  return resolvers;
 }

@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
 import type { QueryParams } from "../upstream/types.js";
-import { childConnectionLoader, pageSize, restConnection, selects, type ConnectionArgs, type ConnectionResult } from "./connection.js";
+import { arrayConnection, childConnectionLoader, cursorScope, pageSize, restConnection, selects, type ConnectionArgs, type ConnectionResult } from "./connection.js";
 import type { SubgraphContext } from "./server.js";
 import { edgeOwnFilterRefusal } from "../../../platform/input-checks.js";
 
@@ -17,6 +17,8 @@ import { edgeOwnFilterRefusal } from "../../../platform/input-checks.js";
 /** A loader that takes items read elsewhere in the request (`AdaptiveLoader.primeAll`). */
 export interface Primes<T> {
   primeAll(items: readonly T[]): unknown;
+  /** a list in flight that holds some of the loader's entities (`PrimableLoader.expectAll`) */
+  expectAll?(items: Promise<readonly T[]>): unknown;
 }
 
 /**
@@ -87,11 +89,64 @@ export async function childConnection<T>(
   // checked here so that a bad `first` fails before the batch, not inside it for every parent
   pageSize(page.first);
   const full = edgeQuery(edge, query);
+  // children another read of the request already holds (only in the edge's own order, unfiltered,
+  // from the first page: a later page's cursor may be one of the REST page's, which only a REST read resumes)
+  const children = Object.keys(query).length === 0 && !page.after ? knownChildren(ctx, edge).of(parentId) : undefined;
+  if (children !== undefined) {
+    const known = await children;
+    if (known !== undefined) {
+      const binding = { signer: ctx.upstream.cursors, scope: cursorScope(edge.path, { ...full, [edge.filter]: parentId }) };
+      return arrayConnection(known, page, binding);
+    }
+  }
   // the same edge asked with other filters or another sort needs a loader of its own
   const loader = ctx.loaders.get(`children:${edge.path}:${edge.filter}:${JSON.stringify(full)}`, () =>
     childConnectionLoader<T>(ctx.upstream, edge.path, edge.filter, (item) => edge.parentOf(item, ctx), { query: full }),
   );
-  const connection = await loader.load({ parentId, args: { first: page.first, after: page.after }, totalCount: selects(info, "totalCount") });
-  edge.primes?.(ctx).primeAll(connection.nodes);
+  const loading = loader.load({ parentId, args: { first: page.first, after: page.after }, totalCount: selects(info, "totalCount") });
+  const primes = edge.primes?.(ctx);
+  // a reference read in the same tick waits for this page instead of reading on its own
+  primes?.expectAll?.(loading.then((c) => c.nodes));
+  const connection = await loading;
+  primes?.primeAll(connection.nodes);
   return connection;
+}
+
+/**
+ * The children of some parents over an edge, read by another list of the request (an employee's
+ * job positions answer each of the employee's employments' positions), complete and in the edge's
+ * own order. `expect` registers the read while in flight: a connection asked meanwhile waits for
+ * it instead of reading its own page.
+ */
+export class KnownChildren<T> {
+  private readonly groups = new Map<string, readonly T[]>();
+  private readonly pending = new Set<Promise<unknown>>();
+
+  /** The parent's children when known; a Promise while a read that may know them is in flight; undefined when none can. */
+  of(parentId: string): Promise<readonly T[] | undefined> | undefined {
+    if (this.groups.has(parentId)) return Promise.resolve(this.groups.get(parentId));
+    if (this.pending.size === 0) return undefined;
+    return (async () => {
+      while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+      return this.groups.get(parentId);
+    })();
+  }
+
+  /** A read in flight that answers the children of the parents it names (each list complete); its failure answers none. */
+  expect(groups: Promise<Iterable<readonly [string, readonly T[]]>>): this {
+    const settled = groups.then(
+      (found) => {
+        for (const [parentId, children] of found) this.groups.set(parentId, children);
+      },
+      () => undefined,
+    );
+    this.pending.add(settled);
+    void settled.then(() => this.pending.delete(settled));
+    return this;
+  }
+}
+
+/** The request's known children over an edge. */
+export function knownChildren<T>(ctx: SubgraphContext, edge: ChildEdge<T>): KnownChildren<T> {
+  return ctx.loaders.get(`known-children:${edge.path}:${edge.filter}`, () => new KnownChildren<T>());
 }

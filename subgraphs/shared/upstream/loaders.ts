@@ -41,6 +41,66 @@ export class LoaderRegistry implements LoaderScope {
 }
 
 /**
+ * A loader that other reads of the request can answer ahead of it: a list that returned the
+ * entities (`primeAll`, `primeEntries`), or a list still in flight that may hold some of the keys
+ * (`expect`: a batch waits for the lists expected, then reads only the keys they did not answer).
+ * An employee's employments list answers the reference to the applicable employment, so the two
+ * reads of the same tick make one call (docs/graph.md#batching-rules). A list expected must not
+ * itself wait for this loader.
+ */
+export class PrimableLoader<K, V> extends DataLoader<K, V> {
+  private readonly known = new Map<K, V>();
+  private readonly pending = new Set<Promise<unknown>>();
+
+  constructor(
+    batch: (keys: readonly K[]) => Promise<Array<V | Error>>,
+    options: { maxBatchSize?: number } = {},
+  ) {
+    super(async (keys) => {
+      while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+      const missing = keys.filter((key) => !this.known.has(key));
+      const answers = missing.length > 0 ? await batch(missing) : [];
+      const read = new Map(missing.map((key, i) => [key, answers[i]]));
+      return keys.map((key) => (this.known.has(key) ? (this.known.get(key) as V) : (read.get(key) as V | Error)));
+    }, options);
+  }
+
+  /** Entities read elsewhere in the request, by key. */
+  primeEntries(entries: Iterable<readonly [K, V]>): this {
+    for (const [key, value] of entries) {
+      this.known.set(key, value);
+      this.prime(key, value as Exclude<V, Error>);
+    }
+    return this;
+  }
+
+  /** Entities read elsewhere in the request, keyed by their id. */
+  primeAll(items: readonly NonNullable<V>[]): this {
+    return this.primeEntries(items.flatMap((item) => (isIdentified(item) ? [[item.id as K, item] as const] : [])));
+  }
+
+  /** A read in flight whose entries answer some keys: batches wait for it; its failure primes nothing. */
+  expect(entries: Promise<Iterable<readonly [K, V]>>): this {
+    const settled = entries.then(
+      (found) => void this.primeEntries(found),
+      () => undefined,
+    );
+    this.pending.add(settled);
+    void settled.then(() => this.pending.delete(settled));
+    return this;
+  }
+
+  /** `expect` for a list of entities keyed by their id. */
+  expectAll(items: Promise<readonly NonNullable<V>[]>): this {
+    return this.expect(items.then((list) => list.flatMap((item) => (isIdentified(item) ? [[item.id as K, item] as const] : []))));
+  }
+}
+
+function isIdentified(item: unknown): item is { id: string } {
+  return typeof item === "object" && item !== null && typeof (item as { id?: unknown }).id === "string";
+}
+
+/**
  * A loader from a batch function answering a Map: keys missing from the Map resolve to null; a
  * rejected batch rejects each of its keys with that Error.
  */
@@ -74,20 +134,25 @@ export function listByIdsLoader<T extends { id: string }>(
   session: UpstreamSession,
   path: string,
   options: { filter?: string; query?: QueryParams } = {},
-): DataLoader<string, T | null> {
+): PrimableLoader<string, T | null> {
   const filter = options.filter ?? "id";
-  return keyedLoader<string, T>(
+  return new PrimableLoader<string, T | null>(
     async (ids) => {
-      const listable = ids.filter(isListable);
-      const single = ids.filter((id) => id.includes(","));
-      const [items, singles] = await Promise.all([
-        listable.length > 0 ? session.current.all<T>(path, { ...options.query, [filter]: listable, limit: MAX_FILTER_VALUES }) : [],
-        mapConcurrent(single, session.concurrency, (id) => session.current.read<T>(`${path}/${encodeURIComponent(id)}`, options.query)),
-      ]);
-      const found = new Map<string, T>();
-      for (const item of items) if (item && typeof item.id === "string") found.set(item.id, item);
-      for (const item of singles) if (item) found.set(item.id, item);
-      return found;
+      try {
+        const listable = ids.filter(isListable);
+        const single = ids.filter((id) => id.includes(","));
+        const [items, singles] = await Promise.all([
+          listable.length > 0 ? session.current.all<T>(path, { ...options.query, [filter]: listable, limit: MAX_FILTER_VALUES }) : [],
+          mapConcurrent(single, session.concurrency, (id) => session.current.read<T>(`${path}/${encodeURIComponent(id)}`, options.query)),
+        ]);
+        const found = new Map<string, T>();
+        for (const item of items) if (item && typeof item.id === "string") found.set(item.id, item);
+        for (const item of singles) if (item) found.set(item.id, item);
+        return ids.map((id) => found.get(id) ?? null);
+      } catch (err) {
+        const error = asError(err);
+        return ids.map(() => error);
+      }
     },
     { maxBatchSize: MAX_FILTER_VALUES },
   );
@@ -156,6 +221,21 @@ export class AdaptiveLoader<T extends { id: string }> extends DataLoader<string,
       throw err;
     });
     return this.whole;
+  }
+
+  /**
+   * Starts reading the collection's first page now, for references the operation will ask once
+   * another read names them (a department's parent, an establishment's legal entity): a batch
+   * then waits for that page instead of reading after it. While the collection fits one page the
+   * page is the one call those references cost anyway (a batch of several ids reads it; one id
+   * reads itself singly, also one call) and it answers them a round earlier; beyond one page an
+   * id it does not hold costs one call more. Without a single read, the whole list.
+   */
+  warm(): this {
+    const started = this.options.single === undefined ? this.all() : this.readFirstPage();
+    // a failure is the batch's to report, when a reference asks
+    started.catch(() => undefined);
+    return this;
   }
 
   /** Makes items read elsewhere in the request known to the loader. */
@@ -286,8 +366,8 @@ export function groupedLoader<T>(
   filter: string,
   keysOf: (item: T) => ParentKeys | Promise<ParentKeys>,
   query?: QueryParams,
-): DataLoader<string, T[]> {
-  return new DataLoader<string, T[]>(async (parentIds) => {
+): PrimableLoader<string, T[]> {
+  return new PrimableLoader<string, T[]>(async (parentIds) => {
     const listable = parentIds.filter(isListable);
     const groups = new Map<string, T[]>(listable.map((id) => [id, []]));
     try {

@@ -1,0 +1,114 @@
+import { getArgumentValues, getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo, type SelectionNode } from "graphql";
+import { childConnection, knownChildren, listQuery, readsBeyondKey, RestFilter, someField, type SubgraphContext } from "../../shared/graphql/index.js";
+import { isListable } from "../../shared/upstream/index.js";
+import { readsDefinitionDetails } from "../employee-attribute/definition-selection.js";
+import { employmentsOfEmployee, jobPositionsOfEmployee, jobPositionsOfEmployment, reportsOfManager } from "../edges.js";
+import {
+  attributesByEmployeeLoader,
+  employeeLoader,
+  jobPositionLoader,
+  PROBATION_ORDER,
+  probationaryPeriodsByEmploymentLoader,
+} from "../loaders.js";
+import type { RestEmployee, RestJobPosition, RestProbationaryPeriod } from "../rest.js";
+import { employeeQuery } from "./employee.js";
+
+/**
+ * `employee(id)`: what the operation reads of the employee that needs nothing but its id starts
+ * together with the employee's own read, instead of one round after it (docs/graph.md#batching-rules):
+ * - the lists of the employee (direct reports, employments, attributes), through the same loaders
+ *   and arguments as their fields, whose later reads are then answered by the loaders' memo;
+ * - every job position of the employee (`job-positions?employment.employee.id=`), when the
+ *   operation reads the applicable position, the manager or positions of an employment: it
+ *   answers the reference to the applicable position and each employment's positions, so neither
+ *   waits for the employee, then for the employment, nor reads again;
+ * - every probationary period of the employee, when the operation reads those of an employment.
+ * Nothing here answers the client: a read that fails is read again by its field, which reports it.
+ * The cost of an employee that does not exist is these reads, made for nothing.
+ */
+export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo, id: string): void {
+  if (!isListable(id)) return;
+  const type = getNamedType(info.returnType);
+  if (!isObjectType(type)) return;
+  const fields = selectedFields(info.fieldNodes.flatMap((n) => n.selectionSet?.selections ?? []), info);
+  const childInfo = (node: FieldNode): GraphQLResolveInfo => ({ ...info, fieldNodes: [node] });
+  const args = (node: FieldNode): Record<string, any> => {
+    const def = type.getFields()[node.name.value];
+    return def ? getArgumentValues(def, node, info.variableValues) : {};
+  };
+  const quiet = (started: () => Promise<unknown>) => {
+    try {
+      void started().catch(() => undefined);
+    } catch {
+      // a field whose arguments are refused says so itself
+    }
+  };
+  const mentions = (name: string, field: string) => fields.get(name)?.some((node) => deepMentions(node, field, info)) ?? false;
+
+  const reports = fields.get("directReports")?.[0];
+  if (reports) {
+    const a = args(reports);
+    quiet(() => childConnection(ctx, childInfo(reports), reportsOfManager, id, a, listQuery(a, employeeQuery)));
+  }
+  const employments = fields.get("employments")?.[0];
+  if (employments) quiet(() => childConnection(ctx, childInfo(employments), employmentsOfEmployee, id, args(employments)));
+  const attributes = fields.get("attributes")?.[0];
+  if (attributes) {
+    const a = args(attributes);
+    quiet(() => {
+      const query = new RestFilter("attributes").strings("definition.id", "definitionIds", a.definitionIds ?? null).value("applicability.asOf", a.asOf ?? null).query;
+      return attributesByEmployeeLoader(ctx, query, readsDefinitionDetails(childInfo(attributes))).load(id);
+    });
+  }
+
+  const readsApplicablePosition = fields.get("applicableJobPosition")?.some((n) => readsBeyondKey(n.selectionSet?.selections ?? [], info)) ?? false;
+  if (fields.has("manager") || readsApplicablePosition || fields.has("jobPositions") || mentions("employments", "jobPositions")) {
+    const positions = ctx.upstream.current.allByValues<RestJobPosition>("/job-positions", "employment.employee.id", [id], { sort: jobPositionsOfEmployee.sort! });
+    jobPositionLoader(ctx).expectAll(positions);
+    knownChildren(ctx, jobPositionsOfEmployee).expect(positions.then((list) => [[id, list] as const]));
+    knownChildren(ctx, jobPositionsOfEmployment).expect(positions.then((list) => groupBy(list, (p) => p.employment.id)));
+    void positions.catch(() => undefined);
+  }
+
+  if (mentions("applicableEmployment", "probationaryPeriods") || mentions("employments", "probationaryPeriods")) {
+    const periods = ctx.upstream.current.allByValues<RestProbationaryPeriod>("/probationary-periods", "employment.employee.id", [id], PROBATION_ORDER);
+    const employee = employeeLoader(ctx).load(id) as Promise<RestEmployee | null>;
+    probationaryPeriodsByEmploymentLoader(ctx).expect(
+      Promise.all([periods, employee]).then(([list, found]) => {
+        const groups = groupBy(list, (p) => p.employment.id);
+        // the applicable employment is the employee's: no period on the list means none at all
+        const applicable = found?.applicableEmployment?.id;
+        if (applicable && !groups.has(applicable)) groups.set(applicable, []);
+        return groups;
+      }),
+    );
+    void periods.catch(() => undefined);
+  }
+}
+
+/** The fields selected at this level, by name (through fragments). */
+function selectedFields(selections: readonly SelectionNode[], info: GraphQLResolveInfo, into = new Map<string, FieldNode[]>()): Map<string, FieldNode[]> {
+  for (const sel of selections) {
+    if (sel.kind === "Field") into.set(sel.name.value, [...(into.get(sel.name.value) ?? []), sel]);
+    else if (sel.kind === "InlineFragment") selectedFields(sel.selectionSet.selections, info, into);
+    else {
+      const fragment = info.fragments[sel.name.value];
+      if (fragment) selectedFields(fragment.selectionSet.selections, info, into);
+    }
+  }
+  return into;
+}
+
+/** Whether a field named `name` is selected anywhere below `node`. */
+function deepMentions(node: FieldNode, name: string, info: GraphQLResolveInfo): boolean {
+  return someField(node.selectionSet?.selections ?? [], info, (f) => f.name.value === name || deepMentions(f, name, info));
+}
+
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | undefined): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (key !== undefined) groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  return groups;
+}
