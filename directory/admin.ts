@@ -68,6 +68,8 @@ export class Faults {
   private settings: FaultSettings = { ...NO_FAULTS };
   private windowStart = 0;
   private windowCount = 0;
+  /** requests left hanging so far (a test's evidence that its faults took effect) */
+  hung = 0;
 
   get current(): FaultSettings {
     return { ...this.settings };
@@ -103,7 +105,10 @@ export class Faults {
   /** What happens to the next request. */
   decide(now = Date.now()): FaultDecision {
     const s = this.settings;
-    if (s.hangRate > 0 && Math.random() < s.hangRate) return { kind: "hang" };
+    if (s.hangRate > 0 && Math.random() < s.hangRate) {
+      this.hung++;
+      return { kind: "hang" };
+    }
     const delayMs = s.latencyMs + (s.jitterMs > 0 ? Math.random() * s.jitterMs : 0);
     if (s.rateLimitPerSecond > 0) {
       if (now - this.windowStart >= 1000) {

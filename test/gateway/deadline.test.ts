@@ -127,12 +127,17 @@ describe("the operation's deadline", () => {
       return { operations: durations.length, concurrency: 8, hangRate, p50: p(0.5), p90: p(0.9), p99: p(0.99), max: p(1), codes };
     };
     const baseline = await run(0);
+    const hungBefore = stack.directory.faults.hung;
     const hung = await run(0.05);
-    const summary = { deadlineMs, baseline, hung };
+    const hungRequests = stack.directory.faults.hung - hungBefore;
+    const summary = { deadlineMs, baseline, hung, hungRequests };
     mkdirSync(new URL("../hardening/.report/", import.meta.url), { recursive: true });
     writeFileSync(new URL("../hardening/.report/deadline.json", import.meta.url), JSON.stringify(summary, null, 2));
     console.log(`deadline with hung upstreams: ${JSON.stringify(summary)}`);
-    expect(hung.codes.DEADLINE_EXCEEDED, "some operations met a hung request").toBeGreaterThan(0);
+    expect(hungRequests, "some operations met a hung request").toBeGreaterThan(0);
+    // a hung read either timed out and was read again within the time left, or the field that
+    // needed it answers DEADLINE_EXCEEDED: nothing else
+    expect(Object.keys(hung.codes).filter((code) => code !== "DEADLINE_EXCEEDED")).toEqual([]);
     // without the deadline a hung request costs at least the subgraph's upstream timeout (5 s
     // here; more with its retries); with it, the deadline and the machine's lag in answering
     expect(hung.p99).toBeLessThan(5000);
