@@ -38,9 +38,9 @@ const OPERATIONS: Record<string, string> = {
 const GROWTH: Record<string, { route: string; at10: number; at100: number }[]> = {
   // the positions' holders: 10 departments' first 100 positions hold more than 100 people
   "departments with their positions, holders and qualifications' professions": [{ route: "GET /service-api/employees", at10: 1, at100: 2 }],
-  // the positions' holders, read once for their names and once with their portrait's address
-  // (include=links), each 100 ids a call: 10 qualifications' first 100 positions hold about 270
-  "job qualifications with profession and their positions' holders": [{ route: "GET /service-api/employees", at10: 2, at100: 6 }],
+  // the positions' holders, with their portrait's address (include=links) in the same read, 100
+  // ids a call: 10 qualifications' first 100 positions hold between 201 and 300 people
+  "job qualifications with profession and their positions' holders": [{ route: "GET /service-api/employees", at10: 1, at100: 3 }],
 };
 
 const byRoute = (): Record<string, number> => {

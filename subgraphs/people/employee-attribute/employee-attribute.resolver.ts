@@ -5,7 +5,8 @@ import { listQuery } from "../../shared/graphql/index.js";
 import { Employee } from "../employee/employee.js";
 import { Employment } from "../employment/employment.js";
 import { JobPosition } from "../job-position/job-position.js";
-import { attributeLoader, employeeLoader, employmentLoader, jobPositionLoader, type AttributeNode } from "../loaders.js";
+import { attributeLoader, employmentLoader, jobPositionLoader, type AttributeNode } from "../loaders.js";
+import { employeeLoaderFor } from "../employee/portrait.js";
 import type { RestEmployeeAttributeDefinition } from "../rest.js";
 import { Taxonomy } from "../taxonomy/taxonomy.js";
 import { TaxonomyLabel } from "../taxonomy/taxonomy-label.js";
@@ -76,7 +77,7 @@ export class EmployeeAttributeResolver {
 
   @FieldResolver(() => Employee, { nullable: true })
   employee(@Root() attribute: AttributeNode, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
-    return referenceTo(attribute.employee, info, (id) => employeeLoader(ctx).load(id));
+    return referenceTo(attribute.employee, info, (id) => employeeLoaderFor(ctx, info).load(id));
   }
 
   @FieldResolver(() => Employment, { nullable: true, description: "The employment the value originates from, if any." })

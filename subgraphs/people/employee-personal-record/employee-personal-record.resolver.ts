@@ -3,7 +3,8 @@ import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "
 import { FormattedIdentifier, listConnection, type SubgraphContext, referenceTo } from "../../shared/graphql/index.js";
 import { PageArgs } from "../../shared/graphql/index.js";
 import { Employee } from "../employee/employee.js";
-import { employeeLoader, personalRecordLoader } from "../loaders.js";
+import { personalRecordLoader } from "../loaders.js";
+import { employeeLoaderFor } from "../employee/portrait.js";
 import type { RestEmployeePersonalRecord } from "../rest.js";
 import {
   BankAccount,
@@ -34,7 +35,7 @@ export class EmployeePersonalRecordResolver {
 
   @FieldResolver(() => Employee, { nullable: true })
   employee(@Root() record: RestEmployeePersonalRecord, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
-    return referenceTo(record.employee, info, (id) => employeeLoader(ctx).load(id));
+    return referenceTo(record.employee, info, (id) => employeeLoaderFor(ctx, info).load(id));
   }
 
   // docs/interface.md#employee-personal-record: `unknown` equals the technical null

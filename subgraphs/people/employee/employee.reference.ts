@@ -1,8 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { employeeLoader, employeeWithLinksLoader } from "../loaders.js";
 import type { RestEmployee } from "../rest.js";
-import { readsPortraitAddress } from "./portrait.js";
+import { employeeLoaderFor } from "./portrait.js";
 
 /**
  * `_entities` batches become one `/employees?id=` call per 100 employees; unknown ids are null.
@@ -10,6 +9,6 @@ import { readsPortraitAddress } from "./portrait.js";
  */
 export const employeeReference = {
   __resolveReference(reference: { id: string }, ctx: SubgraphContext, info: GraphQLResolveInfo): Promise<RestEmployee | null> {
-    return (readsPortraitAddress(info) ? employeeWithLinksLoader(ctx) : employeeLoader(ctx)).load(reference.id);
+    return employeeLoaderFor(ctx, info).load(reference.id);
   },
 };

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { employeeIncludes, Portrait, portraitOf, readsPortraitAddress } from "./portrait.js";
+import { employeeIncludes, employeeLoaderFor, Portrait, portraitOf } from "./portrait.js";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import { DateScalar, listConnection, type SubgraphContext, childConnection, referenceTo } from "../../shared/graphql/index.js";
 import { RestFilter } from "../../shared/graphql/index.js";
@@ -13,8 +13,6 @@ import { JobPosition, JobPositionConnection, JobPositionListArgs, jobPositionQue
 import {
   applicableJobPositionOf,
   attributesByEmployeeLoader,
-  employeeLoader,
-  employeeWithLinksLoader,
   employmentLoader,
   jobPositionLoader,
   personalRecordsByEmployeeLoader,
@@ -31,7 +29,7 @@ export class EmployeeResolver {
   employee(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<RestEmployee | null> {
     prefetchEmployee(ctx, info, id);
     // read with its links when the portrait's address is asked: the same one call
-    return (readsPortraitAddress(info) ? employeeWithLinksLoader(ctx) : employeeLoader(ctx)).load(id);
+    return employeeLoaderFor(ctx, info).load(id);
   }
 
   @Query(() => EmployeeConnection, { nullable: true, description: "Employees, a page at a time." })
@@ -57,7 +55,7 @@ export class EmployeeResolver {
   @FieldResolver(() => Employee, { nullable: true, description: "The manager of the applicable job position." })
   async manager(@Root() employee: RestEmployee, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
     const position = await applicableJobPositionOf(ctx, employee);
-    return referenceTo(position?.manager, info, (id) => employeeLoader(ctx).load(id));
+    return referenceTo(position?.manager, info, (id) => employeeLoaderFor(ctx, info).load(id));
   }
 
   @FieldResolver(() => EmployeeConnection, { nullable: true, description: "Employees whose applicable job position has this employee as manager." })

@@ -79,6 +79,14 @@ export function readsPortraitAddress(info: GraphQLResolveInfo): boolean {
   return info.fieldNodes.some((node) => below(node.selectionSet?.selections ?? []));
 }
 
+/**
+ * The loader an employee reference under this field reads through: with links when a portrait
+ * address is read below it, so that the address costs no second read of the same employees.
+ */
+export function employeeLoaderFor(ctx: SubgraphContext, info: GraphQLResolveInfo) {
+  return readsPortraitAddress(info) ? employeeWithLinksLoader(ctx) : employeeLoader(ctx);
+}
+
 /** The `include` members of an employee read for this operation: `links` when it reads a portrait address. */
 export function employeeIncludes(info: GraphQLResolveInfo): string[] {
   return readsPortraitAddress(info) ? ["links"] : [];
@@ -119,7 +127,7 @@ export class PortraitResolver {
   employee(@Root() portrait: PortraitNode, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<RestEmployee | null> | RestEmployee | { id: string } | null {
     if (portrait.employeeRead) return portrait.employee as RestEmployee;
     // read with its links when the operation reads a portrait address below: the same one call
-    return referenceTo(portrait.employee, info, (id) => (readsPortraitAddress(info) ? employeeWithLinksLoader(ctx) : employeeLoader(ctx)).load(id));
+    return referenceTo(portrait.employee, info, (id) => employeeLoaderFor(ctx, info).load(id));
   }
 
   @FieldResolver(() => URLScalar, {

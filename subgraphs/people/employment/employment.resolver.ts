@@ -8,7 +8,8 @@ import { Employee } from "../employee/employee.js";
 import { EmploymentTemplate } from "../employment-template/employment-template.js";
 import { JobPositionConnection } from "../job-position/job-position.js";
 import { LegalEntity } from "../legal-entity/legal-entity.js";
-import { employeeLoader, employmentLoader, probationaryPeriodsByEmploymentLoader } from "../loaders.js";
+import { employmentLoader, probationaryPeriodsByEmploymentLoader } from "../loaders.js";
+import { employeeLoaderFor } from "../employee/portrait.js";
 import { ProbationaryPeriod } from "../probationary-period/probationary-period.js";
 import type { RestEmployment } from "../rest.js";
 import { Employment, EmploymentConnection, EmploymentListArgs, employmentQuery } from "./employment.js";
@@ -27,7 +28,7 @@ export class EmploymentResolver {
 
   @FieldResolver(() => Employee, { nullable: true })
   employee(@Root() employment: RestEmployment, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
-    return referenceTo(employment.employee, info, (id) => employeeLoader(ctx).load(id));
+    return referenceTo(employment.employee, info, (id) => employeeLoaderFor(ctx, info).load(id));
   }
 
   @FieldResolver(() => LegalEntity, { nullable: true, description: "Inferred from the business establishment of the first job position." })

@@ -8,7 +8,8 @@ import { Department } from "../department/department.js";
 import { Employee } from "../employee/employee.js";
 import { Employment } from "../employment/employment.js";
 import { JobQualification } from "../job-qualification/job-qualification.js";
-import { employeeLoader, employmentLoader, jobPositionLoader } from "../loaders.js";
+import { employmentLoader, jobPositionLoader } from "../loaders.js";
+import { employeeLoaderFor } from "../employee/portrait.js";
 import { OccupationCategory } from "../occupation-category/occupation-category.js";
 import type { RestJobPosition } from "../rest.js";
 import {
@@ -39,12 +40,12 @@ export class JobPositionResolver {
 
   @FieldResolver(() => Employee, { nullable: true })
   employee(@Root() position: RestJobPosition, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
-    return referenceTo(position.employee, info, (id) => employeeLoader(ctx).load(id));
+    return referenceTo(position.employee, info, (id) => employeeLoaderFor(ctx, info).load(id));
   }
 
   @FieldResolver(() => Employee, { nullable: true })
   manager(@Root() position: RestJobPosition, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
-    return referenceTo(position.manager, info, (id) => employeeLoader(ctx).load(id));
+    return referenceTo(position.manager, info, (id) => employeeLoaderFor(ctx, info).load(id));
   }
 
   @FieldResolver(() => String, { description: "The job title in `lang` when translated, else the invariant title." })
