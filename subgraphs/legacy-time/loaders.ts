@@ -153,13 +153,11 @@ export interface TimeEntriesKey {
   ownerId: string;
   /** `timeEntryQuery` of the field's arguments: keys with the same query share their calls */
   query: TimeEntryQuery;
-  /** a list's read (`Employee.timeEntries`), bounded by `MAX_LISTED_TIME_ENTRIES`; a connection's shared read is not */
-  listed?: boolean;
 }
 
 /** The query of one group of keys: keys with the same range and filters share their calls. */
 function groupOf(key: TimeEntriesKey): string {
-  return JSON.stringify([key.listed === true, Object.entries(key.query).sort(([a], [b]) => (a < b ? -1 : 1))]);
+  return JSON.stringify(Object.entries(key.query).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 /**
@@ -199,7 +197,7 @@ function timeEntriesByOwner(session: UpstreamSession): DataLoader<TimeEntriesKey
       await Promise.all(
         [...ranges].map(async ([range, { key, owners }]) => {
           try {
-            const items = await timeEntriesIn(session, [...owners], key.query, key.listed === true);
+            const items = await timeEntriesIn(session, [...owners], key.query);
             results.set(range, groupBy(items, (e) => String(e.ownerId), byStartsAt));
           } catch (err) {
             results.set(range, asError(err));
@@ -216,16 +214,33 @@ function timeEntriesByOwner(session: UpstreamSession): DataLoader<TimeEntriesKey
 }
 
 /**
- * Every entry of the owners for the query: one call per 100 owners when the answer fits a page of
- * 1000; otherwise the first page's `count` tells how many pages remain, and they are read at once
- * (the session bounds the concurrency) rather than one after the other. For a list (`listed`), a
- * count beyond `MAX_LISTED_TIME_ENTRIES` stops there (`TooManyTimeEntries`).
+ * Every entry of the owners for the query (`Employee.timeEntries`): one call per 100 owners when
+ * the answer fits a page of 1000; otherwise the first page's `count` tells how many pages remain,
+ * read at once, unless the count passes `MAX_LISTED_TIME_ENTRIES` (`TooManyTimeEntries`).
  */
-async function timeEntriesIn(session: UpstreamSession, owners: readonly string[], filter: TimeEntryQuery, listed: boolean): Promise<RestTimeEntry[]> {
-  if (owners.length === 0) return [];
+async function timeEntriesIn(session: UpstreamSession, owners: readonly string[], filter: TimeEntryQuery): Promise<RestTimeEntry[]> {
+  const chunks = await timeEntryChunks(session, owners, filter, (count) => {
+    if (count > MAX_LISTED_TIME_ENTRIES) throw new TooManyTimeEntries(count);
+    return true;
+  });
+  return chunks.flatMap((c) => c.items);
+}
+
+/**
+ * The entries of the owners for the query, per 100 owners: the list's first page (1000 entries,
+ * by startsAt across the owners, then id) and, when it does not hold them all and `readRest`
+ * (given the count and the first page) says so, the pages left, read at once rather than one
+ * after the other (the session bounds the concurrency). Each chunk says whether it holds all.
+ */
+async function timeEntryChunks(
+  session: UpstreamSession,
+  owners: readonly string[],
+  filter: TimeEntryQuery,
+  readRest: (count: number, firstPage: RestTimeEntry[], chunk: string[], pagesLeft: number) => boolean,
+): Promise<Array<{ chunk: string[]; items: RestTimeEntry[]; complete: boolean }>> {
   const chunks: string[][] = [];
   for (let i = 0; i < owners.length; i += MAX_IDS) chunks.push(owners.slice(i, i + MAX_IDS));
-  const parts = await Promise.all(
+  return Promise.all(
     chunks.map(async (chunk) => {
       const query = { ownerId: chunk, ...filter };
       const first = await session.legacy.get<unknown>(TIME_ENTRIES_PATH, { ...query, paging: `0,${LEGACY_PAGE}` });
@@ -233,17 +248,16 @@ async function timeEntriesIn(session: UpstreamSession, owners: readonly string[]
       const count = (first as { data?: { count?: unknown } }).data?.count;
       // the page the upstream actually served: a smaller cap than asked for still pages correctly
       const step = items.length;
-      if (typeof count !== "number" || step === 0 || count <= step) return items;
-      if (listed && count > MAX_LISTED_TIME_ENTRIES) throw new TooManyTimeEntries(count);
+      if (typeof count !== "number" || step === 0 || count <= step) return { chunk, items, complete: true };
       const offsets: number[] = [];
       for (let offset = step; offset < count; offset += step) offsets.push(offset);
+      if (!readRest(count, items, chunk, offsets.length)) return { chunk, items, complete: false };
       const rest = await Promise.all(
         offsets.map(async (offset) => legacyItems<RestTimeEntry>(await session.legacy.get<unknown>(TIME_ENTRIES_PATH, { ...query, paging: `${offset},${step}` }))),
       );
-      return [...items, ...rest.flat()];
+      return { chunk, items: [...items, ...rest.flat()], complete: true };
     }),
   );
-  return parts.flat();
 }
 
 export interface TimesheetKey {
@@ -544,6 +558,12 @@ export async function legacyEstablishmentsConnection(
   }
 }
 
+/** A parent's items in a shared read: all of them, or (`complete: false`) the start of its list. */
+export interface SharedItems<T> {
+  items: T[];
+  complete: boolean;
+}
+
 export interface OwnedPageKey {
   /** the parent: an establishment (work contracts) or an employee (time entries) */
   parentId: string;
@@ -560,19 +580,26 @@ const pageKey = (k: OwnedPageKey) => JSON.stringify([k.parentId, k.first, k.afte
  * current API's edges: a lone parent, and a parent asked `after` a cursor, gets one page of its
  * own (`legacyListConnection`); the other parents of one tick share `readShared` (one list call
  * per 100 parents, through all its pages), each taking its first `first` items, with cursors that
- * the page of its own resumes.
+ * the page of its own resumes. `readShared` may answer only the start of a parent's items
+ * (`complete: false`): a parent whose start holds more than its `first` items (and that asks no
+ * `totalCount`) is answered from it, the others get a page of their own.
  */
 function ownedPagesLoader<T extends { ownerId: number }>(
   ctx: SubgraphContext,
   path: typeof WORK_CONTRACTS_PATH | typeof TIME_ENTRIES_PATH,
   filter: string,
   query: QueryParams,
-  readShared: (parentIds: string[]) => Promise<Map<string, T[]>>,
+  readShared: (parentIds: string[], needs: ReadonlyMap<string, number>) => Promise<Map<string, SharedItems<T>>>,
 ): DataLoader<OwnedPageKey, ConnectionResult<T>, string> {
   return new DataLoader<OwnedPageKey, ConnectionResult<T>, string>(
     async (keys) => {
-      const sharedIds = [...new Set(keys.filter((k) => !k.after && isLegacyId(k.parentId)).map((k) => k.parentId))];
-      const shared = keys.filter((k) => !k.after).length > 1 ? readShared(sharedIds) : null;
+      // what each parent needs of the shared read: its first `first + 1` items, or all of them for a count
+      const needs = new Map<string, number>();
+      for (const k of keys) {
+        if (k.after || !isLegacyId(k.parentId)) continue;
+        needs.set(k.parentId, Math.max(needs.get(k.parentId) ?? 0, k.totalCount ? Infinity : k.first + 1));
+      }
+      const shared = keys.filter((k) => !k.after).length > 1 ? readShared([...needs.keys()], needs) : null;
       return Promise.all(
         keys.map(async (k): Promise<ConnectionResult<T> | Error> => {
           try {
@@ -580,8 +607,12 @@ function ownedPagesLoader<T extends { ownerId: number }>(
             const binding = { signer: ctx.upstream.cursors, scope: cursorScope(path, own) };
             if (!isLegacyId(k.parentId)) return legacyConnection<T>([], legacyStart(k.after, binding), binding, { hasNextPage: false, totalCount: k.totalCount ? 0 : null });
             const groups = !k.after && shared ? await shared : null;
-            if (groups === null) return await legacyListConnection<T>(ctx, path, own, k, { binding, withCount: k.totalCount });
-            const items = groups.get(k.parentId) ?? [];
+            const group = groups?.get(k.parentId) ?? (groups ? { items: [], complete: true } : null);
+            // a start that cannot tell the count, or what follows the page, is no answer: a page of its own
+            if (group === null || (!group.complete && (k.totalCount || group.items.length <= k.first))) {
+              return await legacyListConnection<T>(ctx, path, own, k, { binding, withCount: k.totalCount });
+            }
+            const items = group.items;
             const page = items.slice(0, k.first);
             return legacyConnection(page, 0, binding, {
               hasNextPage: items.length > k.first,
@@ -604,7 +635,8 @@ export const workContractsOfEstablishmentLoader = (ctx: SubgraphContext, query: 
     ownedPagesLoader<RestWorkContract>(ctx, WORK_CONTRACTS_PATH, "establishmentId", query, async (ids) => {
       const items = await legacyAllByValues<RestWorkContract>(ctx.upstream, WORK_CONTRACTS_PATH, "establishmentId", ids, { ...query, limit: LEGACY_PAGE }, "page");
       // the list's own order (a stable sort that keeps it), so that a page of its own resumes these cursors
-      return groupBy(items, (c) => String(c.establishmentId), () => 0);
+      const groups = groupBy(items, (c) => String(c.establishmentId), () => 0);
+      return new Map([...groups].map(([id, list]) => [id, { items: list, complete: true }]));
     }),
   );
 
@@ -614,13 +646,37 @@ export function forgetTimeEntryLists(ctx: SubgraphContext): void {
   ctx.loaders.forget("timeEntryPages:");
 }
 
-/** The time entries of employees (`ownerId`) for one query, by `startsAt`, shared with `Employee.timeEntries` (`timeEntriesLoader`). */
+/** The time entries of employees (`ownerId`) for one query, by `startsAt`: `Employee.timeEntryConnection`. */
 export const timeEntryPagesLoader = (ctx: SubgraphContext, query: TimeEntryQuery) =>
   ctx.loaders.get(`timeEntryPages:${JSON.stringify(query)}`, () =>
-    ownedPagesLoader<RestTimeEntry>(ctx, TIME_ENTRIES_PATH, "ownerId", query, async (ids) => {
-      const lists = await timeEntriesLoader(ctx).loadMany(ids.map((ownerId) => ({ ownerId, query })));
-      const failed = lists.find((list): list is Error => list instanceof Error);
-      if (failed) throw failed;
-      return new Map(ids.map((id, i) => [id, lists[i] as RestTimeEntry[]]));
-    }),
+    ownedPagesLoader<RestTimeEntry>(ctx, TIME_ENTRIES_PATH, "ownerId", query, (ids, needs) => timeEntryStarts(ctx.upstream, ids, query, needs)),
   );
+
+/**
+ * The shared read of time-entry connections, per 100 owners: the list's first page (1000
+ * entries, by startsAt across the owners, then id). When it holds them all, every owner's list is
+ * complete. Otherwise the page holds the start of each owner's list: if the pages left cost no
+ * more calls than a page for each owner whose start is too short (`needs`: `first + 1`, or all
+ * for a count), they are read at once and the lists are complete; else the starts are answered as
+ * they are, and those owners get a page of their own. So `first: 5` over a year of 100 people
+ * costs one call plus one per person with fewer than 6 entries in the page, not one call per 1000
+ * entries of the year.
+ */
+async function timeEntryStarts(
+  session: UpstreamSession,
+  owners: readonly string[],
+  filter: TimeEntryQuery,
+  needs: ReadonlyMap<string, number>,
+): Promise<Map<string, SharedItems<RestTimeEntry>>> {
+  const chunks = await timeEntryChunks(session, owners, filter, (_count, firstPage, chunk, pagesLeft) => {
+    const starts = groupBy(firstPage, (e) => String(e.ownerId), byStartsAt);
+    const short = chunk.filter((owner) => (starts.get(owner)?.length ?? 0) < (needs.get(owner) ?? 0)).length;
+    return pagesLeft <= short;
+  });
+  const out = new Map<string, SharedItems<RestTimeEntry>>();
+  for (const { chunk, items, complete } of chunks) {
+    const groups = groupBy(items, (e) => String(e.ownerId), byStartsAt);
+    for (const owner of chunk) out.set(owner, { items: groups.get(owner) ?? [], complete });
+  }
+  return out;
+}

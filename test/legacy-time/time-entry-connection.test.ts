@@ -137,6 +137,61 @@ describe("Employee.timeEntryConnection", () => {
     }
   });
 
+  it("over every entry of many employees, serves each from the shared first page when it holds more than `first` of theirs and the others' own pages cost less than the pages left", async () => {
+    // no range, theoretical time too: all the entries of the people with a long history, many pages
+    const everything = await restEntries(`ownerId=${OWNERS.join(",")}`);
+    const counts = new Map<string, number>();
+    for (const e of everything) counts.set(String(e.ownerId), (counts.get(String(e.ownerId)) ?? 0) + 1);
+    const owners = OWNERS.filter((id) => (counts.get(id) ?? 0) >= 100);
+    expect(owners.length).toBeGreaterThan(20);
+    const all = everything.filter((e) => owners.includes(String(e.ownerId)));
+    const firstPage = all.slice(0, 1000);
+    const wholeList = Math.ceil(all.length / 1000);
+    const query = entitiesQuery("Employee", `timeEntryConnection(first: $first, filter: { includeTheoretical: true }) { nodes { id } pageInfo { hasNextPage endCursor } }`, ", $first: Int");
+    const ways: boolean[] = [];
+    for (const first of [1, 5, 30]) {
+      const short = owners.filter((id) => firstPage.filter((e) => String(e.ownerId) === id).length < first + 1);
+      // the cheaper of the pages left (then every list is whole) and a page for each short owner
+      const partial = wholeList - 1 > short.length;
+      ways.push(partial);
+      stack.resetStats();
+      const res = await stack.gql(url, query, { r: employees(owners), first });
+      expect(res.errors).toBeUndefined();
+      expect(stack.stats().byRoute, `first: ${first}`).toEqual({ "GET /api/v3/timeentries": partial ? 1 + short.length : wholeList });
+      for (const [i, id] of owners.entries()) {
+        const own = all.filter((e) => String(e.ownerId) === id);
+        const connection = res.data._entities[i].timeEntryConnection;
+        expect(connection.nodes.map((n: any) => n.id), id).toEqual(own.slice(0, first).map((e) => String(e.id)));
+        expect(connection.pageInfo.hasNextPage, id).toBe(own.length > first);
+      }
+      // a cursor of a page answered from the shared read resumes in one call, without gap
+      const someone = owners.find((id) => !short.includes(id)) ?? owners[0]!;
+      const AFTER = entitiesQuery("Employee", "timeEntryConnection(first: 5, after: $after, filter: { includeTheoretical: true }) { nodes { id } }", ", $after: String");
+      stack.resetStats();
+      const next = await stack.gql(url, AFTER, { r: employees([someone]), after: res.data._entities[owners.indexOf(someone)].timeEntryConnection.pageInfo.endCursor });
+      expect(stack.stats().total).toBe(1);
+      const own = all.filter((e) => String(e.ownerId) === someone);
+      expect(next.data._entities[0].timeEntryConnection.nodes.map((n: any) => n.id)).toEqual(own.slice(first, first + 5).map((e) => String(e.id)));
+    }
+    // the demo data takes both ways: small pages from the shared start, a larger one from the whole list
+    expect(ways).toContain(true);
+    expect(ways).toContain(false);
+  });
+
+  it("over every entry of 100 employees with their totalCount, reads the whole list at once: a page for each would cost more", async () => {
+    const all = await restEntries(`ownerId=${OWNERS.join(",")}&layer=notequal,1`);
+    const query = entitiesQuery("Employee", `timeEntryConnection(first: 2) { totalCount nodes { id } }`);
+    stack.resetStats();
+    const res = await stack.gql(url, query, { r: employees(OWNERS) });
+    expect(res.errors).toBeUndefined();
+    expect(stack.stats().byRoute).toEqual({ "GET /api/v3/timeentries": Math.ceil(all.length / 1000) });
+    for (const [i, id] of OWNERS.entries()) {
+      const own = all.filter((e) => String(e.ownerId) === id);
+      expect(res.data._entities[i].timeEntryConnection.totalCount, id).toBe(own.length);
+      expect(res.data._entities[i].timeEntryConnection.nodes.map((n: any) => n.id), id).toEqual(own.slice(0, 2).map((e) => String(e.id)));
+    }
+  });
+
   it("of one employee costs one call a page, and resumes a shared page's cursor without gap", async () => {
     const rest = await restEntries("ownerId=7&layer=notequal,1");
     expect(rest.length).toBeGreaterThan(30);

@@ -83,7 +83,7 @@ export class EmployeeResolver {
     checkTimeEntryRange({ from, to });
     const query = timeEntryQuery({ startsOn: { from, to }, modifiedSince, includeTheoretical });
     try {
-      return await guarded(ctx, employee.id, () => timeEntriesLoader(ctx).load({ ownerId: employee.id, query, listed: true }));
+      return await guarded(ctx, employee.id, () => timeEntriesLoader(ctx).load({ ownerId: employee.id, query }));
     } catch (err) {
       if (!(err instanceof TooManyTimeEntries)) throw err;
       throw badUserInput(
@@ -98,7 +98,8 @@ export class EmployeeResolver {
     nullable: true,
     description:
       "The employee's time entries as a connection, by startsAt (then id): any range, page by page. The employees of one " +
-      "operation asked without `after` share one call per 100 employees (and per 1000 entries of theirs); an employee asked " +
+      "operation asked without `after` share the list's first page per 100 employees (1000 entries by startsAt), and the pages " +
+      "left only when they cost less than a page for each employee that first page does not serve; an employee asked " +
       "alone or `after` a cursor costs one call per page.",
   })
   async timeEntryConnection(
