@@ -70,14 +70,21 @@ const ADDRESS_FIELD = "downloadUrl";
  * through fragments too: then the employees are read with their links (`include=links`).
  */
 export function readsPortraitAddress(info: GraphQLResolveInfo): boolean {
+  // asked for every reference of a list: graphql-js hands each item the same fieldNodes array
+  const known = readsAddressBelow.get(info.fieldNodes);
+  if (known !== undefined) return known;
   const below = (selections: readonly SelectionNode[]): boolean =>
     someField(selections, info, (field) =>
       field.name.value === "portrait"
         ? someField(field.selectionSet?.selections ?? [], info, (inner) => inner.name.value === ADDRESS_FIELD)
         : below(field.selectionSet?.selections ?? []),
     );
-  return info.fieldNodes.some((node) => below(node.selectionSet?.selections ?? []));
+  const reads = info.fieldNodes.some((node) => below(node.selectionSet?.selections ?? []));
+  readsAddressBelow.set(info.fieldNodes, reads);
+  return reads;
 }
+
+const readsAddressBelow = new WeakMap<GraphQLResolveInfo["fieldNodes"], boolean>();
 
 /**
  * The loader an employee reference under this field reads through: with links when a portrait
