@@ -16,10 +16,13 @@ import {
 import { ErrorCode, codedError } from "../../platform/error-codes.js";
 import {
   asError,
+  chunk,
+  groupBy,
   isLegacyId,
   loadEvery,
   keyedLoader,
   legacyAllByValues,
+  legacyCount,
   legacyData,
   legacyItems,
   legacyListByIdsLoader,
@@ -236,26 +239,24 @@ async function timeEntryChunks(
   session: UpstreamSession,
   owners: readonly string[],
   filter: TimeEntryQuery,
-  readRest: (count: number, firstPage: RestTimeEntry[], chunk: string[], pagesLeft: number) => boolean,
-): Promise<Array<{ chunk: string[]; items: RestTimeEntry[]; complete: boolean }>> {
-  const chunks: string[][] = [];
-  for (let i = 0; i < owners.length; i += MAX_IDS) chunks.push(owners.slice(i, i + MAX_IDS));
+  readRest: (count: number, firstPage: RestTimeEntry[], owners: string[], pagesLeft: number) => boolean,
+): Promise<Array<{ owners: string[]; items: RestTimeEntry[]; complete: boolean }>> {
   return Promise.all(
-    chunks.map(async (chunk) => {
-      const query = { ownerId: chunk, ...filter };
+    chunk(owners, MAX_IDS).map(async (part) => {
+      const query = { ownerId: part, ...filter };
       const first = await session.legacy.get<unknown>(TIME_ENTRIES_PATH, { ...query, paging: `0,${LEGACY_PAGE}` });
       const items = legacyItems<RestTimeEntry>(first);
-      const count = (first as { data?: { count?: unknown } }).data?.count;
+      const count = legacyCount(first);
       // the page the upstream actually served: a smaller cap than asked for still pages correctly
       const step = items.length;
-      if (typeof count !== "number" || step === 0 || count <= step) return { chunk, items, complete: true };
+      if (count === undefined || step === 0 || count <= step) return { owners: part, items, complete: true };
       const offsets: number[] = [];
       for (let offset = step; offset < count; offset += step) offsets.push(offset);
-      if (!readRest(count, items, chunk, offsets.length)) return { chunk, items, complete: false };
+      if (!readRest(count, items, part, offsets.length)) return { owners: part, items, complete: false };
       const rest = await Promise.all(
         offsets.map(async (offset) => legacyItems<RestTimeEntry>(await session.legacy.get<unknown>(TIME_ENTRIES_PATH, { ...query, paging: `${offset},${step}` }))),
       );
-      return { chunk, items: [...items, ...rest.flat()], complete: true };
+      return { owners: part, items: [...items, ...rest.flat()], complete: true };
     }),
   );
 }
@@ -315,18 +316,6 @@ function groupedByOwner<T extends { ownerId: number }>(
     }
     return owners.map((owner) => grouped.get(owner) ?? []);
   });
-}
-
-function groupBy<T>(items: readonly T[], key: (item: T) => string, order: (a: T, b: T) => number): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
-  }
-  for (const group of groups.values()) group.sort(order);
-  return groups;
 }
 
 function byStartsAt(a: RestTimeEntry, b: RestTimeEntry): number {
@@ -668,15 +657,15 @@ async function timeEntryStarts(
   filter: TimeEntryQuery,
   needs: ReadonlyMap<string, number>,
 ): Promise<Map<string, SharedItems<RestTimeEntry>>> {
-  const chunks = await timeEntryChunks(session, owners, filter, (_count, firstPage, chunk, pagesLeft) => {
+  const chunks = await timeEntryChunks(session, owners, filter, (_count, firstPage, part, pagesLeft) => {
     const starts = groupBy(firstPage, (e) => String(e.ownerId), byStartsAt);
-    const short = chunk.filter((owner) => (starts.get(owner)?.length ?? 0) < (needs.get(owner) ?? 0)).length;
+    const short = part.filter((owner) => (starts.get(owner)?.length ?? 0) < (needs.get(owner) ?? 0)).length;
     return pagesLeft <= short;
   });
   const out = new Map<string, SharedItems<RestTimeEntry>>();
-  for (const { chunk, items, complete } of chunks) {
+  for (const { owners: part, items, complete } of chunks) {
     const groups = groupBy(items, (e) => String(e.ownerId), byStartsAt);
-    for (const owner of chunk) out.set(owner, { items: groups.get(owner) ?? [], complete });
+    for (const owner of part) out.set(owner, { items: groups.get(owner) ?? [], complete });
   }
   return out;
 }

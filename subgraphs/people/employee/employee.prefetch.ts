@@ -1,6 +1,6 @@
 import { getArgumentValues, getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo, type SelectionNode } from "graphql";
 import { childConnection, knownChildren, listQuery, readsBeyondKey, RestFilter, someField, type SubgraphContext } from "../../shared/graphql/index.js";
-import { isListable } from "../../shared/upstream/index.js";
+import { groupBy, isListable } from "../../shared/upstream/index.js";
 import { readsDefinitionDetails } from "../employee-attribute/definition-selection.js";
 import { employmentsOfEmployee, jobPositionsOfEmployee, jobPositionsOfEmployment, reportsOfManager } from "../edges.js";
 import {
@@ -102,13 +102,4 @@ function selectedFields(selections: readonly SelectionNode[], info: GraphQLResol
 /** Whether a field named `name` is selected anywhere below `node`. */
 function deepMentions(node: FieldNode, name: string, info: GraphQLResolveInfo): boolean {
   return someField(node.selectionSet?.selections ?? [], info, (f) => f.name.value === name || deepMentions(f, name, info));
-}
-
-function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | undefined): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    if (key !== undefined) groups.set(key, [...(groups.get(key) ?? []), item]);
-  }
-  return groups;
 }

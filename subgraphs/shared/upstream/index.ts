@@ -19,6 +19,6 @@ export {
   type AdaptiveLoaderOptions,
   type ParentKeys,
 } from "./loaders.js";
-export { isLegacyId, legacyAll, legacyAllByValues, legacyData, legacyItems, legacyListByIdsLoader, legacyPages, legacyWindow, pageWindows, type LegacyPaging } from "./legacy.js";
-export { MAX_FILTER_VALUES, asError, isListable, nextPageCursor } from "./util.js";
+export { isLegacyId, legacyAll, legacyAllByValues, legacyData, legacyCount, legacyItems, legacyListByIdsLoader, legacyPages, legacyWindow, pageWindows, type LegacyPaging } from "./legacy.js";
+export { MAX_FILTER_VALUES, asError, chunk, groupBy, isListable, nextPageCursor } from "./util.js";
 export { missingMembers, useExpectationLogger } from "./expectations.js";

@@ -34,7 +34,8 @@ export function legacyData<T>(body: unknown): T {
   return (b !== null && typeof b === "object" && "data" in b ? b.data : b) as T;
 }
 
-function legacyCount(body: unknown): number | undefined {
+/** The `count` of a legacy list answer, `{count}` or `{data: {count}}`, when it was written. */
+export function legacyCount(body: unknown): number | undefined {
   const b = body as { count?: unknown; data?: { count?: unknown } } | null;
   const count = b?.data?.count ?? b?.count;
   return typeof count === "number" ? count : undefined;

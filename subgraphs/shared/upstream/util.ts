@@ -105,6 +105,20 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+/** Items by key, in their order or sorted by `order`; an item without a key is left out. */
+export function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | undefined, order?: (a: T, b: T) => number): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (key === undefined) continue;
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  if (order) for (const group of groups.values()) group.sort(order);
+  return groups;
+}
+
 /** A thrown value as an Error (a DataLoader settles a failed key with an Error). */
 export function asError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
