@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
 import type { QueryParams } from "../upstream/types.js";
+import { InFlightReads } from "../upstream/loaders.js";
 import { arrayConnection, childConnectionLoader, cursorScope, pageSize, restConnection, selects, type ConnectionArgs, type ConnectionResult } from "./connection.js";
 import type { SubgraphContext } from "./server.js";
 import { edgeOwnFilterRefusal } from "../../../platform/input-checks.js";
@@ -120,28 +121,22 @@ export async function childConnection<T>(
  */
 export class KnownChildren<T> {
   private readonly groups = new Map<string, readonly T[]>();
-  private readonly pending = new Set<Promise<unknown>>();
+  private readonly expected = new InFlightReads();
 
   /** The parent's children when known; a Promise while a read that may know them is in flight; undefined when none can. */
   of(parentId: string): Promise<readonly T[] | undefined> | undefined {
     if (this.groups.has(parentId)) return Promise.resolve(this.groups.get(parentId));
-    if (this.pending.size === 0) return undefined;
-    return (async () => {
-      while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
-      return this.groups.get(parentId);
-    })();
+    if (!this.expected.any) return undefined;
+    return this.expected.settled().then(() => this.groups.get(parentId));
   }
 
   /** A read in flight that answers the children of the parents it names (each list complete); its failure answers none. */
   expect(groups: Promise<Iterable<readonly [string, readonly T[]]>>): this {
-    const settled = groups.then(
-      (found) => {
+    this.expected.add(
+      groups.then((found) => {
         for (const [parentId, children] of found) this.groups.set(parentId, children);
-      },
-      () => undefined,
+      }),
     );
-    this.pending.add(settled);
-    void settled.then(() => this.pending.delete(settled));
     return this;
   }
 }

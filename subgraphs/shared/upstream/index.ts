@@ -8,6 +8,7 @@ export { API_VERSION, Upstream, buildQuery, routeOf, type UpstreamCallEvent, typ
 export { UpstreamError, errorExtensions, toGraphQLError, type UpstreamErrorCode, type UpstreamErrorReason } from "./errors.js";
 export {
   AdaptiveLoader,
+  InFlightReads,
   PrimableLoader,
   LoaderRegistry,
   adaptiveLoader,

@@ -50,14 +50,14 @@ export class LoaderRegistry implements LoaderScope {
  */
 export class PrimableLoader<K, V> extends DataLoader<K, V> {
   private readonly known = new Map<K, V>();
-  private readonly pending = new Set<Promise<unknown>>();
+  private readonly expected = new InFlightReads();
 
   constructor(
     batch: (keys: readonly K[]) => Promise<Array<V | Error>>,
     options: { maxBatchSize?: number } = {},
   ) {
     super(async (keys) => {
-      while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+      await this.expected.settled();
       const missing = keys.filter((key) => !this.known.has(key));
       const answers = missing.length > 0 ? await batch(missing) : [];
       const read = new Map(missing.map((key, i) => [key, answers[i]]));
@@ -81,18 +81,38 @@ export class PrimableLoader<K, V> extends DataLoader<K, V> {
 
   /** A read in flight whose entries answer some keys: batches wait for it; its failure primes nothing. */
   expect(entries: Promise<Iterable<readonly [K, V]>>): this {
-    const settled = entries.then(
-      (found) => void this.primeEntries(found),
-      () => undefined,
-    );
-    this.pending.add(settled);
-    void settled.then(() => this.pending.delete(settled));
+    this.expected.add(entries.then((found) => this.primeEntries(found)));
     return this;
   }
 
   /** `expect` for a list of entities keyed by their id. */
   expectAll(items: Promise<readonly NonNullable<V>[]>): this {
     return this.expect(items.then((list) => list.flatMap((item) => (isIdentified(item) ? [[item.id as K, item] as const] : []))));
+  }
+}
+
+/**
+ * The reads in flight that may answer what a request asks later (`PrimableLoader.expect`,
+ * `KnownChildren.expect`): `settled` waits until none is, a failed read counting as settled.
+ */
+export class InFlightReads {
+  private readonly pending = new Set<Promise<unknown>>();
+
+  get any(): boolean {
+    return this.pending.size > 0;
+  }
+
+  add(read: Promise<unknown>): void {
+    const settled = read.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pending.add(settled);
+    void settled.then(() => this.pending.delete(settled));
+  }
+
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 }
 
