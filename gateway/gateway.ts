@@ -7,7 +7,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { listen, sendJson, serveGraphQL, type HttpListener } from "../platform/http.js";
 import { formatErrorHygienically, unknownOperationIsClientError } from "../platform/errors.js";
 import { operationGuard } from "../platform/limits.js";
-import { DEADLINE_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
+import { DEADLINE_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
+import { processMetrics } from "../platform/metrics.js";
+import { currentRequestId, injectTraceContext } from "../platform/request-scope.js";
+import { loadOperations } from "./operations.js";
 import { Logger } from "../platform/log.js";
 import { InFlight } from "../platform/inflight.js";
 import { operationLog } from "../platform/operation-log.js";
@@ -63,7 +66,7 @@ interface SubgraphAnswer {
  * validation error) is handed on as a GraphQL response, so that its errors reach the client with
  * their codes, instead of a "400: Bad Request" carrying the subgraph's URL and body.
  */
-async function fetchWithinDeadline(url: string, init: RequestInit & { headers: Record<string, string> }): Promise<SubgraphAnswer> {
+async function fetchWithinDeadline(subgraph: string, url: string, init: RequestInit & { headers: Record<string, string> }): Promise<SubgraphAnswer> {
   const header = init.headers[DEADLINE_HEADER];
   const remaining = header === undefined ? undefined : Number(header);
   if (remaining !== undefined && remaining <= 0) throw new DeadlineExceededError();
@@ -71,6 +74,8 @@ async function fetchWithinDeadline(url: string, init: RequestInit & { headers: R
   let statusText: string;
   let headers: Headers;
   let text: string;
+  const metrics = processMetrics();
+  const stopTimer = metrics.subgraphFetchDuration.startTimer({ subgraph });
   try {
     const res = await fetch(url, remaining === undefined ? init : { ...init, signal: AbortSignal.timeout(remaining) });
     status = res.status;
@@ -78,9 +83,14 @@ async function fetchWithinDeadline(url: string, init: RequestInit & { headers: R
     headers = res.headers;
     text = await res.text();
   } catch (err) {
-    if ((err as Error).name === "TimeoutError") throw new DeadlineExceededError();
+    const timeout = (err as Error).name === "TimeoutError";
+    metrics.subgraphFetches.inc({ subgraph, status: timeout ? "timeout" : "error" });
+    stopTimer();
+    if (timeout) throw new DeadlineExceededError();
     throw err;
   }
+  metrics.subgraphFetches.inc({ subgraph, status: String(status) });
+  stopTimer();
   if (status >= 400 && status < 500 && hasGraphQLErrors(text)) status = 200;
   return { status, statusText, headers, text };
 }
@@ -93,17 +103,17 @@ async function fetchWithinDeadline(url: string, init: RequestInit & { headers: R
  * it differs by the millisecond between callers of the same fetch. A joiner whose first caller
  * ran out of time fetches on its own.
  */
-function subgraphFetcher(inflight: InFlight<SubgraphAnswer>): (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<Response> {
+function subgraphFetcher(subgraph: string, inflight: InFlight<SubgraphAnswer>): (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<Response> {
   return async (url, init) => {
     const body = typeof init.body === "string" ? init.body : null;
     // the data source sends `{"query":"<operation>",...}`: a query plan's fetch is `query ...` or `{...}`
     const read = body !== null && (body.startsWith('{"query":"query') || body.startsWith('{"query":"{'));
     let answer: SubgraphAnswer;
-    if (read) answer = await inflight.run(`${url}\n${init.headers.authorization ?? ""}\n${body}`, () => fetchWithinDeadline(url, init));
+    if (read) answer = await inflight.run(`${url}\n${init.headers.authorization ?? ""}\n${body}`, () => fetchWithinDeadline(subgraph, url, init));
     else {
       // read-your-writes: no query asked after a mutation joins one that started before it
       inflight.forget();
-      answer = await fetchWithinDeadline(url, init).finally(() => inflight.forget());
+      answer = await fetchWithinDeadline(subgraph, url, init).finally(() => inflight.forget());
     }
     return answerResponse(url, answer);
   };
@@ -150,7 +160,7 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     // sockets forever, so after a pause longer than the subgraph server's keep-alive timeout (5 s)
     // a request could go out on a socket the server was closing (ECONNRESET, "socket hang up").
     // undici honours the server's `Keep-Alive: timeout=5` and retires sockets before it.
-    super({ url, fetcher: subgraphFetcher(inflight) as unknown as RemoteGraphQLDataSource["fetcher"] });
+    super({ url, fetcher: subgraphFetcher(name, inflight) as unknown as RemoteGraphQLDataSource["fetcher"] });
   }
 
   /** A fetch the operation already started with its root fetch (speculate.ts) is answered by it. */
@@ -166,6 +176,12 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
       if (context.authorization) request.http?.headers.set("authorization", context.authorization);
       request.http?.headers.set(DEADLINE_HEADER, String(Math.max(0, Math.floor(context.deadline - performance.now()))));
     }
+    // the operation's request id and trace context (the active span is @apollo/gateway's `gateway.fetch`)
+    const requestId = currentRequestId();
+    if (requestId !== undefined) request.http?.headers.set(REQUEST_ID_HEADER, requestId);
+    const trace: Record<string, string> = {};
+    injectTraceContext(trace);
+    for (const [key, value] of Object.entries(trace)) request.http?.headers.set(key, value);
     if (this.secret) request.http?.headers.set(SUBGRAPH_SECRET_HEADER, this.secret);
   }
 }
@@ -226,12 +242,15 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     apiSchema = loaded;
   });
   const checkLimits = operationGuard(config.limits, () => apiSchema, logger);
+  // the frontends' operations are always metric labels of their own (metrics.ts caps the others)
+  processMetrics().knowOperations(loadOperations().map((o) => o.name));
   await apollo.start();
   const exploration = await createExploration(config);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://gateway.local").pathname;
     if (path === "/health") return sendJson(res, 200, { status: "ok" });
+    if (path === "/metrics") return processMetrics().scrape(res);
     if (path === "/ready") {
       const subgraphs = await checkSubgraphs(config);
       const ready = Object.values(subgraphs).every((s) => s === "ok");

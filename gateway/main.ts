@@ -1,6 +1,7 @@
 import { Logger } from "../platform/log.js";
 import { loadGatewayConfig, type GatewayConfig } from "./config.js";
 import { startGateway, type RunningGateway } from "./gateway.js";
+import { startTracing, tracingSettings, type Tracing } from "../platform/tracing.js";
 
 /**
  * The gateway as its own process (`npm run gateway`), configured from the environment.
@@ -8,8 +9,10 @@ import { startGateway, type RunningGateway } from "./gateway.js";
  * subgraphs unreachable in introspect mode, port taken).
  */
 let config: GatewayConfig;
+let tracing: Tracing | null;
 try {
   config = loadGatewayConfig(process.env);
+  tracing = startTracing(tracingSettings(process.env, "directory-graph-gateway"));
 } catch (err) {
   console.error(`gateway: configuration error: ${(err as Error).message}`);
   process.exit(2);
@@ -26,6 +29,7 @@ logger.info("listening", { url: running.url, compose: config.compose, subgraphs:
 const stop = async () => {
   logger.info("shutting down");
   await running.close();
+  await tracing?.shutdown();
   process.exit(0);
 };
 process.once("SIGINT", stop);

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Logger } from "./log.js";
 import { ErrorCode, errorBody } from "./error-codes.js";
+import { inRequestScope } from "./request-scope.js";
 
 /**
  * Apollo Server on plain `node:http`: one request in, one GraphQL response out. Used by the
@@ -19,7 +20,8 @@ export interface HttpListener {
 
 /**
  * An HTTP server on `host:port` (0: a free port). A handler that throws answers 500 and is
- * logged, so that no request is left hanging.
+ * logged, so that no request is left hanging. Every request is served in its scope (its request
+ * id, its server span when tracing is on: request-scope.ts), named after the logger's component.
  */
 export async function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
@@ -33,11 +35,13 @@ export async function listen(
     if (closing) res.once("finish", () => setImmediate(() => server.closeIdleConnections()));
     inFlight.add(res);
     res.once("close", () => inFlight.delete(res));
-    handler(req, res).catch((err: unknown) => {
-      options.logger.error("request failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-      if (!res.headersSent) sendJson(res, 500, errorBody(ErrorCode.INTERNAL_SERVER_ERROR, "Internal server error"));
-      else res.destroy();
-    });
+    void inRequestScope(req, res, options.logger.component, () =>
+      handler(req, res).catch((err: unknown) => {
+        options.logger.error("request failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        if (!res.headersSent) sendJson(res, 500, errorBody(ErrorCode.INTERNAL_SERVER_ERROR, "Internal server error"));
+        else res.destroy();
+      }),
+    );
   });
   const port = await new Promise<number>((resolve, reject) => {
     server.once("error", reject);

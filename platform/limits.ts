@@ -24,6 +24,7 @@ import {
 import { Environment } from "./config.js";
 import { truncate, type Logger } from "./log.js";
 import { ErrorCode } from "./error-codes.js";
+import { processMetrics } from "./metrics.js";
 
 /**
  * Operation limits: what one GraphQL document may ask for, checked by the gateway and by every
@@ -401,6 +402,7 @@ export function operationGuard(limits: OperationLimits, schema: () => GraphQLSch
       return null;
     } catch (err) {
       if (!(err instanceof OperationLimitError)) throw err;
+      processMetrics().refused(logger.component, String(err.extensions.limit));
       logger.info("operation", {
         operation: typeof operation.operationName === "string" ? truncate(operation.operationName) : null,
         durationMs: Math.round((performance.now() - started) * 10) / 10,

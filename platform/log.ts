@@ -1,10 +1,17 @@
 /**
  * Structured logs: one JSON object per line (warnings and errors on stderr, the rest on stdout),
  * filtered by `LOG_LEVEL` (`debug`, `info` (default), `warn`, `error`, `silent`). Never log
- * tokens, keys or bodies.
+ * tokens, keys or bodies. A line written while a request is served carries its `requestId`, and
+ * its `traceId` and `spanId` when tracing is on (request-scope.ts), so that the gateway's line and
+ * the subgraphs' lines of one operation join.
+ *
+ * Hand-written rather than pino: what it does is this one function (a line, a level filter, a sink
+ * the tests collect synchronously); pino's own formats (numeric levels, `pid`/`hostname`) would
+ * change every line operators already parse, for no feature used here.
  */
 
 import { Environment } from "./config.js";
+import { requestFields } from "./request-scope.js";
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
@@ -39,7 +46,7 @@ export class Logger {
     if (LEVELS[level] < LEVELS[this.level]) return;
     const core = { time: new Date().toISOString(), level, component: this.component, msg };
     // core first for the order of the keys, and again last so that no field can overwrite it
-    this.sink(JSON.stringify({ ...core, ...fields, ...core }), level);
+    this.sink(JSON.stringify({ ...core, ...requestFields(), ...fields, ...core }), level);
   }
 
   debug(msg: string, fields: Record<string, unknown> = {}): void {

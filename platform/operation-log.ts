@@ -1,23 +1,47 @@
 import type { ApolloServerPlugin, BaseContext } from "@apollo/server";
 import { truncate, type Logger } from "./log.js";
 import { ErrorCode } from "./error-codes.js";
+import { processMetrics, type Metrics, type Outcome } from "./metrics.js";
+import { activeSpan } from "./request-scope.js";
 
 /**
  * One log line per operation: its name, duration, errors (with their codes) and what the server
- * says about its own work (`calls`: upstream calls for a subgraph, subgraph fetches for the gateway).
+ * says about its own work (`calls`: upstream calls for a subgraph, subgraph fetches for the gateway);
+ * the same operation counted in the metrics (by name and outcome, its latency, in flight), and its
+ * server span named after it (`query EmployeeProfile`) when tracing is on.
  */
-export function operationLog<C extends BaseContext>(logger: Logger, calls: (context: C) => Record<string, number>): ApolloServerPlugin<C> {
+export function operationLog<C extends BaseContext>(
+  logger: Logger,
+  calls: (context: C) => Record<string, number>,
+  metrics: Metrics = processMetrics(),
+): ApolloServerPlugin<C> {
+  const component = logger.component;
   return {
     async requestDidStart({ request }) {
       const started = performance.now();
+      metrics.inFlight.inc({ component });
       return {
+        async didResolveOperation({ operationName, operation }) {
+          const span = activeSpan();
+          if (!span || !operation) return;
+          // the name as a label would be: a client's name never makes span names unbounded
+          const name = metrics.operationLabel(operationName);
+          span.updateName(`${operation.operation} ${name}`);
+          span.setAttributes({ "graphql.operation.type": operation.operation, "graphql.operation.name": name });
+        },
         async willSendResponse({ contextValue, response, operationName }) {
+          metrics.inFlight.dec({ component });
           // the errors as sent, after formatError gave them their codes (the request context's
           // `errors` are the raw ones, without codes)
-          const errors = response.body.kind === "single" ? (response.body.singleResult.errors ?? []) : [];
+          const body = response.body.kind === "single" ? response.body.singleResult : undefined;
+          const errors = body?.errors ?? [];
+          const durationMs = performance.now() - started;
+          const name = operationName ?? request.operationName;
+          const outcome: Outcome = errors.length === 0 ? "success" : body?.data == null ? "failure" : "partial";
+          metrics.operation(component, name, outcome, durationMs / 1000);
           logger.info("operation", {
-            operation: truncateName(operationName ?? request.operationName),
-            durationMs: Math.round((performance.now() - started) * 10) / 10,
+            operation: truncateName(name),
+            durationMs: Math.round(durationMs * 10) / 10,
             ...calls(contextValue),
             errors: errors.length,
             ...(errors.length > 0 ? { codes: [...new Set(errors.map((e) => e.extensions?.code ?? ErrorCode.INTERNAL_SERVER_ERROR))] } : {}),

@@ -2,6 +2,7 @@ import { directoryBanner } from "../directory/options.js";
 import { Logger } from "../platform/log.js";
 import { ConfigError } from "../platform/config.js";
 import { loadEmbeddedConfig, startEmbedded, type Embedded, type EmbeddedConfig } from "./embedded.js";
+import { startTracing, tracingSettings, type Tracing } from "../platform/tracing.js";
 
 /**
  * `npm start`: the embedded default in one process (scripts/embedded.ts), its URLs printed.
@@ -10,8 +11,12 @@ import { loadEmbeddedConfig, startEmbedded, type Embedded, type EmbeddedConfig }
  */
 
 let config: EmbeddedConfig;
+let tracing: Tracing | null;
 try {
   config = await loadEmbeddedConfig(process.env);
+  // one provider for the whole process: its spans tell the components apart by their attribute
+  // `directory_graph.component`
+  tracing = startTracing(tracingSettings(process.env, "directory-graph"));
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(`start: configuration error: ${err.message}`);
@@ -37,6 +42,7 @@ logger.info("ready", { gateway: gateway.url, upstream: upstream.config.baseUrl, 
 const stop = async () => {
   logger.info("shutting down");
   await embedded.close();
+  await tracing?.shutdown();
   process.exit(0);
 };
 process.once("SIGINT", stop);

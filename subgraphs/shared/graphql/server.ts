@@ -16,6 +16,7 @@ import { verifiedCursorPayload } from "./cursors.js";
 import { currentApiId, edgeOwnFilterChecks, inputChecks, type FieldChecks, type IdRule } from "../../../platform/input-checks.js";
 import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
 import { ErrorCode } from "../../../platform/error-codes.js";
+import { processMetrics } from "../../../platform/metrics.js";
 
 /** The GraphQL context of one request: its upstream session and its loaders, never shared. */
 export interface SubgraphContext {
@@ -118,6 +119,8 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     const received = performance.now();
     const url = new URL(req.url ?? "/", "http://subgraph.local");
     if (url.pathname === "/health") return sendJson(res, 200, { status: "ok", subgraph: options.name });
+    // for the scraper, which carries no subgraph secret
+    if (url.pathname === "/metrics") return processMetrics().scrape(res);
     if (url.pathname !== "/" && url.pathname !== "/graphql") {
       return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     }

@@ -6,6 +6,7 @@ import { loadUpstreamConfig, Upstream, useExpectationLogger } from "../upstream/
 import { loadOperationLimits, type OperationLimits } from "../../../platform/limits.js";
 import { startSubgraph, type RunningSubgraph } from "./server.js";
 import type { FieldChecks, IdRule } from "../../../platform/input-checks.js";
+import { startTracing, tracingSettings, type Tracing } from "../../../platform/tracing.js";
 
 /** What each subgraph folder exports from its `index.ts`. */
 export interface SubgraphModule {
@@ -69,6 +70,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
   let landingPage: boolean;
   let limits: OperationLimits;
   let debugErrors: boolean;
+  let tracing: Tracing | null;
   try {
     logger = new Logger(module.name, readLogLevel());
     port = new Environment().port(module.portVariable, module.defaultPort);
@@ -76,6 +78,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     limits = loadOperationLimits();
     debugErrors = readDebugErrors();
     landingPage = subgraphLandingPage();
+    tracing = startTracing(tracingSettings(process.env, `directory-graph-${module.name}`));
     upstream = new Upstream(loadUpstreamConfig(process.env));
     useExpectationLogger(logger);
   } catch (err) {
@@ -106,6 +109,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     logger.info("shutting down");
     await running.close();
     await upstream.close();
+    await tracing?.shutdown();
     process.exit(0);
   };
   process.once("SIGINT", stop);

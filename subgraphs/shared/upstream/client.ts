@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import { Agent as HttpAgent, STATUS_CODES } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import got, { type Got, type Response } from "got";
+import type { Span } from "@opentelemetry/api";
 import { GraphQLError } from "graphql";
 import { BrokenCircuitError, ConsecutiveBreaker, IsolatedCircuitError, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from "cockatiel";
 import { CurrentApiClient, LegacyApiClient, type RequestSpec, type SessionTransport } from "./apis.js";
@@ -15,6 +16,10 @@ import { MAX_CONNECT_TIMEOUT_MS, attemptTimeout, classifyFailure, parseRetryAfte
 import { ClientCredentials } from "./token.js";
 import type { CallCounter, CursorSigner, QueryParams, SessionOptions, UpstreamSession } from "./types.js";
 import { Limiter, sleep } from "./util.js";
+import { attemptDone, refusedUpstream, retrying, startAttemptSpan } from "./observe.js";
+import { processMetrics, type BreakerState } from "../../../platform/metrics.js";
+import { currentRequestId } from "../../../platform/request-scope.js";
+import { REQUEST_ID_HEADER } from "../../../platform/headers.js";
 
 /**
  * The one HTTP access layer to both APIs of the directory service.
@@ -34,6 +39,9 @@ import { Limiter, sleep } from "./util.js";
  *   operation gets UPSTREAM_BUDGET_EXCEEDED.
  * - Conditional GETs through one ETag cache (etag-cache.ts), whose keys start with the caller's
  *   identity, so that no caller is ever answered from another caller's entry.
+ * - Every attempt is counted in the process's metrics and, when tracing is on, is a client span
+ *   whose context the request carries (`traceparent`); retries and refusals are span events
+ *   (observe.ts). The request id of the subgraph request goes along in `x-request-id`.
  */
 
 export const API_VERSION = "2024-11-01";
@@ -82,6 +90,8 @@ export class Upstream {
   /** the last 200 with an ETag per caller and URL; null when disabled */
   private readonly etags: EtagCache | null;
   private readonly listeners = new Set<UpstreamCallListener>();
+  /** stops the metrics' scrape of the cache and breakers */
+  private readonly unwatch: () => void;
   private readonly credentials: ClientCredentials;
   private readonly base: URL;
   private readonly tokenPath: string;
@@ -110,6 +120,11 @@ export class Upstream {
     }
     this.etags = config.etagCacheSize > 0 ? new EtagCache(config.etagCacheSize, config.etagCacheBytes) : null;
     this.credentials = new ClientCredentials(config, this.tokenPath);
+    this.unwatch = processMetrics().watchUpstream({
+      etagEntries: () => this.etags?.size ?? 0,
+      etagBytes: () => this.etags?.bytes ?? 0,
+      breakers: () => Object.fromEntries(Object.entries(this.breakers).map(([api, b]) => [api, BREAKER_STATES[b.state] ?? "open"])),
+    });
     this.totals = { total: 0, byRoute: {}, notModified: 0 };
     this.httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
     this.httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 64 });
@@ -170,6 +185,7 @@ export class Upstream {
   }
 
   async close(): Promise<void> {
+    this.unwatch();
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
     this.listeners.clear();
@@ -220,6 +236,7 @@ export class Upstream {
       return await breaker.execute(() => this.sendThrough<T>(state, spec));
     } catch (err) {
       if (err instanceof BrokenCircuitError || err instanceof IsolatedCircuitError) {
+        refusedUpstream("breaker", { "directory_graph.upstream.api": spec.api });
         throw new UpstreamError({ method: spec.method, path: spec.path, status: null, reason: "circuit" });
       }
       throw err;
@@ -229,6 +246,8 @@ export class Upstream {
   /** One logical request: authentication, retries, conditional GET, error mapping. */
   private async sendThrough<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
     const headers: Record<string, string> = { accept: "application/json" };
+    const requestId = currentRequestId();
+    if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
     let token: string | null = null;
     if (spec.api === "current") {
       headers["api-version"] = API_VERSION;
@@ -264,6 +283,7 @@ export class Upstream {
         const failure = classifyFailure(err);
         const delay = this.retryDelay({ failure }, state, idempotent, retriesLeft);
         if (delay !== null) {
+          retrying({ api: spec.api, method: spec.method, route: routeOf(spec.method, spec.path) }, attemptNo + 1, delay, failure.summary);
           await sleep(delay);
           retriesLeft--;
           continue;
@@ -304,6 +324,7 @@ export class Upstream {
       const retryAfter = status === 429 ? parseRetryAfter(header(response, "retry-after")) : undefined;
       const delay = this.retryDelay({ status, retryAfter }, state, idempotent, retriesLeft);
       if (delay !== null) {
+        retrying({ api: spec.api, method: spec.method, route: routeOf(spec.method, spec.path) }, attemptNo + 1, delay, String(status));
         await sleep(delay);
         retriesLeft--;
         continue;
@@ -338,27 +359,35 @@ export class Upstream {
   ): Promise<Response<string>> {
     const run = async () => {
       const left = this.left(state);
-      if (left <= 0) throw deadlineExceeded(state.deadlineMs);
-      if (state.calls.total >= this.config.callBudget) throw budgetExceeded(this.config.callBudget);
+      if (left <= 0) {
+        refusedUpstream("deadline", { "directory_graph.limit_ms": state.deadlineMs });
+        throw deadlineExceeded(state.deadlineMs);
+      }
+      if (state.calls.total >= this.config.callBudget) {
+        refusedUpstream("upstreamBudget", { "directory_graph.limit": this.config.callBudget });
+        throw budgetExceeded(this.config.callBudget);
+      }
       const timeoutMs = timeoutFor(left);
       const route = routeOf(spec.method, spec.path);
       count(state.calls, route);
       count(this.totals, route);
       const started = performance.now();
+      const sent = { ...headers };
+      const span = startAttemptSpan({ api: spec.api, method: spec.method, route, attempt: attemptNo }, spec.url, "if-none-match" in headers, sent);
       try {
         const response = await this.http(spec.url, {
           method: spec.method,
-          headers,
+          headers: sent,
           timeout: { request: timeoutMs, connect: Math.min(timeoutMs, MAX_CONNECT_TIMEOUT_MS) },
           ...(spec.json !== undefined ? { json: spec.json } : {}),
           ...(spec.form !== undefined ? { form: spec.form } : {}),
         });
         const notModified = response.statusCode === 304;
         if (notModified) this.totals.notModified++;
-        this.emit({ api: spec.api, method: spec.method, route, status: response.statusCode, attempt: attemptNo, durationMs: performance.now() - started, notModified });
+        this.emit(span, { api: spec.api, method: spec.method, route, status: response.statusCode, attempt: attemptNo, durationMs: performance.now() - started, notModified });
         return response;
       } catch (err) {
-        this.emit({
+        this.emit(span, {
           api: spec.api,
           method: spec.method,
           route,
@@ -374,7 +403,8 @@ export class Upstream {
     return limiter ? limiter.run(run) : run();
   }
 
-  private emit(event: UpstreamCallEvent): void {
+  private emit(span: Span | undefined, event: UpstreamCallEvent): void {
+    attemptDone(span, event);
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -427,6 +457,9 @@ export class Upstream {
 }
 
 // ---- helpers ----
+
+/** cockatiel's CircuitState (Closed, Open, HalfOpen, Isolated) as the metric's state */
+const BREAKER_STATES: BreakerState[] = ["closed", "open", "half-open", "open"];
 
 /** What opens a breaker: the upstream's own failures (5xx, timeouts, connections), never a caller's 4xx. */
 function isUpstreamFault(err: unknown): boolean {

@@ -40,4 +40,14 @@ export class EtagCache {
   forget(key: string): void {
     this.entries.delete(key);
   }
+
+  /** entries kept (the `upstream_etag_cache_entries` metric) */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** characters kept (the `upstream_etag_cache_bytes` metric) */
+  get bytes(): number {
+    return this.entries.weight;
+  }
 }

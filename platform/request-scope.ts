@@ -1,0 +1,114 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Attributes, type Span } from "@opentelemetry/api";
+import { REQUEST_ID_HEADER } from "./headers.js";
+
+/**
+ * What every request of every process carries for its log lines and traces: its request id and,
+ * when tracing is on (tracing.ts), its span (docs/observability.md). Only the OpenTelemetry API
+ * here: a process that does not trace loads no SDK. Off, each function tests one boolean and makes
+ * no span, context or header (what `bench/tracing.ts` measures).
+ */
+
+export const TRACER_NAME = "directory-graph";
+export const tracer = trace.getTracer(TRACER_NAME);
+
+let on = false;
+
+/** Whether this process exports traces (tracing.ts registered a provider). */
+export function tracingOn(): boolean {
+  return on;
+}
+
+/** Called by tracing.ts only. */
+export function setTracingOn(value: boolean): void {
+  on = value;
+}
+
+// ---- the request id ----
+
+/** A client's request id is kept when it is 1 to 128 of these characters (a UUID, a ULID, `abc-123`...). */
+const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._:\-]{1,128}$/;
+
+interface RequestScope {
+  requestId: string;
+  /** the component serving it (`gateway`, `people`...) */
+  component: string;
+}
+
+const scope = new AsyncLocalStorage<RequestScope>();
+
+/** The request id of the request being served (the log lines' `requestId`), if any. */
+export function currentRequestId(): string | undefined {
+  return scope.getStore()?.requestId;
+}
+
+/** The component serving the current request (a metric's `component` label), if any. */
+export function currentComponent(): string | undefined {
+  return scope.getStore()?.component;
+}
+
+/** The client's `x-request-id` when well formed, else a new one. */
+export function requestIdOf(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && WELL_FORMED_REQUEST_ID.test(value) ? value : randomUUID();
+}
+
+/** paths that get no span (probes and scrapes would bury the operations' traces) */
+const UNTRACED = new Set(["/health", "/ready", "/metrics"]);
+/** the paths a server span is named after; any other is `other` (no raw path in a span name) */
+const NAMED_PATHS = new Set(["/", "/graphql"]);
+
+/**
+ * Serves one HTTP request in its scope: its request id (answered in `x-request-id`, seen by the
+ * log lines) and, when tracing is on, a server span continuing the client's `traceparent`.
+ */
+export function inRequestScope(req: IncomingMessage, res: ServerResponse, component: string, handle: () => Promise<void>): Promise<void> {
+  const requestId = requestIdOf(req.headers[REQUEST_ID_HEADER]);
+  res.setHeader(REQUEST_ID_HEADER, requestId);
+  const path = (req.url ?? "/").replace(/[?#].*$/s, "");
+  if (!on || UNTRACED.has(path)) return scope.run({ requestId, component }, handle);
+  const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+  const method = knownMethod(req.method);
+  const route = NAMED_PATHS.has(path) ? path : "other";
+  const span = tracer.startSpan(
+    `${method} ${route}`,
+    { kind: SpanKind.SERVER, attributes: { "http.request.method": method, "http.route": route, "url.scheme": "http", "directory_graph.component": component, "directory_graph.request_id": requestId } },
+    parent,
+  );
+  res.once("close", () => {
+    span.setAttribute("http.response.status_code", res.statusCode);
+    if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    if (!res.writableFinished) span.addEvent("client closed the connection");
+    span.end();
+  });
+  return context.with(trace.setSpan(parent, span), () => scope.run({ requestId, component }, handle));
+}
+
+function knownMethod(method: string | undefined): string {
+  return method !== undefined && ["GET", "POST", "OPTIONS", "HEAD", "PUT", "DELETE", "PATCH"].includes(method) ? method : "_OTHER";
+}
+
+/** Adds an event to the active span, when tracing is on. */
+export function spanEvent(name: string, attributes: Attributes): void {
+  if (on) trace.getActiveSpan()?.addEvent(name, attributes);
+}
+
+/** Puts the trace context (of `span`, else the current one) in the headers of the next hop; nothing when tracing is off. */
+export function injectTraceContext(headers: Record<string, string>, span?: Span): void {
+  if (on) propagation.inject(span ? trace.setSpan(context.active(), span) : context.active(), headers);
+}
+
+/** What joins a log line to its request: the request id, and the trace and span ids when tracing is on. */
+export function requestFields(): { requestId?: string; traceId?: string; spanId?: string } {
+  const requestId = scope.getStore()?.requestId;
+  const span = on ? trace.getActiveSpan()?.spanContext() : undefined;
+  if (span) return { requestId, traceId: span.traceId, spanId: span.spanId };
+  return requestId === undefined ? {} : { requestId };
+}
+
+/** The span of the current request, when tracing is on (to name it, or add an attribute). */
+export function activeSpan(): Span | undefined {
+  return on ? trace.getActiveSpan() : undefined;
+}
