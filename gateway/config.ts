@@ -1,7 +1,7 @@
 import { authMode, ConfigError, debugErrors, Environment, graphPrefix, isProduction, listenHost, shown, subgraphSecret } from "../platform/config.js";
 import { loadOperationLimits, type OperationLimits } from "../platform/limits.js";
 import { readLogLevel, type LogLevel } from "../platform/log.js";
-import { parseCorsOrigins, type CorsOrigins } from "./cors.js";
+import { parseCorsAllowedHeaders, parseCorsOrigins, type CorsOrigins } from "./cors.js";
 
 /** The gateway's configuration, parsed and validated once at start-up from the environment. */
 
@@ -36,6 +36,8 @@ export interface GatewayConfig {
   debugErrors: boolean;
   /** GATEWAY_CORS_ORIGINS: the origins browser frontends may call from (default: loopback outside production, none in production) */
   corsOrigins: CorsOrigins;
+  /** the request headers a browser may send: the defaults of cors.ts plus GATEWAY_CORS_ALLOWED_HEADERS */
+  corsAllowedHeaders: string[];
   /** GATEWAY_EXPLORER: the exploration pages served (default: both outside production, none in production) */
   explorers: Explorers;
 }
@@ -82,6 +84,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     deadlineMs: e.integer("GATEWAY_DEADLINE_MS", 10_000, 100, 600_000),
     debugErrors: debugErrors(env),
     corsOrigins: parseCorsOrigins(e.text("GATEWAY_CORS_ORIGINS"), production),
+    corsAllowedHeaders: parseCorsAllowedHeaders(e.text("GATEWAY_CORS_ALLOWED_HEADERS")),
     explorers: parseExplorers(e.text("GATEWAY_EXPLORER"), production),
   };
 }

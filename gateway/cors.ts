@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ConfigError, shown } from "../platform/config.js";
 import { sendJson } from "../platform/http.js";
 import { ErrorCode, errorBody } from "../platform/error-codes.js";
+import { REQUEST_ID_HEADER } from "../platform/headers.js";
 
 /**
  * CORS for browser frontends on other origins. A hand-written policy rather than the `cors`
@@ -26,7 +27,11 @@ export interface CorsOrigins {
   origins: string[];
 }
 
-/** The request headers a GraphQL client sends (Apollo Client, urql, graphql-request, GraphiQL…). */
+/**
+ * The request headers a GraphQL client sends (Apollo Client, urql, graphql-request, GraphiQL…),
+ * and those of tracing (W3C trace context and baggage, as OpenTelemetry's browser instrumentation
+ * adds them) and of request ids; GATEWAY_CORS_ALLOWED_HEADERS adds to them.
+ */
 export const CORS_ALLOWED_HEADERS = [
   "accept",
   "authorization",
@@ -35,7 +40,13 @@ export const CORS_ALLOWED_HEADERS = [
   "x-apollo-operation-name",
   "apollographql-client-name",
   "apollographql-client-version",
+  "traceparent",
+  "tracestate",
+  "baggage",
+  REQUEST_ID_HEADER,
 ];
+/** the answer's headers a page may read besides the CORS-safelisted ones */
+export const CORS_EXPOSED_HEADERS = [REQUEST_ID_HEADER];
 export const CORS_ALLOWED_METHODS = ["GET", "POST", "OPTIONS"];
 /** how long a browser may reuse a preflight's answer (Chromium caps it at 2 h) */
 export const CORS_MAX_AGE_S = 600;
@@ -81,6 +92,26 @@ export function parseCorsOrigins(value: string | undefined, production: boolean)
   return result;
 }
 
+/** an HTTP header name (RFC 9110's token) */
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
+
+/**
+ * GATEWAY_CORS_ALLOWED_HEADERS: more request headers a browser may send (a comma-separated list of
+ * header names, in any case), added to CORS_ALLOWED_HEADERS. No wildcard: the list is explicit.
+ */
+export function parseCorsAllowedHeaders(value: string | undefined): string[] {
+  const headers = [...CORS_ALLOWED_HEADERS];
+  for (const entry of (value ?? "").split(",").map((e) => e.trim())) {
+    if (entry === "") continue;
+    if (!HEADER_NAME.test(entry) || entry === "*") {
+      throw new ConfigError(`GATEWAY_CORS_ALLOWED_HEADERS must be a comma-separated list of header names (no wildcard), got "${shown(entry)}"`, "GATEWAY_CORS_ALLOWED_HEADERS");
+    }
+    const name = entry.toLowerCase();
+    if (!headers.includes(name)) headers.push(name);
+  }
+  return headers;
+}
+
 export function originAllowed(policy: CorsOrigins, origin: string): boolean {
   const url = asOrigin(origin);
   if (!url) return false;
@@ -92,9 +123,10 @@ export function originAllowed(policy: CorsOrigins, origin: string): boolean {
  * Applies the policy to one request of a GraphQL endpoint. A preflight (OPTIONS with `Origin` and
  * `Access-Control-Request-Method`) is answered here: 204 with the allowed methods and headers, or
  * 403 without any CORS header for a refused origin; the function then returns true. Any other
- * request gets `Access-Control-Allow-Origin` when its origin is allowed, and is left to the caller.
+ * request gets `Access-Control-Allow-Origin` (and `-Expose-Headers`) when its origin is allowed, and
+ * is left to the caller.
  */
-export function handleCors(policy: CorsOrigins, req: IncomingMessage, res: ServerResponse): boolean {
+export function handleCors(policy: CorsOrigins, req: IncomingMessage, res: ServerResponse, allowedHeaders: readonly string[] = CORS_ALLOWED_HEADERS): boolean {
   const origin = typeof req.headers.origin === "string" ? req.headers.origin : undefined;
   // the answer depends on the Origin header: caches must not serve one origin's answer to another
   res.setHeader("vary", "Origin");
@@ -108,13 +140,16 @@ export function handleCors(policy: CorsOrigins, req: IncomingMessage, res: Serve
     res.writeHead(204, {
       "access-control-allow-origin": origin,
       "access-control-allow-methods": CORS_ALLOWED_METHODS.join(", "),
-      "access-control-allow-headers": CORS_ALLOWED_HEADERS.join(", "),
+      "access-control-allow-headers": allowedHeaders.join(", "),
       "access-control-max-age": String(CORS_MAX_AGE_S),
       "content-length": "0",
     });
     res.end();
     return true;
   }
-  if (allowed) res.setHeader("access-control-allow-origin", origin);
+  if (allowed) {
+    res.setHeader("access-control-allow-origin", origin);
+    res.setHeader("access-control-expose-headers", CORS_EXPOSED_HEADERS.join(", "));
+  }
   return false;
 }

@@ -258,7 +258,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     }
     if (await exploration.handle(req, res, path)) return;
     if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
-    if (handleCors(config.corsOrigins, req, res)) return;
+    if (handleCors(config.corsOrigins, req, res, config.corsAllowedHeaders)) return;
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
     await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits);
   }

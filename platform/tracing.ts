@@ -53,7 +53,9 @@ export function tracingSettings(env: NodeJS.ProcessEnv, defaultServiceName: stri
 }
 
 export interface Tracing {
-  /** sends the spans still buffered, then unregisters the provider */
+  /** sends the spans buffered so far */
+  flush(): Promise<void>;
+  /** sends the spans still buffered, then unregisters the provider (for good: once per process) */
   shutdown(): Promise<void>;
 }
 
@@ -73,6 +75,7 @@ export function startTracing(settings: TracingSettings | null): Tracing | null {
   provider.register();
   setTracingOn(true);
   return {
+    flush: () => provider.forceFlush(),
     async shutdown() {
       setTracingOn(false);
       await provider.shutdown();

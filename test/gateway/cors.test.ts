@@ -16,7 +16,10 @@ let configured: RunningGateway;
 
 beforeAll(async () => {
   production = await startExtraGateway(stack, { NODE_ENV: "production" });
-  configured = await startExtraGateway(stack, { GATEWAY_CORS_ORIGINS: "https://app.example.com, http://intranet.example.com:8080" });
+  configured = await startExtraGateway(stack, {
+    GATEWAY_CORS_ORIGINS: "https://app.example.com, http://intranet.example.com:8080",
+    GATEWAY_CORS_ALLOWED_HEADERS: "X-Tenant, x-client-build",
+  });
 });
 
 afterAll(async () => {
@@ -155,4 +158,46 @@ describe("production and configured origins", () => {
       expect(() => loadGatewayConfig({ GATEWAY_CORS_ORIGINS: value })).toThrow(/GATEWAY_CORS_ORIGINS/);
     },
   );
+});
+
+describe("the headers of tracing and request ids", () => {
+  it("a preflight for traceparent, tracestate, baggage and x-request-id is answered 204 with them allowed, by default", async () => {
+    const res = await preflight(stack.gateway.url, "http://localhost:3000", "content-type,traceparent,tracestate,baggage,x-request-id");
+    expect(res.status).toBe(204);
+    const allowed = res.headers.get("access-control-allow-headers")!.split(/,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(["traceparent", "tracestate", "baggage", "x-request-id"]));
+  });
+
+  it("an answer to an allowed origin exposes x-request-id to the page, and carries the client's id", async () => {
+    const res = await fetch(stack.gateway.url + "graphql", {
+      method: "POST",
+      headers: { origin: "http://localhost:3000", "content-type": "application/json", "x-request-id": "page-42" },
+      body: QUERY,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-expose-headers")).toBe("x-request-id");
+    expect(res.headers.get("x-request-id")).toBe("page-42");
+  });
+
+  it("GATEWAY_CORS_ALLOWED_HEADERS adds headers (in lower case) to the defaults", async () => {
+    const res = await preflight(configured.url, "https://app.example.com", "x-tenant,traceparent");
+    expect(res.status).toBe(204);
+    const allowed = res.headers.get("access-control-allow-headers")!.split(/,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(["authorization", "traceparent", "x-tenant", "x-client-build"]));
+    const defaults = (await preflight(stack.gateway.url, "http://localhost:3000")).headers.get("access-control-allow-headers")!;
+    expect(defaults).not.toContain("x-tenant");
+  });
+
+  it.each(["*", "x tenant", "x-tenant;y", "x-tenant,é", "a".repeat(101)])("GATEWAY_CORS_ALLOWED_HEADERS=%s stops the start with an error naming the variable", (value) => {
+    expect(() => loadGatewayConfig({ GATEWAY_CORS_ALLOWED_HEADERS: value })).toThrow(ConfigError);
+    expect(() => loadGatewayConfig({ GATEWAY_CORS_ALLOWED_HEADERS: value })).toThrow(/GATEWAY_CORS_ALLOWED_HEADERS/);
+  });
+
+  it("/metrics answers no CORS header to any origin", async () => {
+    const res = await fetch(stack.gateway.url + "metrics", { headers: { origin: "http://localhost:3000" } });
+    expect(res.status).toBe(200);
+    expect(corsHeaders(res)).toEqual([]);
+    const pre = await fetch(stack.gateway.url + "metrics", { method: "OPTIONS", headers: { origin: "http://localhost:3000", "access-control-request-method": "GET" } });
+    expect(corsHeaders(pre)).toEqual([]);
+  });
 });
