@@ -50,8 +50,8 @@ export interface StackOptions {
   /** environment overrides for the upstream configuration (e.g. DIRECTORY_AUTH=forward) */
   env?: Record<string, string>;
   secret?: string;
-  /** the subgraphs' logger (tests read the lines they log, e.g. the audit lines of writes) */
-  logger?: Logger;
+  /** the subgraphs' logger, or each one's (tests read the lines they log, e.g. the audit lines of writes) */
+  logger?: Logger | ((subgraph: SubgraphName) => Logger);
   /** GRAPH_PREFIX of the subgraphs (and of the gateway, in a gateway stack) */
   prefix?: string;
 }
@@ -76,7 +76,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       secret: options.secret ?? null,
       // GRAPHQL_MAX_* among the overrides set the subgraphs' operation limits
       limits: loadOperationLimits(options.env ?? {}),
-      ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.logger ? { logger: typeof options.logger === "function" ? options.logger(name) : options.logger } : {}),
       prefix: options.prefix ?? null,
     });
   }

@@ -1,0 +1,185 @@
+import { randomBytes } from "node:crypto";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadGatewayConfig } from "../../gateway/config.js";
+import { startGateway, type RunningGateway } from "../../gateway/gateway.js";
+import { Logger } from "../../platform/log.js";
+import { startTracing, type OtlpProtocol, type Tracing } from "../../platform/tracing.js";
+import { loadOperations, operationNamed, pickDemoData, variablesOf } from "./operations.js";
+import { SPAN_KIND, spanTree, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "./otlp.js";
+import { startStack, type Stack } from "./stack.js";
+
+/**
+ * The traces the stack exports, received by an OTLP/HTTP receiver of the test (otlp.ts), for
+ * EmployeeProfile through the gateway: one trace from the client's `traceparent` through the
+ * gateway's spans, each subgraph's and one client span per REST call, nothing secret in it; and
+ * the log lines of the operation joined by its request id and trace id. A tracer provider is
+ * registered once per process: each protocol runs in a file of its own (vitest runs every file
+ * of the slow project in its own process).
+ */
+export function tracingSuite(protocol: OtlpProtocol): void {
+  let receiver: OtlpReceiver;
+  let tracing: Tracing | null;
+  let stack: Stack;
+  let gateway: RunningGateway;
+  const lines: Array<Record<string, unknown>> = [];
+  const collect = (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>);
+  /** headers the directory received */
+  const received: Array<Record<string, string | string[] | undefined>> = [];
+  const onRequest = (message: unknown) => {
+    const { request } = message as { request: { url?: string; headers: Record<string, string | string[] | undefined> } };
+    if (stack && request.headers.host === `127.0.0.1:${stack.directory.port}` && !request.url?.startsWith("/_admin/")) received.push(request.headers);
+  };
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    tracing = startTracing({ url: receiver.url, protocol, serviceName: "directory-graph-test" });
+    stack = await startStack({ subgraphs: ["people", "organisation", "legacy-time"], logger: (name) => new Logger(name, "info", collect) });
+    gateway = await startGateway(
+      loadGatewayConfig({
+        GATEWAY_PORT: "0",
+        PEOPLE_URL: stack.subgraphs.people!.url,
+        ORGANISATION_URL: stack.subgraphs.organisation!.url,
+        LEGACY_TIME_URL: stack.subgraphs["legacy-time"]!.url,
+      }),
+      new Logger("gateway", "info", collect),
+    );
+    subscribe("http.server.request.start", onRequest);
+  });
+
+  afterAll(async () => {
+    unsubscribe("http.server.request.start", onRequest);
+    await gateway?.close();
+    await stack?.close();
+    await tracing?.shutdown();
+    await receiver?.close();
+  });
+
+  describe(`tracing over OTLP/HTTP (${protocol})`, () => {
+    const traceId = randomBytes(16).toString("hex");
+    const clientSpanId = randomBytes(8).toString("hex");
+    const requestId = `profile-${randomBytes(4).toString("hex")}`;
+    let spans: ReceivedSpan[] = [];
+    let upstreamCalls = 0;
+    let answer: { status: number; headers: Headers; body: { data?: unknown; errors?: unknown[] } };
+
+    beforeAll(async () => {
+      expect(tracing).not.toBeNull();
+      const operation = operationNamed(loadOperations(), "EmployeeProfile");
+      const variables = variablesOf(pickDemoData(stack.directory.company), operation);
+      const before = receiver.spans.length;
+      stack.resetStats();
+      received.length = 0;
+      const res = await fetch(`${gateway.url}graphql`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          traceparent: `00-${traceId}-${clientSpanId}-01`,
+          tracestate: "frontend=checkout",
+          "x-request-id": requestId,
+        },
+        body: JSON.stringify({ query: operation.source, variables, operationName: operation.name }),
+      });
+      answer = { status: res.status, headers: res.headers, body: (await res.json()) as typeof answer.body };
+      upstreamCalls = stack.stats().total;
+      await tracing!.flush();
+      spans = receiver.spans.slice(before);
+      console.log(`EmployeeProfile (${protocol}), ${upstreamCalls} upstream calls:\n${spanTree(spans.filter((s) => s.traceId === traceId))}`);
+    });
+
+    it("the operation succeeds and answers the client's request id", () => {
+      expect(answer.status).toBe(200);
+      expect(answer.body.errors).toBeUndefined();
+      expect(answer.headers.get("x-request-id")).toBe(requestId);
+      expect(receiver.contentTypes.every((t) => t.includes(protocol === "http/json" ? "json" : "protobuf"))).toBe(true);
+    });
+
+    it("one trace covers the gateway's spans, each subgraph's and the REST calls, under the client's span", () => {
+      // every span the operation made is in the client's trace
+      expect(new Set(spans.map((s) => s.traceId))).toEqual(new Set([traceId]));
+      const roots = spans.filter((s) => s.parentSpanId === clientSpanId);
+      expect(roots).toHaveLength(1);
+      const root = roots[0]!;
+      expect(root).toMatchObject({ kind: SPAN_KIND.server, name: "query EmployeeProfile", service: "directory-graph-test" });
+      expect(root.attributes).toMatchObject({ "directory_graph.component": "gateway", "graphql.operation.name": "EmployeeProfile", "http.response.status_code": 200 });
+      // a tree: every other span's parent is a span of the trace
+      const ids = new Set(spans.map((s) => s.spanId));
+      for (const span of spans.filter((s) => s !== root)) expect(ids.has(span.parentSpanId), `${span.name}'s parent`).toBe(true);
+      const names = spans.map((s) => s.name);
+      expect(names).toEqual(expect.arrayContaining(["gateway.request", "gateway.plan", "gateway.execute", "gateway.fetch"]));
+      // each subgraph request is a server span under one of the gateway's fetches
+      const byId = new Map(spans.map((s) => [s.spanId, s]));
+      const subgraphSpans = spans.filter((s) => s.kind === SPAN_KIND.server && s !== root);
+      expect(new Set(subgraphSpans.map((s) => s.attributes["directory_graph.component"]))).toEqual(new Set(["people", "organisation", "legacy-time"]));
+      for (const span of subgraphSpans) {
+        expect(byId.get(span.parentSpanId)?.name).toBe("gateway.fetch");
+        expect(span.name).toMatch(/^query EmployeeProfile$/);
+      }
+    });
+
+    it("one client span per REST call the directory counted, under a subgraph's span, with its route template, status, attempt and cache outcome", () => {
+      const clients = spans.filter((s) => s.kind === SPAN_KIND.client);
+      expect(upstreamCalls).toBeGreaterThan(0);
+      expect(clients).toHaveLength(upstreamCalls);
+      const byId = new Map(spans.map((s) => [s.spanId, s]));
+      for (const span of clients) {
+        expect(byId.get(span.parentSpanId)?.kind).toBe(SPAN_KIND.server);
+        const template = String(span.attributes["url.template"]);
+        expect(span.name).toBe(`${span.attributes["http.request.method"]} ${template}`);
+        // a template, never the URL: no id, no query string
+        expect(template).not.toMatch(/\/\d+(\/|$)|\?/);
+        expect(span.attributes["http.response.status_code"]).toBe(200);
+        expect(span.attributes["directory_graph.upstream.attempt"]).toBe(1);
+        expect(span.attributes["directory_graph.etag.cache_hit"]).toBe(false);
+        expect(["current", "legacy", "token"]).toContain(span.attributes["directory_graph.upstream.api"]);
+      }
+      // the directory received the trace context of each client span, and the client's tracestate
+      expect(received).toHaveLength(upstreamCalls);
+      const clientIds = new Set(clients.map((s) => s.spanId));
+      for (const headers of received) {
+        const [, trace, parent] = String(headers.traceparent).split("-");
+        expect(trace).toBe(traceId);
+        expect(clientIds.has(parent!)).toBe(true);
+        expect(headers.tracestate).toBe("frontend=checkout");
+        expect(headers["x-request-id"]).toBe(requestId);
+      }
+    });
+
+    it("no attribute, event or span name holds a token, a key, or a value of the demo's personal data", () => {
+      const texts = spans.flatMap((s) => [s.name, ...values(s.attributes), ...s.events.flatMap((e) => [e.name, ...values(e.attributes)])]);
+      const secrets = ["demo-secret", "demo-api-key", "Bearer", "application="];
+      for (const headers of received) secrets.push(String(headers.authorization).replace(/^\S+\s+/, ""));
+      const personal = leaves(answer.body.data).filter((v) => v.length >= 4 && !/^\d+$/.test(v) && !/^[A-Z_]+$/.test(v));
+      expect(personal.length).toBeGreaterThan(5);
+      for (const text of texts) {
+        for (const secret of secrets) expect(text, "a secret in a span").not.toContain(secret);
+        for (const value of personal) expect(text, `a personal value in a span: ${value}`).not.toContain(value);
+      }
+    });
+
+    it("the gateway's log line and each subgraph's line of the operation share its request id and trace id", () => {
+      const ofOperation = lines.filter((l) => l.msg === "operation" && l.requestId === requestId);
+      const components = new Set(ofOperation.map((l) => l.component));
+      expect(components).toEqual(new Set(["gateway", "people", "organisation", "legacy-time"]));
+      for (const line of ofOperation) {
+        expect(line.traceId).toBe(traceId);
+        expect(line.spanId).toMatch(/^[0-9a-f]{16}$/);
+      }
+      // the gateway's line carries the root span's id: a search by span id lands on it
+      const root = spans.find((s) => s.parentSpanId === clientSpanId)!;
+      expect(ofOperation.find((l) => l.component === "gateway")!.spanId).toBe(root.spanId);
+    });
+  });
+}
+
+function values(attributes: Record<string, unknown>): string[] {
+  return Object.values(attributes).map((v) => (typeof v === "string" ? v : JSON.stringify(v)));
+}
+
+/** every string of an answer's data */
+function leaves(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(leaves);
+  if (value && typeof value === "object") return Object.values(value).flatMap(leaves);
+  return [];
+}
