@@ -100,8 +100,9 @@ export class Metrics {
   private readonly names = new Set<string>();
   private readonly known = new Set<string>();
 
-  constructor() {
-    collectDefaultMetrics({ register: this.registry });
+  /** `defaults`: the process's own metrics (CPU, memory, event loop lag, GC); left out by unit tests */
+  constructor(options: { defaults?: boolean } = {}) {
+    if (options.defaults ?? true) collectDefaultMetrics({ register: this.registry });
     const upstreams = this.upstreams;
     new Gauge({
       name: "upstream_etag_cache_entries",

@@ -1,3 +1,4 @@
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../../directory/server.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
 import { loadOperationLimits } from "../../platform/limits.js";
@@ -129,4 +130,15 @@ export async function directoryToken(baseUrl: string, clientId: "demo-client" | 
   });
   if (!res.ok) throw new Error(`token request failed: ${res.status}`);
   return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/** The request headers the directory on `port()` receives (its admin routes left out), until `stop()`. */
+export function watchDirectoryRequests(port: () => number): { headers: Array<Record<string, string | string[] | undefined>>; stop(): void } {
+  const headers: Array<Record<string, string | string[] | undefined>> = [];
+  const onRequest = (message: unknown) => {
+    const { request } = message as { request: { url?: string; headers: Record<string, string | string[] | undefined> } };
+    if (request.headers.host === `127.0.0.1:${port()}` && !request.url?.startsWith("/_admin/")) headers.push(request.headers);
+  };
+  subscribe("http.server.request.start", onRequest);
+  return { headers, stop: () => unsubscribe("http.server.request.start", onRequest) };
 }

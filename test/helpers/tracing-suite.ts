@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGatewayConfig } from "../../gateway/config.js";
 import { startGateway, type RunningGateway } from "../../gateway/gateway.js";
@@ -7,7 +6,7 @@ import { Logger } from "../../platform/log.js";
 import { startTracing, type OtlpProtocol, type Tracing } from "../../platform/tracing.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf } from "./operations.js";
 import { SPAN_KIND, spanTree, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "./otlp.js";
-import { startStack, type Stack } from "./stack.js";
+import { startStack, watchDirectoryRequests, type Stack } from "./stack.js";
 
 /**
  * The traces the stack exports, received by an OTLP/HTTP receiver of the test (otlp.ts), for
@@ -25,11 +24,8 @@ export function tracingSuite(protocol: OtlpProtocol): void {
   const lines: Array<Record<string, unknown>> = [];
   const collect = (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>);
   /** headers the directory received */
-  const received: Array<Record<string, string | string[] | undefined>> = [];
-  const onRequest = (message: unknown) => {
-    const { request } = message as { request: { url?: string; headers: Record<string, string | string[] | undefined> } };
-    if (stack && request.headers.host === `127.0.0.1:${stack.directory.port}` && !request.url?.startsWith("/_admin/")) received.push(request.headers);
-  };
+  const directory = watchDirectoryRequests(() => stack?.directory.port ?? -1);
+  const received = directory.headers;
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
@@ -44,11 +40,10 @@ export function tracingSuite(protocol: OtlpProtocol): void {
       }),
       new Logger("gateway", "info", collect),
     );
-    subscribe("http.server.request.start", onRequest);
   });
 
   afterAll(async () => {
-    unsubscribe("http.server.request.start", onRequest);
+    directory.stop();
     await gateway?.close();
     await stack?.close();
     await tracing?.shutdown();

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { ANONYMOUS, MAX_OPERATION_NAMES, Metrics, OTHER } from "../../platform/metrics.js";
+import { parsePrometheus, sumOf } from "../helpers/prometheus.js";
+
+/** The registry's bounded labels and its gauges of upstream clients (a registry of its own, not the process's). */
+
+describe("operation names as labels", () => {
+  it("keeps known names always, the first others up to the cap, then answers `other`", () => {
+    const metrics = new Metrics({ defaults: false });
+    metrics.knowOperations(["EmployeeProfile"]);
+    for (let i = 0; i < MAX_OPERATION_NAMES; i++) expect(metrics.operationLabel(`Guess${i}`)).toBe(`Guess${i}`);
+    expect(metrics.operationLabel("OneTooMany")).toBe(OTHER);
+    // a name already seen stays, a known name passes after the cap
+    expect(metrics.operationLabel("Guess3")).toBe("Guess3");
+    expect(metrics.operationLabel("EmployeeProfile")).toBe("EmployeeProfile");
+  });
+
+  it("labels a gateway's planned fetch with its operation's name, and a missing or odd name with a fixed word", () => {
+    const metrics = new Metrics({ defaults: false });
+    expect(metrics.operationLabel("EmployeeProfile__people__0")).toBe("EmployeeProfile");
+    expect(metrics.operationLabel("EmployeeProfile__legacy-time__12")).toBe("EmployeeProfile");
+    expect(metrics.operationLabel(null)).toBe(ANONYMOUS);
+    expect(metrics.operationLabel("")).toBe(ANONYMOUS);
+    expect(metrics.operationLabel("not a name")).toBe(OTHER);
+    expect(metrics.operationLabel("x".repeat(101))).toBe(OTHER);
+  });
+});
+
+describe("the upstream gauges", () => {
+  it("sum the ETag caches and show each API's most open breaker", async () => {
+    const metrics = new Metrics({ defaults: false });
+    const stopA = metrics.watchUpstream({ etagEntries: () => 3, etagBytes: () => 300, breakers: () => ({ current: "closed", legacy: "closed" }) });
+    metrics.watchUpstream({ etagEntries: () => 2, etagBytes: () => 200, breakers: () => ({ current: "open", legacy: "half-open" }) });
+    let { samples } = parsePrometheus(await metrics.registry.metrics());
+    expect(sumOf(samples, "upstream_etag_cache_entries")).toBe(5);
+    expect(sumOf(samples, "upstream_etag_cache_bytes")).toBe(500);
+    expect(sumOf(samples, "upstream_breaker_state", { api: "current", state: "open" })).toBe(1);
+    expect(sumOf(samples, "upstream_breaker_state", { api: "current", state: "closed" })).toBe(0);
+    expect(sumOf(samples, "upstream_breaker_state", { api: "legacy", state: "half-open" })).toBe(1);
+    stopA();
+    ({ samples } = parsePrometheus(await metrics.registry.metrics()));
+    expect(sumOf(samples, "upstream_etag_cache_entries")).toBe(2);
+  });
+});
