@@ -90,6 +90,9 @@ interface PageResult {
   name: string;
   method: string;
   status: number;
+  /** the `x-request-id` the page read from the answer, and the one it sent */
+  requestId?: string | null;
+  sentRequestId?: string;
   body?: { data?: unknown; errors?: unknown[] };
   error?: string;
 }
@@ -109,7 +112,7 @@ async function runFrontend(gatewayUrl: string, screenshot: string): Promise<{ re
 }
 
 describe("a browser frontend on another origin", () => {
-  it("runs every operation of operations/ against the gateway, queries with POST and GET, with the same answers as a server-side client", async () => {
+  it("runs every operation of operations/ against the gateway, queries with POST and GET, with traceparent, tracestate and x-request-id, with the same answers as a server-side client", async () => {
     // the answers of a server-side client, before the page's UpdateTimeEntry changes an entry
     const direct = new Map<string, unknown>();
     for (const o of operations.filter((o) => o.kind === "query")) direct.set(o.name, (await stack.query(o.source, TOUR_VARIABLES[o.name])).data);
@@ -120,6 +123,8 @@ describe("a browser frontend on another origin", () => {
       expect(result.error, `${result.name} ${result.method}`).toBeUndefined();
       expect(result.status, `${result.name} ${result.method}`).toBe(200);
       expect(result.body?.errors, `${result.name} ${result.method}: ${JSON.stringify(result.body?.errors)}`).toBeUndefined();
+      // the page sent its request id and could read it back (Access-Control-Expose-Headers)
+      expect(result.requestId).toBe(result.sentRequestId);
       if (result.name === "UpdateTimeEntry") {
         expect(result.body?.data).toMatchObject({ updateTimeEntry: { __typename: "TimeEntry", id: "100095", duration: "02:30:00" } });
       } else {
