@@ -48,7 +48,8 @@ export function tracingSettings(env: NodeJS.ProcessEnv, defaultServiceName: stri
   // the specification's defaults: a signal's endpoint is taken as is, the base gets `/v1/traces`
   const url = traces ?? `${(base ?? "http://localhost:4318").replace(/\/+$/, "")}/v1/traces`;
   const variable = traces !== undefined ? "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" : "OTEL_EXPORTER_OTLP_ENDPOINT";
-  if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)) throw new ConfigError(`${variable} must be an http(s) URL, got "${shown(url)}"`, variable);
+  // the value is not repeated: a URL may carry credentials
+  if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)) throw new ConfigError(`${variable} must be an http(s) URL`, variable);
   return { url, protocol, serviceName: e.text("OTEL_SERVICE_NAME") ?? defaultServiceName };
 }
 
