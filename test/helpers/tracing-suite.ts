@@ -7,6 +7,7 @@ import { startTracing, type OtlpProtocol, type Tracing } from "../../platform/tr
 import { loadOperations, operationNamed, pickDemoData, variablesOf } from "./operations.js";
 import { SPAN_KIND, spanTree, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "./otlp.js";
 import { startStack, watchDirectoryRequests, type Stack } from "./stack.js";
+import { processMetrics } from "../../platform/metrics.js";
 
 /**
  * The traces the stack exports, received by an OTLP/HTTP receiver of the test (otlp.ts), for
@@ -164,7 +165,91 @@ export function tracingSuite(protocol: OtlpProtocol): void {
       const root = spans.find((s) => s.parentSpanId === clientSpanId)!;
       expect(ofOperation.find((l) => l.component === "gateway")!.spanId).toBe(root.spanId);
     });
+
+    it("the same operation again: the calls answered 304 from the ETag cache say so", async () => {
+      const operation = operationNamed(loadOperations(), "EmployeeProfile");
+      const { spans: again } = await traced(tracing!, receiver, `${gateway.url}graphql`, operation.source, variablesOf(pickDemoData(stack.directory.company), operation));
+      const clients = again.filter((s) => s.kind === SPAN_KIND.client);
+      const hits = clients.filter((s) => s.attributes["directory_graph.etag.cache_hit"] === true);
+      expect(hits.length).toBeGreaterThan(0);
+      for (const hit of hits) expect(hit.attributes).toMatchObject({ "http.response.status_code": 304, "directory_graph.etag.revalidating": true });
+    });
+
+    it("retries: one client span per attempt with its number and status, and a retry event on the subgraph's span", async () => {
+      stack.directory.faults.set({ errorRate: 1, errorStatus: 503 });
+      try {
+        const { spans: failed, body } = await traced(tracing!, receiver, `${gateway.url}graphql`, '{ employee(id: "10") { id givenName } }');
+        expect(body.errors?.[0]?.extensions?.code).toBe("UPSTREAM_UNAVAILABLE");
+        const attempts = failed.filter((s) => s.kind === SPAN_KIND.client);
+        expect(attempts.map((s) => [s.attributes["directory_graph.upstream.attempt"], s.attributes["http.response.status_code"]])).toEqual([
+          [1, 503],
+          [2, 503],
+          [3, 503],
+        ]);
+        const subgraph = failed.find((s) => s.kind === SPAN_KIND.server && s.attributes["directory_graph.component"] === "people")!;
+        const retries = subgraph.events.filter((e) => e.name === "upstream.retry");
+        expect(retries.map((e) => [e.attributes["directory_graph.upstream.attempt"], e.attributes["directory_graph.upstream.cause"]])).toEqual([
+          [2, "503"],
+          [3, "503"],
+        ]);
+      } finally {
+        stack.directory.faults.clear();
+      }
+    });
   });
+
+  describe("refusals as span events and metrics", () => {
+    let small: Stack;
+    beforeAll(async () => {
+      // a call budget of 2 (the token and one read) and a breaker that opens after one failure
+      small = await startStack({ subgraphs: ["people"], env: { DIRECTORY_CALL_BUDGET: "2", DIRECTORY_BREAKER_FAILURES: "1", DIRECTORY_RETRIES: "0" } });
+    });
+    afterAll(async () => small?.close());
+
+    it("the call budget's refusal is an event of the subgraph's span and one refusal in the metrics", async () => {
+      const before = (await processMetrics().refusals.get()).values.find((v) => v.labels.component === "people" && v.labels.limit === "upstreamBudget")?.value ?? 0;
+      const { spans: refused, body } = await traced(tracing!, receiver, small.subgraphs.people!.url, "{ employees(first: 5) { edges { node { id applicableJobPosition { jobTitle } } } } }");
+      expect(body.errors?.[0]?.extensions?.code).toBe("UPSTREAM_BUDGET_EXCEEDED");
+      const server = refused.find((s) => s.kind === SPAN_KIND.server)!;
+      expect(server.events.map((e) => e.name)).toContain("upstream.upstreamBudget");
+      const after = (await processMetrics().refusals.get()).values.find((v) => v.labels.component === "people" && v.labels.limit === "upstreamBudget")?.value ?? 0;
+      expect(after - before).toBe(1);
+    });
+
+    it("an open breaker's refusal is an event of the subgraph's span", async () => {
+      small.directory.faults.set({ errorRate: 1, errorStatus: 503 });
+      try {
+        // the failure that opens the breaker, then a request it refuses
+        await traced(tracing!, receiver, small.subgraphs.people!.url, '{ employee(id: "10") { id } }');
+        const { spans: refused, body } = await traced(tracing!, receiver, small.subgraphs.people!.url, '{ employee(id: "11") { id } }');
+        expect(body.errors?.[0]?.extensions?.code).toBe("UPSTREAM_UNAVAILABLE");
+        expect(refused.filter((s) => s.kind === SPAN_KIND.client)).toEqual([]);
+        const server = refused.find((s) => s.kind === SPAN_KIND.server)!;
+        expect(server.events.find((e) => e.name === "upstream.breaker")?.attributes).toEqual({ "directory_graph.upstream.api": "current" });
+      } finally {
+        small.directory.faults.clear();
+      }
+    });
+  });
+}
+
+/** POSTs an operation with a new trace of its own; answers the trace's id, its spans once flushed, and the answer */
+async function traced(
+  tracing: Tracing,
+  receiver: OtlpReceiver,
+  url: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<{ traceId: string; spans: ReceivedSpan[]; body: { data?: unknown; errors?: Array<{ extensions?: { code?: string } }> } }> {
+  const traceId = randomBytes(16).toString("hex");
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", traceparent: `00-${traceId}-${randomBytes(8).toString("hex")}-01` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as Awaited<ReturnType<typeof traced>>["body"];
+  await tracing.flush();
+  return { traceId, spans: receiver.spans.filter((s) => s.traceId === traceId), body };
 }
 
 function values(attributes: Record<string, unknown>): string[] {

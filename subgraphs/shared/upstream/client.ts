@@ -77,6 +77,8 @@ interface SessionState {
   /** `performance.now()` at which the request's deadline passes */
   deadline: number;
   deadlineMs: number;
+  /** the session's budget or deadline already refused an attempt (counted once per request) */
+  refused?: boolean;
 }
 
 export class Upstream {
@@ -360,11 +362,13 @@ export class Upstream {
     const run = async () => {
       const left = this.left(state);
       if (left <= 0) {
-        refusedUpstream("deadline", { "directory_graph.limit_ms": state.deadlineMs });
+        if (!state.refused) refusedUpstream("deadline", { "directory_graph.limit_ms": state.deadlineMs });
+        state.refused = true;
         throw deadlineExceeded(state.deadlineMs);
       }
       if (state.calls.total >= this.config.callBudget) {
-        refusedUpstream("upstreamBudget", { "directory_graph.limit": this.config.callBudget });
+        if (!state.refused) refusedUpstream("upstreamBudget", { "directory_graph.limit": this.config.callBudget });
+        state.refused = true;
         throw budgetExceeded(this.config.callBudget);
       }
       const timeoutMs = timeoutFor(left);
