@@ -79,7 +79,7 @@ async function offHooks(): Promise<number> {
 const hookNs = await offHooks();
 const off = await run("tracing off");
 const receiver = await startOtlpReceiver();
-const tracing = startTracing({ url: receiver.url, protocol: "http/protobuf", serviceName: "bench" })!;
+const tracing = (await startTracing({ url: receiver.url, protocol: "http/protobuf", serviceName: "bench" }))!;
 const on = await run("tracing on (every operation sampled, exported)");
 await tracing.flush();
 const spansPerOperation = receiver.spans.length / (RUNS + 20);

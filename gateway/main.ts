@@ -12,7 +12,7 @@ let config: GatewayConfig;
 let tracing: Tracing | null;
 try {
   config = loadGatewayConfig(process.env);
-  tracing = startTracing(tracingSettings(process.env, "directory-graph-gateway"));
+  tracing = await startTracing(tracingSettings(process.env, "directory-graph-gateway"));
 } catch (err) {
   console.error(`gateway: configuration error: ${(err as Error).message}`);
   process.exit(2);

@@ -1,8 +1,4 @@
 import { context, propagation, trace } from "@opentelemetry/api";
-import { OTLPTraceExporter as OtlpJsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { OTLPTraceExporter as OtlpProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
-import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { ConfigError, Environment, shown } from "./config.js";
 import { setTracingOn, tracingOn } from "./request-scope.js";
 
@@ -12,7 +8,7 @@ import { setTracingOn, tracingOn } from "./request-scope.js";
  * Tracing is off unless the standard variables ask for it: `OTEL_TRACES_EXPORTER=otlp`, or an
  * OTLP endpoint (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) with no
  * exporter named; `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` keep it off. Off, no
- * provider is registered (request-scope.ts then makes no span).
+ * provider is registered (request-scope.ts then makes no span) and the SDK is not even loaded.
  *
  * On, W3C `traceparent`/`tracestate`/`baggage` are read from each request and passed on (the
  * gateway to the subgraphs, the subgraphs to the directory). @apollo/gateway makes its own spans
@@ -67,9 +63,15 @@ export interface Tracing {
  * attributes from `OTEL_RESOURCE_ATTRIBUTES`; the exporter's headers, timeout and compression from
  * its own `OTEL_EXPORTER_OTLP_*` variables.
  */
-export function startTracing(settings: TracingSettings | null): Tracing | null {
+export async function startTracing(settings: TracingSettings | null): Promise<Tracing | null> {
   if (!settings || tracingOn()) return null;
-  const exporter = settings.protocol === "http/json" ? new OtlpJsonExporter({ url: settings.url }) : new OtlpProtoExporter({ url: settings.url });
+  // loaded only when tracing is on: a process that does not trace does not pay for the SDK
+  const [{ detectResources, envDetector, resourceFromAttributes }, { BatchSpanProcessor, NodeTracerProvider }] = await Promise.all([
+    import("@opentelemetry/resources"),
+    import("@opentelemetry/sdk-trace-node"),
+  ]);
+  const { OTLPTraceExporter } = settings.protocol === "http/json" ? await import("@opentelemetry/exporter-trace-otlp-http") : await import("@opentelemetry/exporter-trace-otlp-proto");
+  const exporter = new OTLPTraceExporter({ url: settings.url });
   const resource = detectResources({ detectors: [envDetector] }).merge(resourceFromAttributes({ "service.name": settings.serviceName }));
   const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
   // the AsyncLocalStorage context manager and the W3C trace-context and baggage propagators

@@ -16,7 +16,7 @@ try {
   config = await loadEmbeddedConfig(process.env);
   // one provider for the whole process: its spans tell the components apart by their attribute
   // `directory_graph.component`
-  tracing = startTracing(tracingSettings(process.env, "directory-graph"));
+  tracing = await startTracing(tracingSettings(process.env, "directory-graph"));
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(`start: configuration error: ${err.message}`);

@@ -30,7 +30,7 @@ export function tracingSuite(protocol: OtlpProtocol): void {
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
-    tracing = startTracing({ url: receiver.url, protocol, serviceName: "directory-graph-test" });
+    tracing = await startTracing({ url: receiver.url, protocol, serviceName: "directory-graph-test" });
     stack = await startStack({ subgraphs: ["people", "organisation", "legacy-time"], logger: (name) => new Logger(name, "info", collect) });
     gateway = await startGateway(
       loadGatewayConfig({

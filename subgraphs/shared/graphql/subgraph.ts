@@ -78,7 +78,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     limits = loadOperationLimits();
     debugErrors = readDebugErrors();
     landingPage = subgraphLandingPage();
-    tracing = startTracing(tracingSettings(process.env, `directory-graph-${module.name}`));
+    tracing = await startTracing(tracingSettings(process.env, `directory-graph-${module.name}`));
     upstream = new Upstream(loadUpstreamConfig(process.env));
     useExpectationLogger(logger);
   } catch (err) {
