@@ -204,6 +204,9 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
           })
         : await readSupergraph(config.supergraphPath, config.prefix),
     buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight),
+    // its OpenTelemetry spans (gateway.request, .plan, .fetch...; docs/observability.md) without
+    // the operation's text or the errors' messages, which may carry the caller's values
+    telemetry: { includeDocument: false, recordExceptions: false },
     // entity fetches a root lookup by id makes predictable start with the root fetch (speculate.ts)
     experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0]),
     // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
