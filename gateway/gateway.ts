@@ -2,6 +2,7 @@ import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource, type Grap
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { listen, sendJson, serveGraphQL, type HttpListener } from "../platform/http.js";
@@ -10,7 +11,7 @@ import { operationGuard } from "../platform/limits.js";
 import { DEADLINE_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
 import { processMetrics } from "../platform/metrics.js";
 import { currentRequestId, injectTraceContext } from "../platform/request-scope.js";
-import { loadOperations } from "./operations.js";
+import { loadOperations, OPERATIONS_DIR } from "./operations.js";
 import { Logger } from "../platform/log.js";
 import { InFlight } from "../platform/inflight.js";
 import { operationLog } from "../platform/operation-log.js";
@@ -245,8 +246,9 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     apiSchema = loaded;
   });
   const checkLimits = operationGuard(config.limits, () => apiSchema, logger);
-  // the frontends' operations are always metric labels of their own (metrics.ts caps the others)
-  processMetrics().knowOperations(loadOperations().map((o) => o.name));
+  // the frontends' operations are always metric labels of their own (metrics.ts caps the others);
+  // a deployment without `operations/` only has the capped ones
+  if (existsSync(OPERATIONS_DIR)) processMetrics().knowOperations(loadOperations().map((o) => o.name));
   await apollo.start();
   const exploration = await createExploration(config);
 
