@@ -26,8 +26,20 @@ export function schemaName(type: string): string {
 /** `job-positions` -> `JobPositions`. */
 const pascal = schemaName;
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-/** A TypeBox schema as plain JSON: its symbols (TypeBox's own bookkeeping) dropped. */
-const plain = (schema: TSchema): Json => JSON.parse(JSON.stringify(schema)) as Json;
+/**
+ * A TypeBox schema as plain JSON: its symbols (TypeBox's own bookkeeping) dropped, and a union of
+ * string literals (how rest-shapes.ts writes an enum) written as the `enum` it means, the form
+ * client and schema generators turn into an enumeration.
+ */
+const plain = (schema: TSchema): Json => JSON.parse(JSON.stringify(schema), (_key, value) => asEnum(value)) as Json;
+
+function asEnum(value: unknown): unknown {
+  const anyOf = (value as { anyOf?: unknown } | null)?.anyOf;
+  if (!Array.isArray(anyOf) || anyOf.length === 0) return value;
+  if (!anyOf.every((s) => s && typeof s.const === "string" && Object.keys(s).every((k) => k === "const" || k === "type"))) return value;
+  const { anyOf: _, ...rest } = value as Json;
+  return { ...rest, type: "string", enum: anyOf.map((s) => s.const as string) };
+}
 
 const PROBLEM_JSON = { "application/problem+json": { schema: ref("Problem") } };
 const problemResponse = (description: string) => ({ description, content: PROBLEM_JSON });
