@@ -11,14 +11,17 @@ import { loadOperations, pickDemoData, variablesOf } from "../test/helpers/opera
  * read operation (default EmployeeProfile) for `seconds` (default 8), the subgraphs in a process
  * of their own (bench/subgraphs.ts). Prints ops/s, the top functions by self time and the share of
  * each package; the profile is left in bench/.profile/gateway/ (open it in Chrome's DevTools).
- * GATEWAY_PROFILE_HIVE=1 profiles Hive Gateway (bench/hive.ts) instead, for comparison.
+ * GATEWAY_PROFILE_HIVE=1 profiles Hive Gateway (bench/hive.ts) instead, for comparison; `rust`, Hive
+ * Gateway with the Rust query planner. Also prints the CPU time per operation of the gateway and of
+ * the subgraphs process: on a machine the load generator, the gateway and the subgraphs share,
+ * that, not ops/s alone, says which process an operation costs.
  */
 
 const [name = "EmployeeProfile", clientsArg = "8", secondsArg = "8"] = process.argv.slice(2);
 const clients = Number(clientsArg);
 const seconds = Number(secondsArg);
 const dir = new URL("./.profile/gateway/", import.meta.url).pathname;
-const hive = process.env.GATEWAY_PROFILE_HIVE === "1";
+const hive = ["1", "rust"].includes(process.env.GATEWAY_PROFILE_HIVE ?? "");
 const today = "2026-06-15";
 const demo = pickDemoData(generateCompany({ employees: 300, today }));
 const op = loadOperations().find((o) => o.name === name);
@@ -40,6 +43,7 @@ const gateway = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, 
     LEGACY_TIME_URL: urls["legacy-time"]!,
     LOG_LEVEL: "warn",
     NODE_ENV: "production",
+    ...(process.env.GATEWAY_PROFILE_HIVE === "rust" ? { BENCH_HIVE_PLANNER: "rust" } : {}),
   },
   stdio: ["ignore", "inherit", "inherit"],
 });
