@@ -153,4 +153,15 @@ describe("identical subgraph fetches in flight at the gateway", () => {
     expect(organisation.count).toBe(1);
     expect(people.count).toBe(1);
   });
+
+  it("after a pause longer than the subgraphs' keep-alive timeout, the next operation goes out on a live socket", async () => {
+    const first = await profile();
+    expect(first.errors).toBeUndefined();
+    // node's server closes an idle keep-alive connection after 5 s; the gateway's agent must not reuse it
+    await new Promise((r) => setTimeout(r, 5_600));
+    const again = await profile();
+    expect(again.errors).toBeUndefined();
+    expect(again.data).toEqual(first.data);
+  }, 20_000);
 });
+
