@@ -12,6 +12,9 @@ import {
   visit,
   visitWithTypeInfo,
   type DocumentNode,
+  type FieldNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
   type GraphQLInputType,
   type GraphQLObjectType,
   type GraphQLSchema,
@@ -180,6 +183,54 @@ export function checkOperation(
   const variables = coerced.coerced;
   const names = baseNames(options.prefix);
   const rootTypes = new Set([schema.getQueryType(), schema.getMutationType()].filter((t) => t !== null && t !== undefined));
+  for (const { field, parent, node } of fieldsWithArguments(schema, document, operation)) {
+    const coordinate = rootTypes.has(parent as GraphQLObjectType)
+      ? `${parent.name}.${names.rootField(field.name)}`
+      : `${names.type(parent.name)}.${field.name}`;
+    // the representations are the gateway's, checked one by one (entities.ts)
+    if (coordinate === `${schema.getQueryType()?.name}._entities`) continue;
+    // a mutation's own ids and lists are its resolver's to refuse, as data where its result
+    // type says so; only what its scalars cannot carry (a date that is no day) is refused here
+    const only = parent === schema.getMutationType() ? "scalars" : "all";
+    let args: Record<string, unknown>;
+    try {
+      args = getArgumentValues(field, node, variables);
+    } catch {
+      continue; // execution reports it
+    }
+    const at = node.alias?.value ?? node.name.value;
+    for (const arg of field.args) {
+      const value = args[arg.name];
+      if (value === undefined || value === null) continue;
+      checkValue(value, arg.type, `${at}.${arg.name}`, arg.name, options, names.type, only);
+      if (only === "scalars") continue;
+      if (arg.name === "first" && getNamedType(arg.type).name === "Int") checkFirst(value as number, `${at}.first`);
+      if (arg.name === "after" && typeof value === "string") options.after?.(value);
+    }
+    if (only === "all") options.fields?.[coordinate]?.(args);
+  }
+}
+
+interface FieldWithArguments {
+  field: GraphQLField<unknown, unknown>;
+  parent: GraphQLCompositeType;
+  node: FieldNode;
+}
+
+/**
+ * Every field of the operation (and of the document's fragments) that takes arguments, with its
+ * definition: one walk with TypeInfo per parsed document and schema, kept while both live (Apollo
+ * Server hands every request of the same text the same parsed document), so that a request only
+ * reads its arguments instead of walking the whole operation again.
+ */
+const fieldsByDocument = new WeakMap<GraphQLSchema, WeakMap<OperationDefinitionNode, FieldWithArguments[]>>();
+
+function fieldsWithArguments(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): FieldWithArguments[] {
+  let bySchema = fieldsByDocument.get(schema);
+  if (!bySchema) fieldsByDocument.set(schema, (bySchema = new WeakMap()));
+  let found = bySchema.get(operation);
+  if (found) return found;
+  found = [];
   const typeInfo = new TypeInfo(schema);
   const roots = [operation, ...document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)];
   for (const root of roots) {
@@ -189,35 +240,13 @@ export function checkOperation(
         Field(node) {
           const field = typeInfo.getFieldDef();
           const parent = typeInfo.getParentType();
-          if (!field || !parent || field.args.length === 0) return;
-          const coordinate = rootTypes.has(parent as GraphQLObjectType)
-            ? `${parent.name}.${names.rootField(field.name)}`
-            : `${names.type(parent.name)}.${field.name}`;
-          // the representations are the gateway's, checked one by one (entities.ts)
-          if (coordinate === `${schema.getQueryType()?.name}._entities`) return;
-          // a mutation's own ids and lists are its resolver's to refuse, as data where its result
-          // type says so; only what its scalars cannot carry (a date that is no day) is refused here
-          const only = parent === schema.getMutationType() ? "scalars" : "all";
-          let args: Record<string, unknown>;
-          try {
-            args = getArgumentValues(field, node, variables);
-          } catch {
-            return; // execution reports it
-          }
-          const at = node.alias?.value ?? node.name.value;
-          for (const arg of field.args) {
-            const value = args[arg.name];
-            if (value === undefined || value === null) continue;
-            checkValue(value, arg.type, `${at}.${arg.name}`, arg.name, options, names.type, only);
-            if (only === "scalars") continue;
-            if (arg.name === "first" && getNamedType(arg.type).name === "Int") checkFirst(value as number, `${at}.first`);
-            if (arg.name === "after" && typeof value === "string") options.after?.(value);
-          }
-          if (only === "all") options.fields?.[coordinate]?.(args);
+          if (field && parent && field.args.length > 0) found!.push({ field, parent, node });
         },
       }),
     );
   }
+  bySchema.set(operation, found);
+  return found;
 }
 
 function checkFirst(first: number, name: string): void {

@@ -8,6 +8,7 @@ import { buildLookup, companyGeneration, computeDerived } from "./derived.js";
 import { ConditionalRouter, registerResource, type ContextSource } from "./engine.js";
 import type { CurrentContext, CurrentService, ListWork } from "./resource.js";
 import { registerPortraitFiles, registerWebhookDeliveries, resources } from "./resources/index.js";
+import { OPENAPI_PATH, openApiDocument } from "./openapi.js";
 
 /** The current API under `/service-api` and the token endpoint `POST /connect/token`. */
 export function registerCurrentApi(router: Router, directory: DirectoryContext): ListWork {
@@ -35,6 +36,8 @@ export function registerCurrentApi(router: Router, directory: DirectoryContext):
   for (const def of resources) registerResource(api, def, current);
   registerWebhookDeliveries(api, current);
   registerPortraitFiles(api, current);
+  // public, as the production service's own document: it describes routes, not records
+  api.get(OPENAPI_PATH, (req) => ({ status: 200, body: openApiDocument(resources, req.origin) }));
   return service.work;
 }
 

@@ -11,12 +11,12 @@ import {
   RESOURCE_SHAPES,
   TOKEN,
   collectionShape,
-} from "../../subgraphs/shared/upstream/shapes.js";
+} from "../../platform/rest-shapes.js";
 import { API_VERSION, fetchToken } from "./current-helpers.js";
 
 /**
  * Conformance of the in-process service to the declared response shapes
- * (subgraphs/shared/upstream/shapes.ts): every answer below, successes and errors alike, is
+ * (platform/rest-shapes.ts): every answer below, successes and errors alike, is
  * validated, strictly (no undeclared member, closed enums), and every answer of the current API
  * must carry `Api-Version`. Every record of every collection is read (all pages, with links,
  * embedded and totalCount), and every embedded representation is checked against the shape of its

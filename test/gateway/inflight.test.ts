@@ -3,13 +3,14 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningGateway } from "../../gateway/gateway.js";
 import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
-import { pickDemoData, type Demo } from "../helpers/operations.js";
+import { loadOperations, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
 import { postGraphQL } from "../helpers/stack.js";
 
 /**
  * Identical subgraph fetches in flight at the gateway are made once, per caller `authorization`,
  * and never for mutations. A counting pass-through proxy on loopback stands between a second
- * gateway and the subgraphs: it counts the subgraph requests that gateway really sends.
+ * gateway and the subgraphs: it counts the subgraph requests that gateway really sends. The
+ * queries one operation sends a subgraph at the same time go as one request.
  */
 
 interface Counter {
@@ -134,4 +135,33 @@ describe("identical subgraph fetches in flight at the gateway", () => {
       stack.directory.faults.clear();
     }
   });
+
+  it("the parallel fetches of one operation to one subgraph go as one request, each answered its part", async () => {
+    const op = loadOperations().find((o) => o.name === "EmployeeProfile")!;
+    const variables = variablesOf(demo, op);
+    // the stack's own gateway answers the same operation: the batched answer must equal it
+    const reference = await postGraphQL(stack.gateway.url, op.source, variables);
+    reset();
+    const answer = await postGraphQL(gateway.url, op.source, variables);
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data).toEqual(reference.data);
+    const employment = answer.data.employee.applicableEmployment;
+    expect(employment.legalEntity.legalName).toBeTruthy();
+    expect(employment.template.title).toBeTruthy();
+    expect(answer.data.employee.employments.nodes.flatMap((e: any) => e.jobPositions.nodes).some((p: any) => p.department?.name)).toBe(true);
+    // legal entity, template, departments, qualifications and categories: five fetches of the plan, one request
+    expect(organisation.count).toBe(1);
+    expect(people.count).toBe(1);
+  });
+
+  it("after a pause longer than the subgraphs' keep-alive timeout, the next operation goes out on a live socket", async () => {
+    const first = await profile();
+    expect(first.errors).toBeUndefined();
+    // node's server closes an idle keep-alive connection after 5 s; the gateway's agent must not reuse it
+    await new Promise((r) => setTimeout(r, 5_600));
+    const again = await profile();
+    expect(again.errors).toBeUndefined();
+    expect(again.data).toEqual(first.data);
+  }, 20_000);
 });
+
