@@ -21,6 +21,7 @@ import {
   isLegacyId,
   loadEvery,
   keyedLoader,
+  legacyAll,
   legacyAllByValues,
   legacyCount,
   legacyData,
@@ -108,6 +109,17 @@ export async function axisSectionsList(ctx: SubgraphContext, query: QueryParams)
 export const legacyDepartmentLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("legacyDepartment", () => legacyListByIdsLoader<RestLegacyDepartment>(ctx.upstream, DEPARTMENTS_PATH));
 
+/**
+ * The rank of every legacy department in a depth-first walk of the tree, by id: the order of
+ * their general `position` (docs/interface.md#legacy-department), read once per request with the
+ * list's `fields` and `orderby`.
+ */
+export const legacyDepartmentTreeRanks = (ctx: SubgraphContext): Promise<Map<number, number>> =>
+  ctx.loaders.get("legacyDepartmentTreeRanks", async () => {
+    const tree = await legacyAll<{ id: number }>(ctx.upstream.legacy, DEPARTMENTS_PATH, "offset", { fields: "id", orderby: "position,asc" });
+    return new Map(tree.map((d, i) => [d.id, i + 1]));
+  });
+
 /** Archived establishments are left out of the list unless asked for: a reference must find them too. */
 export const legacyEstablishmentLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("legacyEstablishment", () =>
@@ -146,6 +158,19 @@ export const workContractsByOwnerLoader = (ctx: SubgraphContext) =>
     groupedByOwner<RestWorkContract>(
       (owners) => legacyAllByValues<RestWorkContract>(ctx.upstream, WORK_CONTRACTS_PATH, "ownerId", owners, { limit: LEGACY_PAGE }, "page"),
       (a, b) => compare(a.startsOn, b.startsOn) || a.id - b.id,
+    ),
+  );
+
+/**
+ * The archived work contracts of each employee (by owner id): the list filtered by `ownerId` and
+ * `isArchived=true`, since a contract does not write whether it is archived
+ * (docs/interface.md#legacy-work-contract).
+ */
+export const archivedWorkContractsByOwnerLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("archivedWorkContractsByOwner", () =>
+    groupedByOwner<RestWorkContract>(
+      (owners) => legacyAllByValues<RestWorkContract>(ctx.upstream, WORK_CONTRACTS_PATH, "ownerId", owners, { limit: LEGACY_PAGE, isArchived: "true" }, "page"),
+      (a, b) => a.id - b.id,
     ),
   );
 

@@ -119,7 +119,6 @@ export interface RestWorkContract {
   startsOn: string;
   endsOn: string | null;
   isApplicable: boolean;
-  isArchived?: boolean;
   establishmentId: number | null;
   spcId: number | null;
   hiringTypeId: number | null;

@@ -270,6 +270,8 @@ function merge(current: RestTimeEntry, input: TimeEntryInput): Record<string, un
   const sections = input.axisSectionIds === undefined ? currentSections : (input.axisSectionIds ?? []).map(Number);
   const comment = input.comment === undefined ? (current.comment?.content ?? null) : input.comment;
   return {
+    // the PUT names the entry it replaces (docs/interface.md#legacy-time-entry)
+    id: current.id,
     ownerId: current.ownerId,
     unit: keep(input.unit ?? undefined, current.unit),
     startsAt: keep(input.startsAt ?? undefined, current.startsAt),
