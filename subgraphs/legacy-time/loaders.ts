@@ -2,6 +2,8 @@ import DataLoader from "dataloader";
 import { GraphQLError } from "graphql";
 import {
   badUserInput,
+  connectionPage,
+  cursorPagedConnection,
   cursorScope,
   decodeCursor,
   encodeCursor,
@@ -463,18 +465,10 @@ export function legacyConnection<N>(
 ): ConnectionResult<N> {
   const cursor = (next: number) => encodeCursor({ p: String(next), s: 0 }, binding);
   const edges: Edge<N>[] = page.flatMap((node, k) => (options.keep && !options.keep(node) ? [] : [{ cursor: cursor(start + k + 1), node }]));
-  return {
-    edges,
-    nodes: edges.map((e) => e.node),
-    totalCount: options.totalCount ?? null,
-    pageInfo: {
-      hasNextPage: options.hasNextPage,
-      hasPreviousPage: start > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      // the page's last item ends it even when it is left out, so that the next page follows it
-      endCursor: page.length > 0 ? cursor(start + page.length) : null,
-    },
-  };
+  const connection = connectionPage(edges, options.totalCount ?? null, options.hasNextPage, start > 0);
+  // the page's last item ends it even when it is left out, so that the next page follows it
+  connection.pageInfo.endCursor = page.length > 0 ? cursor(start + page.length) : null;
+  return connection;
 }
 
 /** The owners the caller may see among the items' owners (all of them in service mode). */
@@ -525,51 +519,30 @@ export async function legacyEstablishmentsConnection(
   args: ConnectionArgs,
   binding: CursorBinding,
 ): Promise<ConnectionResult<RestLegacyEstablishment>> {
-  const first = pageSize(args.first);
   const after = args.after ? decodeCursor(args.after, binding) : null;
   if (after !== null && "o" in after) throw badUserInput(NOT_A_CURSOR, "after");
+  pageSize(args.first);
   await assertCaller(ctx);
-  let pageCursor = after?.p ?? null;
-  let skip = after?.s ?? 0;
-  const edges: Edge<RestLegacyEstablishment>[] = [];
-  let totalCount: number | null = null;
-  const visited = new Set<string | null>();
   const loader = legacyEstablishmentLoader(ctx);
-  for (;;) {
-    if (visited.has(pageCursor)) throw new Error(`GET ${ESTABLISHMENTS_PATH}: next repeats a page already read`);
-    visited.add(pageCursor);
-    const limit = Math.min(ESTABLISHMENT_PAGE, skip + Math.max(first - edges.length, 1));
-    const body = await ctx.upstream.legacy.get<{ next?: unknown; count?: unknown }>(ESTABLISHMENTS_PATH, {
-      ...query,
-      "fields.root": "next,count",
-      limit,
-      ...(pageCursor !== null ? { page: pageCursor } : {}),
-    });
-    const items = legacyItems<RestLegacyEstablishment>(body);
-    for (const item of items) loader.prime(String(item.id), item);
-    totalCount ??= typeof body.count === "number" ? body.count : null;
-    const next = typeof body.next === "string" && body.next !== "" ? body.next : null;
-    let i = skip;
-    for (; i < items.length && edges.length < first; i++) {
-      const cursor = i === items.length - 1 && next !== null ? { p: next, s: 0 } : { p: pageCursor, s: i + 1 };
-      edges.push({ cursor: encodeCursor(cursor, binding), node: items[i]! });
-    }
-    if (next === null || edges.length >= first) {
+  return cursorPagedConnection<RestLegacyEstablishment>(ESTABLISHMENTS_PATH, args, after ?? { p: null, s: 0 }, binding, {
+    maxLimit: ESTABLISHMENT_PAGE,
+    hasPreviousPage: after !== null,
+    readPage: async (pageCursor, limit) => {
+      const body = await ctx.upstream.legacy.get<{ next?: unknown; count?: unknown }>(ESTABLISHMENTS_PATH, {
+        ...query,
+        "fields.root": "next,count",
+        limit,
+        ...(pageCursor !== null ? { page: pageCursor } : {}),
+      });
+      const items = legacyItems<RestLegacyEstablishment>(body);
+      for (const item of items) loader.prime(String(item.id), item);
       return {
-        edges,
-        nodes: edges.map((e) => e.node),
-        totalCount,
-        pageInfo: {
-          hasNextPage: i < items.length || next !== null,
-          hasPreviousPage: after !== null,
-          startCursor: edges[0]?.cursor ?? null,
-          endCursor: edges[edges.length - 1]?.cursor ?? null,
-        },
+        items,
+        next: typeof body.next === "string" && body.next !== "" ? body.next : null,
+        totalCount: typeof body.count === "number" ? body.count : null,
       };
-    }
-    skip = Math.max(0, skip - items.length);
-    pageCursor = next;
-  }
+    },
+  });
 }
 
 /** A parent's items in a shared read: all of them, or (`complete: false`) the start of its list. */
