@@ -30,6 +30,7 @@ import {
   legacyItems,
   legacyListByIdsLoader,
   legacyWindow,
+  groupedLoader,
   listByIdsLoader,
   singleReadLoader,
   type QueryParams,
@@ -158,6 +159,8 @@ export const timeEntryLoader = (ctx: SubgraphContext) =>
 export const workContractsByOwnerLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("workContractsByOwner", () =>
     groupedByOwner<RestWorkContract>(
+      ctx.upstream,
+      WORK_CONTRACTS_PATH,
       (owners) => legacyAllByValues<RestWorkContract>(ctx.upstream, WORK_CONTRACTS_PATH, "ownerId", owners, { limit: LEGACY_PAGE }, "page"),
       (a, b) => compare(a.startsOn, b.startsOn) || a.id - b.id,
     ),
@@ -171,6 +174,8 @@ export const workContractsByOwnerLoader = (ctx: SubgraphContext) =>
 export const archivedWorkContractsByOwnerLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("archivedWorkContractsByOwner", () =>
     groupedByOwner<RestWorkContract>(
+      ctx.upstream,
+      WORK_CONTRACTS_PATH,
       (owners) => legacyAllByValues<RestWorkContract>(ctx.upstream, WORK_CONTRACTS_PATH, "ownerId", owners, { limit: LEGACY_PAGE, isArchived: "true" }, "page"),
       (a, b) => a.id - b.id,
     ),
@@ -213,8 +218,9 @@ export class TooManyTimeEntries extends Error {
 export const timeEntriesLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("timeEntries", () => timeEntriesByOwner(ctx.upstream));
 
-function timeEntriesByOwner(session: UpstreamSession): DataLoader<TimeEntriesKey, RestTimeEntry[], string> {
-  return new DataLoader<TimeEntriesKey, RestTimeEntry[], string>(
+function timeEntriesByOwner(session: UpstreamSession): DataLoader<TimeEntriesKey, RestTimeEntry[]> {
+  // a failed read fails only the keys of its query: an Error value rejects its key alone
+  return keyedLoader<TimeEntriesKey, RestTimeEntry[] | Error>(
     async (keys) => {
       const ranges = new Map<string, { key: TimeEntriesKey; owners: Set<string> }>();
       for (const key of keys) {
@@ -234,13 +240,16 @@ function timeEntriesByOwner(session: UpstreamSession): DataLoader<TimeEntriesKey
           }
         }),
       );
-      return keys.map((key) => {
-        const found = results.get(groupOf(key))!;
-        return found instanceof Error ? found : (found.get(key.ownerId) ?? []);
-      });
+      return new Map(
+        keys.map((key) => {
+          const found = results.get(groupOf(key))!;
+          return [key, found instanceof Error ? found : (found.get(key.ownerId) ?? [])] as const;
+        }),
+      );
     },
     { cacheKeyFn: (key) => `${key.ownerId}|${groupOf(key)}` },
-  );
+    // every key is answered: never null
+  ) as DataLoader<TimeEntriesKey, RestTimeEntry[]>;
 }
 
 /**
@@ -301,7 +310,7 @@ export interface TimesheetKey {
  */
 export const timesheetLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("timesheet", () =>
-    new DataLoader<TimesheetKey, RestTimesheet | null, number>(
+    keyedLoader<TimesheetKey, RestTimesheet>(
       async (keys) => {
         const owners = [...new Set(keys.map((k) => k.ownerId))];
         const days = keys.map((k) => k.day).sort();
@@ -313,7 +322,7 @@ export const timesheetLoader = (ctx: SubgraphContext) =>
           paging: `0,${LEGACY_PAGE * 10}`,
         });
         const byId = new Map(items.map((t) => [t.id, t]));
-        return keys.map((k) => byId.get(k.id) ?? null);
+        return new Map(keys.flatMap((k) => (byId.has(k.id) ? [[k, byId.get(k.id)!] as const] : [])));
       },
       // owners are sent 100 at a time (legacyAllByValues), so a batch may hold any number of keys
       { cacheKeyFn: (key) => key.id },
@@ -327,22 +336,21 @@ export const timesheetLoader = (ctx: SubgraphContext) =>
 export const visibleEmployeeLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("visibleEmployee", () => listByIdsLoader<RestCurrentEmployee>(ctx.upstream, "/employees"));
 
-/** A one-to-many loader over owner ids: keys that cannot be legacy ids get []. */
+/**
+ * A one-to-many loader over owner ids (the shared `groupedLoader` over a legacy list), each
+ * owner's items in `order`: keys that cannot be legacy ids get [] without a call.
+ */
 function groupedByOwner<T extends { ownerId: number }>(
+  session: UpstreamSession,
+  path: string,
   fetch: (owners: string[]) => Promise<T[]>,
   order: (a: T, b: T) => number,
 ): DataLoader<string, T[]> {
-  return new DataLoader<string, T[]>(async (owners) => {
+  const read = async (owners: string[]) => {
     const valid = [...new Set(owners.filter(isLegacyId))];
-    let grouped: Map<string, T[]>;
-    try {
-      grouped = groupBy(valid.length > 0 ? await fetch(valid) : [], (item) => String(item.ownerId), order);
-    } catch (err) {
-      const error = asError(err);
-      return owners.map(() => error);
-    }
-    return owners.map((owner) => grouped.get(owner) ?? []);
-  });
+    return valid.length > 0 ? (await fetch(valid)).sort(order) : [];
+  };
+  return groupedLoader<T>(session, path, "ownerId", (item) => String(item.ownerId), {}, read);
 }
 
 function byStartsAt(a: RestTimeEntry, b: RestTimeEntry): number {
@@ -577,8 +585,9 @@ function ownedPagesLoader<T extends { ownerId: number }>(
   filter: string,
   query: QueryParams,
   readShared: (parentIds: string[], needs: ReadonlyMap<string, number>) => Promise<Map<string, SharedItems<T>>>,
-): DataLoader<OwnedPageKey, ConnectionResult<T>, string> {
-  return new DataLoader<OwnedPageKey, ConnectionResult<T>, string>(
+): DataLoader<OwnedPageKey, ConnectionResult<T>> {
+  // a key whose page fails fails alone: an Error value rejects its key
+  return keyedLoader<OwnedPageKey, ConnectionResult<T> | Error>(
     async (keys) => {
       // what each parent needs of the shared read: its first `first + 1` items, or all of them for a count
       const needs = new Map<string, number>();
@@ -587,7 +596,7 @@ function ownedPagesLoader<T extends { ownerId: number }>(
         needs.set(k.parentId, Math.max(needs.get(k.parentId) ?? 0, k.totalCount ? Infinity : k.first + 1));
       }
       const shared = keys.filter((k) => !k.after).length > 1 ? readShared([...needs.keys()], needs) : null;
-      return Promise.all(
+      const answers = await Promise.all(
         keys.map(async (k): Promise<ConnectionResult<T> | Error> => {
           try {
             const own = { ...query, [filter]: k.parentId };
@@ -611,9 +620,10 @@ function ownedPagesLoader<T extends { ownerId: number }>(
           }
         }),
       );
+      return new Map(keys.map((k, i) => [k, answers[i]!] as const));
     },
     { cacheKeyFn: pageKey },
-  );
+  ) as DataLoader<OwnedPageKey, ConnectionResult<T>>;
 }
 
 /** The work contracts of establishments (`establishmentId`), in the list's order, with the caller's other filters. */
