@@ -3,7 +3,8 @@ import { ref } from "../../shared/graphql/index.js";
 import { isLegacyId } from "../../shared/upstream/index.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { legacyDepartmentLoader, legacyDepartmentTreeRanks, assertCaller, visibleIds } from "../loaders.js";
+import { legacyDepartmentLoader, legacyDepartmentTreeRanks } from "../loaders.js";
+import { assertCaller, visibleIds } from "../visibility.js";
 import { parentDepartmentId, type LegacyRef, type RestLegacyDepartment } from "../rest.js";
 import { Department, LegacyDepartment } from "./department.js";
 

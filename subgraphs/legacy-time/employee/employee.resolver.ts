@@ -3,15 +3,9 @@ import { Args, ArgsType, Ctx, Field, FieldResolver, Info, Resolver, Root } from 
 import { isLegacyId } from "../../shared/upstream/index.js";
 import { DateScalar, LocalDateTimeScalar, PageArgs, badUserInput, pageSize, selects, type ConnectionResult, type SubgraphContext } from "../../shared/graphql/index.js";
 import { LegacyUser } from "../legacy-user/legacy-user.js";
-import {
-  MAX_LISTED_TIME_ENTRIES,
-  TooManyTimeEntries,
-  legacyUserLoader,
-  timeEntriesLoader,
-  timeEntryPagesLoader,
-  workContractsByOwnerLoader,
-  guarded,
-} from "../loaders.js";
+import { timeEntryPagesLoader } from "../connections.js";
+import { MAX_LISTED_TIME_ENTRIES, TooManyTimeEntries, legacyUserLoader, timeEntriesLoader, workContractsByOwnerLoader } from "../loaders.js";
+import { guarded } from "../visibility.js";
 import type { RestLegacyUser, RestTimeEntry, RestWorkContract } from "../rest.js";
 import { EmployeeTimeEntryFilter, TimeEntry } from "../time-entry/time-entry.js";
 import { TimeEntryConnection, timeEntryQuery } from "../time-entry/time-entry.resolver.js";

@@ -1,7 +1,8 @@
 import { Ctx, Directive, FieldResolver, Resolver, Root } from "type-graphql";
 import { isLegacyId } from "../../shared/upstream/index.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { workContractsByOwnerLoader, guarded } from "../loaders.js";
+import { workContractsByOwnerLoader } from "../loaders.js";
+import { guarded } from "../visibility.js";
 import type { RestWorkContract } from "../rest.js";
 import { WorkContract } from "../work-contract/work-contract.js";
 import { readWorkContract } from "../work-contract/work-contract.resolver.js";

@@ -6,7 +6,9 @@ import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { Employment } from "../employment/employment.js";
-import { WORK_CONTRACTS_PATH, archivedWorkContractsByOwnerLoader, legacyConnection, legacyListConnection, legacyStart, workContractLoader, guarded } from "../loaders.js";
+import { legacyConnection, legacyListConnection, legacyStart } from "../connections.js";
+import { WORK_CONTRACTS_PATH, archivedWorkContractsByOwnerLoader, workContractLoader } from "../loaders.js";
+import { guarded } from "../visibility.js";
 import type { RestWorkContract } from "../rest.js";
 import { WorkContract, WorkContractFilter } from "./work-contract.js";
 
