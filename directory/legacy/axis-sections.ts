@@ -22,7 +22,7 @@ import { v3List, v3ListParams } from "./query.js";
  * in the parent axis of its own axis; a section of the root axis has none.
  *
  * Names are kept per language tag (`{"en-US": "Design", "fr-FR": "Conception"}`) and written as
- * the reference's string `multilingualName`: each text after its tag in brackets, entries
+ * the legacy API's string `multilingualName` (docs/interface.md#legacy-axis-section): each text after its tag in brackets, entries
  * separated by `|` (`[en-US]Design|[fr-FR]Conception`; hence the characters a name must avoid). A
  * PUT takes either that string or the object. `name` is the invariant name: the `en-US` text, else
  * the first one.

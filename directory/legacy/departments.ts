@@ -85,7 +85,7 @@ export function representDepartment(d: Department, view: CompanyView, tree: Depa
     name: d.name,
     code: d.remoteId,
     hierarchy: info.hierarchy,
-    // the reference writes the parent's place in the tree, a string: its hierarchy, "/" for a root
+    // the legacy API writes the parent's place in the tree (docs/interface.md#legacy-department), a string: its hierarchy, "/" for a root
     parentId: d.parentId !== null && view.departments.has(d.parentId) ? tree.get(d.parentId).hierarchy : "/",
     position: info.position,
     sortOrder: info.sortOrder,

@@ -57,7 +57,7 @@ export const ID_STRIDE = 10_000;
 export const MAX_DURATION = 86_400;
 const MAX_OWNERS = 100;
 const DEFAULT_LIMIT = 100;
-/** the legacy reference serves at most 10 000 items a request */
+/** the legacy API serves at most 10 000 items a request (docs/interface.md#legacy-list-conventions) */
 export const MAX_LIMIT = 10_000;
 /** theoretical entries (layer 1) are numbered from here within their owner's ids */
 export const THEORETICAL_BASE = 5_000;
@@ -237,7 +237,7 @@ export class TimeStore {
     return this.owner(ownerId).byId.get(id);
   }
 
-  /** The owner as the legacy reference writes it on time entries and timesheets. */
+  /** The owner as the legacy API writes it on time entries and timesheets (docs/interface.md#legacy-time-entry). */
   ownerOf(ownerId: number): Record<string, unknown> {
     return this.users.brief(this.view.employee(ownerId)!);
   }

@@ -81,7 +81,7 @@ import { checkUserUpdate } from "./user-validation.js";
 /** Fields written when `fields` is absent: what identifies a user, as the production service does. */
 export const DEFAULT_FIELDS: readonly string[] = ["id", "name", "url"];
 export const MAX_USER_IDS = 100;
-/** `paging` of the list: 0,1000 by default, at most 1000 a page (the legacy reference) */
+/** `paging` of the list: 0,1000 by default, at most 1000 a page (docs/interface.md#legacy-list-conventions) */
 export const MAX_USER_PAGE = 1000;
 const LIST_PARAMS = ["id", "modifiedAt", "dtContractStart", "dtContractEnd", "mail", "login", "formerEmployees"];
 const ORDER_FIELDS = ["id", "lastName", "firstName", "modifiedAt", "dtContractStart", "dtContractEnd", "employeeNumber"];
@@ -111,7 +111,7 @@ export class UserStore {
     return out;
   }
 
-  /** The user as the legacy reference writes an owner: `{id, firstName, lastName, mail, legalEntityId}`. */
+  /** The user as the legacy API writes an owner (docs/interface.md#legacy-time-entry): `{id, firstName, lastName, mail, legalEntityId}`. */
   brief(employee: Employee): { id: number; firstName: string; lastName: string; mail: string; legalEntityId: number | null } {
     return {
       id: Number(employee.id),
@@ -172,7 +172,7 @@ export class UserStore {
       firstName: () => employee.givenName,
       lastName: () => employee.familyName,
       login: () => d.login,
-      // a string, as the reference documents it: empty for a person without a professional address
+      // a string, as docs/interface.md#legacy-user has it: empty for a person without a professional address
       mail: () => employee.email ?? "",
       dtContractStart: () => d.dtContractStart,
       dtContractEnd: () => d.dtContractEnd,

@@ -177,7 +177,7 @@ function groupOf(key: TimeEntriesKey): string {
 
 /**
  * The most time entries the list `Employee.timeEntries` reads for the employees of one operation,
- * per 100 of them (one chunk of owners): the largest answer the legacy reference serves. It is
+ * per 100 of them (one chunk of owners): the largest answer the legacy API serves (docs/interface.md#legacy-list-conventions). It is
  * the page-size guard that replaced a cap on the range's length; a connection
  * (`timeEntryConnection`, `timeEntries`) reads any range page by page.
  */

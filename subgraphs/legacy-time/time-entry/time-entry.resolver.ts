@@ -44,7 +44,7 @@ class TimeEntriesArgs extends PageArgs {
  * The REST filters of a time-entry filter besides the owners (docs/interface.md#legacy-time-entry),
  * checked before any call: `startsAt=between,…` from whole days or local date-times (a date `to`
  * includes its whole day), `modifiedAt=since,…`, and theoretical time (layer 1) left out unless
- * asked for, as the legacy reference advises sync clients.
+ * asked for, as docs/interface.md#legacy-time-entry advises sync clients.
  */
 export function timeEntryQuery(filter: Omit<EmployeeTimeEntryFilter, "includeTheoretical"> & { includeTheoretical?: boolean | null }): TimeEntryQuery {
   checkTimeEntryFilter(filter, { owners: false });
