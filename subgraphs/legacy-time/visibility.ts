@@ -18,14 +18,6 @@ export const visibleEmployeeLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("visibleEmployee", () => listByIdsLoader<RestCurrentEmployee>(ctx.upstream, "/employees"));
 
 /**
- * Forward mode: whether the current API accepts the caller's token at all (one page of one
- * employee), once per request.
- */
-export function callerCheck(ctx: SubgraphContext): Promise<void> {
-  return ctx.loaders.get("callerCheck", () => ctx.upstream.current.page("/employees", { limit: 1 }).then(() => undefined));
-}
-
-/**
  * Forward mode (docs/graph.md#authentication-and-visibility): the legacy API knows only this
  * subgraph's API key, so it would show anyone's legacy data to any caller. Data about an
  * employee (legacy user, work contracts, time entries) is therefore served only when the
@@ -48,7 +40,7 @@ export async function assertVisible(ctx: SubgraphContext, employeeId: string): P
  * Loads legacy data about an employee while checking that the caller may see it; both calls run
  * at once, and the data is dropped unless the check passes.
  */
-export async function guarded<T>(ctx: SubgraphContext, employeeId: string, load: () => Promise<T>): Promise<T> {
+export async function loadIfVisible<T>(ctx: SubgraphContext, employeeId: string, load: () => Promise<T>): Promise<T> {
   const [check, value] = await Promise.allSettled([assertVisible(ctx, employeeId), load()]);
   // the visibility verdict comes first: a caller who may not see the employee learns nothing else
   if (check.status === "rejected") throw check.reason;
@@ -74,7 +66,8 @@ export async function visibleIds(ctx: SubgraphContext, employeeIds: readonly str
  */
 export async function assertCaller(ctx: SubgraphContext): Promise<void> {
   if (!ctx.upstream.forwarded) return;
-  await callerCheck(ctx);
+  // whether the current API accepts the caller's token at all: one page of one employee
+  await ctx.loaders.get("callerAccepted", () => ctx.upstream.current.page("/employees", { limit: 1 }).then(() => undefined));
 }
 
 /**

@@ -24,7 +24,7 @@ import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { putTimeEntry, fieldsNamedIn, notFound, writeLegacy } from "../writes.js";
 import { legacyListConnection, forgetTimeEntryLists } from "../connections.js";
 import { TIME_ENTRIES_PATH, axisSectionLoader, timeEntryLoader, timesheetLoader, type TimeEntryQuery } from "../loaders.js";
-import { assertLegacyWriteAllowed, guarded } from "../visibility.js";
+import { assertLegacyWriteAllowed, loadIfVisible } from "../visibility.js";
 import type { RestAxisSection, RestTimeEntry } from "../rest.js";
 import { durationSeconds, normaliseDuration } from "./duration.js";
 import { EmployeeTimeEntryFilter, TimeEntry, TimeEntryFilter, TimeEntryInput, Timesheet, TimesheetMode, TimeEntryValidationError } from "./time-entry.js";
@@ -216,7 +216,7 @@ export async function readTimeEntry(ctx: SubgraphContext, id: string): Promise<R
   if (!isLegacyId(id)) return null;
   const entry = await timeEntryLoader(ctx).load(id);
   if (!entry) return null;
-  return guarded(ctx, String(entry.ownerId), async () => entry);
+  return loadIfVisible(ctx, String(entry.ownerId), async () => entry);
 }
 
 /** the longest comment the legacy API keeps */

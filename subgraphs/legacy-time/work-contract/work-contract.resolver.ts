@@ -8,7 +8,7 @@ import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { Employment } from "../employment/employment.js";
 import { legacyConnection, legacyListConnection, legacyStart } from "../connections.js";
 import { WORK_CONTRACTS_PATH, archivedWorkContractsByOwnerLoader, workContractLoader } from "../loaders.js";
-import { guarded } from "../visibility.js";
+import { loadIfVisible } from "../visibility.js";
 import type { RestWorkContract } from "../rest.js";
 import { WorkContract, WorkContractFilter } from "./work-contract.js";
 
@@ -115,5 +115,5 @@ export async function readWorkContract(ctx: SubgraphContext, id: string): Promis
   if (!isLegacyId(id)) return null;
   const contract = await workContractLoader(ctx).load(id);
   if (!contract) return null;
-  return guarded(ctx, String(contract.ownerId), async () => contract);
+  return loadIfVisible(ctx, String(contract.ownerId), async () => contract);
 }
