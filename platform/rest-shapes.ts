@@ -108,7 +108,7 @@ const jobPosition = resource("job-position", {
   occupationCategory: Nullable(Ref("occupation-category")),
   workingTimeArrangement: Nullable(Ref("working-time-arrangement")),
   department: Nullable(Ref("department")),
-  document: Nullable(Ref("file")),
+  document: Nullable(Ref("document")),
   notes: Nullable(Type.String({ maxLength: 500 })),
   t9n: T9n,
   updatedAttributes: Type.Array(Enum(...UPDATED_ATTRIBUTES)),

@@ -14,6 +14,7 @@ import {
   withApiKey,
 } from "./http.js";
 import { checkBodyId, checkFieldNames, checkId, checkString, isId, isObject, parseLocalDateTime, Problems } from "./validate.js";
+import { v3List, v3ListParams } from "./query.js";
 
 /**
  * Axis sections: the analytical items attached to time entries. Three axes form one hierarchy:
@@ -21,7 +22,7 @@ import { checkBodyId, checkFieldNames, checkId, checkString, isId, isObject, par
  * in the parent axis of its own axis; a section of the root axis has none.
  *
  * Names are kept per language tag (`{"en-US": "Design", "fr-FR": "Conception"}`) and written as
- * the reference's string `multilingualName`: each text after its tag in brackets, entries
+ * the legacy API's string `multilingualName` (docs/interface.md#legacy-axis-section): each text after its tag in brackets, entries
  * separated by `|` (`[en-US]Design|[fr-FR]Conception`; hence the characters a name must avoid). A
  * PUT takes either that string or the object. `name` is the invariant name: the `en-US` text, else
  * the first one.
@@ -61,6 +62,10 @@ export interface AxisSection {
 const FORBIDDEN_IN_NAMES = /[[\]|/\\]/;
 const LANGUAGE_TAG = /^[a-z]{2,3}(-[A-Z]{2})?$/;
 const MAX_IDS = 100;
+/** `paging` of the list: 0,1000 by default and at most, as the other v3 lists (docs/interface.md#legacy-list-conventions) */
+const MAX_PAGE = 1000;
+const FIELDS = ["id", "code", "name", "multilingualName", "axisId", "description", "ownerId", "startOn", "endOn", "active", "isPublic", "parentAxisSections", "childrenAxisSections"];
+const ORDER_FIELDS = ["id", "code", "name", "axisId", "ownerId", "startOn", "endOn", "active", "isPublic"];
 
 type Texts = readonly [en: string, fr: string];
 
@@ -458,7 +463,7 @@ export function registerAxisSectionRoutes(router: Router, state: () => { view: C
   router.get(
     "/api/v3/axisSections",
     withApiKey((req) => {
-      rejectUnknownParams(req.query, ["id", "axisId", "parentAxisSections.id"]);
+      rejectUnknownParams(req.query, v3ListParams(req.query, ["id", "axisId", "parentAxisSections.id"]));
       const { sections } = state();
       const rawIds = singleParam(req.query, "id");
       const rawAxes = singleParam(req.query, "axisId");
@@ -469,7 +474,7 @@ export function registerAxisSectionRoutes(router: Router, state: () => { view: C
         .all()
         .filter((s) => (ids === null || ids.has(s.id)) && (axes === null || axes.has(s.axisId)) && (parents === null || parents(s.parentId === null ? [] : [s.parentId])))
         .map((s) => sections.represent(s));
-      return ok({ data: { items } });
+      return ok(v3List(req.query, items, { orderFields: ORDER_FIELDS, itemFields: FIELDS, what: "axis section", maxLimit: MAX_PAGE }));
     }),
   );
   router.get(

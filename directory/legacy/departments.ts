@@ -2,6 +2,7 @@ import type { Department, Id } from "../data/model.js";
 import type { Router } from "../http/router.js";
 import type { CompanyView } from "./company.js";
 import {
+  badRequest,
   existing,
   ok,
   parseIdList,
@@ -10,22 +11,29 @@ import {
   singleParam,
   withApiKey,
 } from "./http.js";
-import { parsePaging } from "./query.js";
+import { checkSelectedFields, parseListFields, project, v3List, v3ListParams } from "./query.js";
 import { userRef } from "./refs.js";
 import type { UserStore } from "./users.js";
 
 /**
  * Legacy departments (`/api/v3/departments`): the current API's department tree, same ids.
- * `hierarchy` is the path of ids from the root (`/1/4/9/`); `position` is the 1-based rank among
- * siblings (by id); `sortOrder` the 1-based rank in a depth-first walk of the whole tree, so that
- * sorting by it lists the tree as it is drawn; `level` is 1 for a root, as in the current API.
+ * `hierarchy` is the path of ids from the root (`/1/4/9/`); `sortOrder` is the 1-based rank among
+ * siblings (by id); `position` the department's general position in the tree, in the documented
+ * range 10^19 to 10^20 (docs/interface.md#legacy-department): 10^19 plus, for each level from the
+ * root down to the department, its sibling rank times 100^(9 - level), so that sorting by it lists
+ * the tree as it is drawn; `level` is 1 for a root, as in the current API.
  * `users` are the people whose applicable job position is in the department, whatever their status
  * (a legacy PUT of `departmentId` moves a user); `currentUsers` those of them active today.
  */
 
 const MAX_IDS = 100;
-/** `paging` of the list: 0,1000 by default and at most (the legacy reference) */
+/** `paging` of the list: 0,1000 by default and at most (docs/interface.md#legacy-department) */
 const MAX_PAGE = 1000;
+/** the general position of the first root: each level below adds its sibling rank times 100^(9 - level) */
+const POSITION_BASE = 10n ** 19n;
+const MAX_LEVEL = 9;
+const FIELDS = ["id", "name", "code", "hierarchy", "parentId", "position", "sortOrder", "level", "isActive", "headID", "head", "users", "currentUsers", "currentUsersCount", "url"];
+const ORDER_FIELDS = ["id", "name", "code", "hierarchy", "position", "sortOrder", "level", "isActive", "headID"];
 
 interface TreeInfo {
   hierarchy: string;
@@ -46,14 +54,16 @@ export class DepartmentTree {
     }
     for (const list of children.values()) list.sort((a, b) => Number(a.id) - Number(b.id));
     let order = 0;
-    const walk = (parent: Id | null, path: string) => {
+    const walk = (parent: Id | null, path: string, level: number, above: bigint) => {
       (children.get(parent) ?? []).forEach((d, i) => {
         const hierarchy = `${path}${d.id}/`;
-        this.info.set(d.id, { hierarchy, position: i + 1, sortOrder: ++order });
-        walk(d.id, hierarchy);
+        // a tree deeper than documented (MAX_LEVEL) keeps its parent's position below that level
+        const position = level > MAX_LEVEL ? above : above + BigInt(i + 1) * 100n ** BigInt(MAX_LEVEL - level);
+        this.info.set(d.id, { hierarchy, position: Number(position), sortOrder: i + 1 });
+        walk(d.id, hierarchy, level + 1, position);
       });
     };
-    walk(null, "/");
+    walk(null, "/", 1, POSITION_BASE);
   }
 
   get(id: Id): TreeInfo {
@@ -75,7 +85,7 @@ export function representDepartment(d: Department, view: CompanyView, tree: Depa
     name: d.name,
     code: d.remoteId,
     hierarchy: info.hierarchy,
-    // the reference writes the parent's place in the tree, a string: its hierarchy, "/" for a root
+    // the legacy API writes the parent's place in the tree (docs/interface.md#legacy-department), a string: its hierarchy, "/" for a root
     parentId: d.parentId !== null && view.departments.has(d.parentId) ? tree.get(d.parentId).hierarchy : "/",
     position: info.position,
     sortOrder: info.sortOrder,
@@ -98,12 +108,11 @@ export function registerDepartmentRoutes(
     "/api/v3/departments",
     withApiKey((req) => {
       const q = req.query;
-      rejectUnknownParams(q, ["id", "headId", "parentId", "paging"]);
+      rejectUnknownParams(q, v3ListParams(q, ["id", "headId", "parentId"]));
       const param = (name: string) => singleParam(q, name);
       const ids = param("id") === undefined ? null : new Set(parseIdList(param("id")!, "id", MAX_IDS));
       const heads = param("headId") === undefined ? null : new Set(parseIdList(param("headId")!, "headId", MAX_IDS));
       const parents = param("parentId") === undefined ? null : new Set(parseIdList(param("parentId")!, "parentId", MAX_IDS));
-      const { offset, limit } = parsePaging(param("paging"), MAX_PAGE, MAX_PAGE);
       const { view, departments, users } = state();
       const matching = view.company.departments
         .filter(
@@ -112,17 +121,19 @@ export function registerDepartmentRoutes(
             (heads === null || (d.managerId !== null && heads.has(Number(d.managerId)))) &&
             (parents === null || (d.parentId !== null && parents.has(Number(d.parentId)))),
         )
-        .sort((a, b) => Number(a.id) - Number(b.id));
-      const items = matching.slice(offset, offset + limit).map((d) => representDepartment(d, view, departments, users, req.origin));
-      return ok({ data: { items } });
+        .map((d) => representDepartment(d, view, departments, users, req.origin));
+      return ok(v3List(q, matching, { orderFields: ORDER_FIELDS, itemFields: FIELDS, what: "department", maxLimit: MAX_PAGE }));
     }),
   );
   router.get(
     "/api/v3/departments/{id}",
-    resourceRoute([], (id, req) => {
+    resourceRoute(["fields"], (id, req) => {
+      const { selection, count } = parseListFields(singleParam(req.query, "fields"));
+      if (count) throw badRequest("'fields': collection.count is for lists.");
+      checkSelectedFields(selection, FIELDS, "department");
       const { view, departments, users } = state();
       const d = existing(view.departments.get(String(id)), "Department", id);
-      return ok({ data: representDepartment(d, view, departments, users, req.origin) });
+      return ok({ data: project(representDepartment(d, view, departments, users, req.origin), selection) });
     }),
   );
 }

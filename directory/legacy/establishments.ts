@@ -66,7 +66,7 @@ const CURRENCIES: Record<string, { englishName: string; symbol: string }> = {
   CHF: { englishName: "Swiss franc", symbol: "CHF" },
 };
 
-/** The legal unit (legal entity) of an establishment as the reference embeds it. */
+/** The legal unit (legal entity) of an establishment as the legacy API embeds it (docs/interface.md#legacy-establishment). */
 export function representLegalUnit(le: LegalEntity, view: CompanyView): Record<string, unknown> {
   const country = COUNTRIES[le.countryCode] ?? { id: 0, name: le.countryCode, timeZone: "UTC" };
   const currency = CURRENCIES[le.currencyCode] ?? { englishName: le.currencyCode, symbol: le.currencyCode };

@@ -188,3 +188,52 @@ export function project(value: unknown, selection: Selection | null): unknown {
   for (const [key, nested] of selection) if (key in source) out[key] = project(source[key], nested);
   return out;
 }
+
+/** The parameters of a v3 list beside its filters: `paging`, `fields` and `orderby` in any case (`orderBy`). */
+export function v3ListParams(query: URLSearchParams, filters: readonly string[]): string[] {
+  return [...filters, "paging", "fields", ...[...new Set(query.keys())].filter((k) => k.toLowerCase() === "orderby")];
+}
+
+/**
+ * `fields` of a v3 list: the item fields (null: the list's default items) and whether
+ * `collection.count` is asked, the only collection field (docs/interface.md#legacy-list-conventions).
+ */
+export function parseListFields(raw: string | undefined): { selection: Selection | null; count: boolean } {
+  if (raw === undefined) return { selection: null, count: false };
+  const selection = parseSelection(raw);
+  let count = false;
+  for (const name of [...selection.keys()]) {
+    if (!name.startsWith("collection.")) continue;
+    if (name !== "collection.count") throw badRequest(`'fields': the only collection field is collection.count, got '${name}'.`);
+    selection.delete(name);
+    count = true;
+  }
+  return { selection, count };
+}
+
+/** Rejects a `fields` selection that names a field the items do not have. */
+export function checkSelectedFields(selection: Selection | null, known: readonly string[], what: string): void {
+  const unknown = selection === null ? [] : [...selection.keys()].filter((n) => !known.includes(n));
+  if (unknown.length > 0) throw badRequest(`Unknown ${what} field${unknown.length > 1 ? "s" : ""} in 'fields': ${unknown.join(", ")}.`);
+}
+
+/**
+ * The answer of a v3 list whose items are written whole and then projected (departments, axis
+ * sections): `orderby` on one of `orderFields` (nulls first, ties by id; by id when absent),
+ * `paging` (0,`maxLimit` by default), `fields` projecting each item (`collection.count` adds
+ * `count`; alone, only the count is written).
+ */
+export function v3List(
+  query: URLSearchParams,
+  matching: readonly Record<string, unknown>[],
+  options: { orderFields: readonly string[]; itemFields: readonly string[]; what: string; maxLimit: number },
+): { data: { items?: unknown[]; count?: number } } {
+  const { offset, limit } = parsePaging(singleParam(query, "paging"), options.maxLimit, options.maxLimit);
+  const order = parseOrderBy(query, options.orderFields) ?? { field: "id", descending: false };
+  const { selection, count } = parseListFields(singleParam(query, "fields"));
+  checkSelectedFields(selection, options.itemFields, options.what);
+  if (count && selection !== null && selection.size === 0) return { data: { count: matching.length } };
+  const sorted = (matching as (Record<string, unknown> & { id: number })[]).slice().sort(compareBy(order, (item, field) => item[field] as string | number | boolean | null));
+  const items = sorted.slice(offset, offset + limit).map((item) => project(item, selection));
+  return { data: count ? { items, count: matching.length } : { items } };
+}

@@ -16,7 +16,7 @@ import {
   singleParam,
   withApiKey,
 } from "./http.js";
-import { compareBy, parseDateComparator, parseIntComparator, parseOrderBy, parsePaging, parseSelection, project, type Selection } from "./query.js";
+import { compareBy, parseDateComparator, parseIntComparator, parseListFields, parseOrderBy, parsePaging, project, v3ListParams, type Selection } from "./query.js";
 import { TIME_TYPES, byId } from "./reference.js";
 import type { UserStore } from "./users.js";
 import {
@@ -57,7 +57,7 @@ export const ID_STRIDE = 10_000;
 export const MAX_DURATION = 86_400;
 const MAX_OWNERS = 100;
 const DEFAULT_LIMIT = 100;
-/** the legacy reference serves at most 10 000 items a request */
+/** the legacy API serves at most 10 000 items a request (docs/interface.md#legacy-list-conventions) */
 export const MAX_LIMIT = 10_000;
 /** theoretical entries (layer 1) are numbered from here within their owner's ids */
 export const THEORETICAL_BASE = 5_000;
@@ -237,7 +237,7 @@ export class TimeStore {
     return this.owner(ownerId).byId.get(id);
   }
 
-  /** The owner as the legacy reference writes it on time entries and timesheets. */
+  /** The owner as the legacy API writes it on time entries and timesheets (docs/interface.md#legacy-time-entry). */
   ownerOf(ownerId: number): Record<string, unknown> {
     return this.users.brief(this.view.employee(ownerId)!);
   }
@@ -306,7 +306,8 @@ export class TimeStore {
     // read-only fields are ignored: a client sends back what it read
     checkFieldNames(problems, body, WRITABLE, READ_ONLY);
     checkBodyId(problems, body, entry.id);
-    for (const required of ["ownerId", "unit", "startsAt", "duration"]) {
+    // the PUT replaces the entry named in its body (docs/interface.md#legacy-time-entry)
+    for (const required of ["id", "ownerId", "unit", "startsAt", "duration"]) {
       if (body[required] === undefined) problems.add(`${required} is required.`);
     }
     if (body.ownerId !== undefined) {
@@ -597,7 +598,7 @@ function timeType(afternoon: boolean, rng: Random): number {
 
 /** The fields the list can be ordered by (`orderby=<field>,<asc|desc>`); the default is startsAt, then id. */
 const ORDER_FIELDS = ["id", "ownerId", "startsAt", "endsAt", "duration", "createdAt", "modifiedAt"];
-const LIST_PARAMS = ["id", "ownerId", "owner.legalEntityId", "startsAt", "modifiedAt", "createdAt", "layer", "paging", "fields", "orderby"];
+const LIST_PARAMS = ["id", "ownerId", "owner.legalEntityId", "startsAt", "modifiedAt", "createdAt", "layer"];
 
 function orderValue(e: TimeEntry, field: string): string | number {
   switch (field) {
@@ -618,28 +619,12 @@ function orderValue(e: TimeEntry, field: string): string | number {
   }
 }
 
-/**
- * `fields`: the item fields to write (nested selections allowed) and `collection.count`. Without
- * it, items are whole. Returns the selection of item fields, or null for whole items.
- */
-function itemSelection(raw: string | undefined): Selection | null {
-  if (raw === undefined) return null;
-  const selection = parseSelection(raw);
-  for (const name of selection.keys()) {
-    if (name.startsWith("collection.")) {
-      if (name !== "collection.count") throw badRequest(`'fields': the only collection field is collection.count, got '${name}'.`);
-      selection.delete(name);
-    }
-  }
-  return selection;
-}
-
 export function registerTimeEntryRoutes(router: Router, state: () => { view: CompanyView; time: TimeStore }): void {
   router.get(
     "/api/v3/timeentries",
     withApiKey((req) => {
       const q = req.query;
-      rejectUnknownParams(q, [...LIST_PARAMS, ...[...new Set(q.keys())].filter((k) => k.toLowerCase() === "orderby")]);
+      rejectUnknownParams(q, v3ListParams(q, LIST_PARAMS));
       const param = (name: string) => singleParam(q, name);
       const ids = param("id") === undefined ? null : new Set(parseIdList(param("id")!, "id", MAX_LIMIT));
       const owners = param("ownerId") === undefined ? null : parseIdList(param("ownerId")!, "ownerId", MAX_OWNERS);
@@ -650,7 +635,7 @@ export function registerTimeEntryRoutes(router: Router, state: () => { view: Com
       const layer = param("layer") === undefined ? null : parseIntComparator(param("layer")!, "layer");
       const { offset, limit } = parsePaging(param("paging"), DEFAULT_LIMIT, MAX_LIMIT);
       const order = parseOrderBy(q, ORDER_FIELDS);
-      const selection = itemSelection(param("fields"));
+      const selection = parseListFields(param("fields")).selection;
 
       const { time } = state();
       // an id names its owner (employeeId * 10000 + n): a list by id reads only those owners' entries
@@ -680,7 +665,7 @@ export function registerTimeEntryRoutes(router: Router, state: () => { view: Com
     "/api/v3/timeentries/{id}",
     resourceRoute(["fields"], (id, req) => {
       const { time } = state();
-      return ok({ data: project(time.represent(existing(time.find(id), "Time entry", id)), itemSelection(singleParam(req.query, "fields"))) });
+      return ok({ data: project(time.represent(existing(time.find(id), "Time entry", id)), parseListFields(singleParam(req.query, "fields")).selection) });
     }),
   );
   router.put(

@@ -22,7 +22,18 @@ import {
   singleParam,
   withApiKey,
 } from "./http.js";
-import { compareBy, parseDateComparator, parseOrderBy, parsePaging, parseSelection, parseStringComparator, project, type Selection } from "./query.js";
+import {
+  compareBy,
+  parseDateComparator,
+  parseListFields,
+  parseOrderBy,
+  parsePaging,
+  parseSelection,
+  parseStringComparator,
+  project,
+  v3ListParams,
+  type Selection,
+} from "./query.js";
 import {
   CALENDARS,
   CULTURES,
@@ -70,9 +81,9 @@ import { checkUserUpdate } from "./user-validation.js";
 /** Fields written when `fields` is absent: what identifies a user, as the production service does. */
 export const DEFAULT_FIELDS: readonly string[] = ["id", "name", "url"];
 export const MAX_USER_IDS = 100;
-/** `paging` of the list: 0,1000 by default, at most 1000 a page (the legacy reference) */
+/** `paging` of the list: 0,1000 by default, at most 1000 a page (docs/interface.md#legacy-list-conventions) */
 export const MAX_USER_PAGE = 1000;
-const LIST_PARAMS = ["id", "fields", "paging", "modifiedAt", "dtContractStart", "dtContractEnd", "mail", "login", "formerEmployees"];
+const LIST_PARAMS = ["id", "modifiedAt", "dtContractStart", "dtContractEnd", "mail", "login", "formerEmployees"];
 const ORDER_FIELDS = ["id", "lastName", "firstName", "modifiedAt", "dtContractStart", "dtContractEnd", "employeeNumber"];
 
 const READABLE_SET: ReadonlySet<string> = new Set(READABLE);
@@ -100,7 +111,7 @@ export class UserStore {
     return out;
   }
 
-  /** The user as the legacy reference writes an owner: `{id, firstName, lastName, mail, legalEntityId}`. */
+  /** The user as the legacy API writes an owner (docs/interface.md#legacy-time-entry): `{id, firstName, lastName, mail, legalEntityId}`. */
   brief(employee: Employee): { id: number; firstName: string; lastName: string; mail: string; legalEntityId: number | null } {
     return {
       id: Number(employee.id),
@@ -161,7 +172,7 @@ export class UserStore {
       firstName: () => employee.givenName,
       lastName: () => employee.familyName,
       login: () => d.login,
-      // a string, as the reference documents it: empty for a person without a professional address
+      // a string, as docs/interface.md#legacy-user has it: empty for a person without a professional address
       mail: () => employee.email ?? "",
       dtContractStart: () => d.dtContractStart,
       dtContractEnd: () => d.dtContractEnd,
@@ -357,8 +368,11 @@ function loginOf(employee: Employee): string {
  * fields (`manager[id,name]`); absent: the default set.
  */
 export function parseFields(raw: string | undefined): { names: string[]; selection: Selection | null } {
-  if (raw === undefined) return { names: [...DEFAULT_FIELDS], selection: null };
-  const selection = parseSelection(raw);
+  return selectedFields(raw === undefined ? null : parseSelection(raw));
+}
+
+function selectedFields(selection: Selection | null): { names: string[]; selection: Selection | null } {
+  if (selection === null) return { names: [...DEFAULT_FIELDS], selection: null };
   const names = [...selection.keys()];
   const unknown = names.filter((n) => !READABLE_SET.has(n));
   if (unknown.length > 0) throw badRequest(`Unknown user field${unknown.length > 1 ? "s" : ""} in 'fields': ${unknown.join(", ")}.`);
@@ -377,10 +391,11 @@ export function registerUserRoutes(router: Router, state: () => { view: CompanyV
     "/api/v3/users",
     withApiKey((req) => {
       const q = req.query;
-      rejectUnknownParams(q, [...LIST_PARAMS, ...[...new Set(q.keys())].filter((k) => k.toLowerCase() === "orderby")]);
+      rejectUnknownParams(q, v3ListParams(q, LIST_PARAMS));
       const param = (name: string) => singleParam(q, name);
       const ids = param("id") === undefined ? null : parseIdList(param("id")!, "id", MAX_USER_IDS);
-      const fields = parseFields(param("fields"));
+      const listFields = parseListFields(param("fields"));
+      const fields = selectedFields(listFields.selection);
       const { offset, limit } = parsePaging(param("paging"), MAX_USER_PAGE, MAX_USER_PAGE);
       const dateFilters = (["modifiedAt", "dtContractStart", "dtContractEnd"] as const).flatMap((name) =>
         param(name) === undefined ? [] : [{ name, test: parseDateComparator(param(name)!, name) }],
@@ -403,8 +418,9 @@ export function registerUserRoutes(router: Router, state: () => { view: CompanyV
         )
         .map((e) => ({ id: Number(e.id), e }))
         .sort(compareBy(order, (item, field) => users.value(item.e, field)));
+      if (listFields.count && listFields.selection?.size === 0) return ok({ data: { count: matching.length } });
       const items = matching.slice(offset, offset + limit).map(({ e }) => representSelected(users, e, fields, req.origin));
-      return ok({ data: { items } });
+      return ok({ data: listFields.count ? { items, count: matching.length } : { items } });
     }),
   );
   router.get(

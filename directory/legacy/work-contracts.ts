@@ -27,8 +27,9 @@ import {
  *   `extendedEndsOn` (the initial length plus the renewal), `trialPeriodEndDate(2)` are those dates.
  * - `isApplicable` follows the applicable rule (ongoing today, else first upcoming, else last:
  *   docs/interface.md#applicable-employment-and-job-position).
- * - `isArchived`: the contract has ended and its owner has no employment today or to come
- *   (a deactivated employee's contracts); the ended contracts of a current employee stay active.
+ * - The list's `isArchived` filter: a contract is archived when it has ended and its owner has no
+ *   employment today or to come (a deactivated employee's contracts); the ended contracts of a
+ *   current employee stay active. The contract itself does not write it (docs/interface.md#legacy-work-contract).
  * - `authorId` is the manager of the first job position (else the owner), `lastModifierId` the
  *   manager of the job position that applies today (else the author).
  * - Hiring type, termination reason (ended contracts only) and temporary-contract ground
@@ -59,7 +60,6 @@ export function representWorkContract(e: Employment, view: CompanyView): Record<
     startsOn: e.startDate,
     endsOn: e.endDate,
     isApplicable: view.isApplicable(e),
-    isArchived: isArchived(e, view),
     establishmentId: first ? Number(first.businessEstablishmentId) : null,
     spcId: current ? Number(current.occupationCategoryId) : null,
     hiringTypeId: rng.int(1, 4),

@@ -119,7 +119,6 @@ export interface RestWorkContract {
   startsOn: string;
   endsOn: string | null;
   isApplicable: boolean;
-  isArchived?: boolean;
   establishmentId: number | null;
   spcId: number | null;
   hiringTypeId: number | null;
@@ -200,7 +199,7 @@ export interface RestAxisSectionFlat {
   code: string;
   /** the invariant name */
   name?: string;
-  /** `[en-US]Design|[fr-FR]Conception` (the legacy reference's string); an object language tag -> name is read too */
+  /** `[en-US]Design|[fr-FR]Conception` (the legacy API's string, docs/interface.md#legacy-axis-section); an object language tag -> name is read too */
   multilingualName: string | Record<string, string>;
   startOn?: string | null;
   axisId: number;

@@ -25,6 +25,40 @@ export async function putLegacyUser(ctx: SubgraphContext, id: string, body: Reco
   return (await ctx.upstream.legacy.put<{ data: RestLegacyUser }>(`${USERS_PATH}/${id}`, body, { fields: USER_FIELDS })).data;
 }
 
+/**
+ * The write step every legacy mutation shares, once its input is checked and its target read:
+ * the PUT; the entity as written primed in its loader, so that a later write of the same
+ * operation merges into it and a later read shows it; a 404 is NOT_FOUND; a refusal (a 400) is
+ * data, which `refused` builds from the legacy message; any other failure forgets the entity
+ * (it may have changed: a later write reads it again) and is thrown. `changed` runs whenever the
+ * entity may have changed (the lists that hold it are read again).
+ */
+export async function writeLegacy<T, R>(options: {
+  what: string;
+  id: string;
+  loader: { clear(id: string): { prime(id: string, value: T): unknown } };
+  put: () => Promise<T>;
+  refused: (err: UpstreamError, message: string) => R;
+  changed?: () => void;
+}): Promise<T | R> {
+  const { what, id, loader } = options;
+  let written: T;
+  try {
+    written = await options.put();
+  } catch (err) {
+    if (err instanceof UpstreamError && err.status === 404) throw notFound(what, id);
+    if (!isRefusal(err)) {
+      loader.clear(id);
+      options.changed?.();
+      throw err;
+    }
+    return options.refused(err, refusalMessage(err));
+  }
+  loader.clear(id).prime(id, written);
+  options.changed?.();
+  return written;
+}
+
 /*
  * Refusals (docs/graph.md#mutations: a validation failure is data, not an exception). Only failures the caller can fix
  * by changing the input become data; a missing target is a NOT_FOUND GraphQL error and any other

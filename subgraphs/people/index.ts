@@ -18,7 +18,8 @@ import { employmentReference } from "./employment/employment.reference.js";
 import { JobPositionResolver } from "./job-position/job-position.resolver.js";
 import { JobQualificationResolver } from "./job-qualification/job-qualification.resolver.js";
 import { OccupationCategoryResolver } from "./occupation-category/occupation-category.resolver.js";
-import { keyOnlyReference } from "../shared/graphql/index.js";
+import { jobQualificationReference } from "./job-qualification/job-qualification.reference.js";
+import { occupationCategoryReference } from "./occupation-category/occupation-category.reference.js";
 import { peopleFieldChecks } from "./field-checks.js";
 import { jobPositionReference } from "./job-position/job-position.reference.js";
 import { LegalEntityResolver } from "./legal-entity/legal-entity.resolver.js";
@@ -67,8 +68,8 @@ export const subgraph: SubgraphModule = {
         BusinessEstablishment: businessEstablishmentReference,
         LegalEntity: legalEntityReference,
         EmploymentTemplate: employmentTemplateReference,
-        JobQualification: keyOnlyReference,
-        OccupationCategory: keyOnlyReference,
+        JobQualification: jobQualificationReference,
+        OccupationCategory: occupationCategoryReference,
       },
     }),
 };

@@ -1,13 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { Expect, fetchToken, get } from "./current-helpers.js";
-import { useDirectory } from "../helpers/stack.js";
+import { TODAY, useDirectory } from "../helpers/stack.js";
 
 /**
  * Statuses on their boundary days: both ends of a range are inclusive. The company is large enough
  * (2 000 employees) for the demo data to hold records that start or end on `today`.
  */
 
-const TODAY = "2026-06-15";
 const TOMORROW = "2026-06-16";
 
 const directory = useDirectory({ employees: 2000, today: TODAY });

@@ -14,17 +14,7 @@ export interface Answer {
   body: any;
 }
 
-export async function fetchToken(
-  baseUrl: string,
-  clientId: "demo-client" | "demo-limited" = "demo-client",
-  scope?: string,
-): Promise<string> {
-  const form = new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: "demo-secret" });
-  if (scope !== undefined) form.set("scope", scope);
-  const res = await fetch(`${baseUrl}/connect/token`, { method: "POST", body: form });
-  if (res.status !== 200) throw new Error(`token: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { access_token: string }).access_token;
-}
+export { directoryToken as fetchToken } from "../helpers/stack.js";
 
 export async function postToken(baseUrl: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Answer> {
   const res = await fetch(`${baseUrl}/connect/token`, {

@@ -68,7 +68,7 @@ describe("job-position representation", () => {
       occupationCategory: { id: p.occupationCategoryId, type: "occupation-category", url: u(`occupation-categories/${p.occupationCategoryId}`) },
       workingTimeArrangement: { id: p.workingTimeArrangementId, type: "working-time-arrangement", url: "about:blank" },
       department: { id: p.departmentId, type: "department", url: u(`departments/${p.departmentId}`) },
-      document: p.documentId === null ? null : { id: p.documentId, type: "file", url: u(`files/${p.documentId}`) },
+      document: p.documentId === null ? null : { id: p.documentId, type: "document", url: u(`files/${p.documentId}`) },
       notes: p.notes,
       t9n: p.t9n,
       updatedAttributes: updatedAttributes(p),

@@ -64,7 +64,21 @@ describe("GET /api/v3/axisSections", () => {
     expect((await api.get(`${BASE}?id=${project.id},${cc.id}&axisId=2`)).body.data.items.map((s: any) => s.id)).toEqual([project.id]);
   });
 
+  test("takes the v3 conventions: fields (with collection.count), orderBy and paging", async () => {
+    const byCode = [...all].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : a.id - b.id));
+    const res = await api.get(`${BASE}?fields=id,code,parentAxisSections[id],collection.count&orderBy=code,asc&paging=1,4`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      items: byCode.slice(1, 5).map((s) => ({ id: s.id, code: s.code, parentAxisSections: s.parentAxisSections.map((p: any) => ({ id: p.id })) })),
+      count: all.length,
+    });
+    expect((await api.get(`${BASE}?axisId=1&fields=collection.count`)).body).toEqual({ data: { count: ofAxis(1).length } });
+  });
+
   test.each([
+    ["an unknown field", "fields=id,budget"],
+    ["an order on an unknown field", "orderBy=budget,asc"],
+    ["paging beyond 1000", "paging=0,1001"],
     ["an id of 0", "id=0"],
     ["more than 100 ids", `id=${Array.from({ length: 101 }, (_, i) => i + 1).join(",")}`],
     ["an axisId that is no integer", "axisId=tasks"],
@@ -162,7 +176,7 @@ describe("PUT /api/v3/axisSections/{id}", () => {
     const task = all.find((s) => s.id === entry.axisSections[2].id)!;
     used.add(task.id);
     expect((await api.put(`${BASE}/${task.id}`, { ...bodyOf(task), active: false })).status).toBe(200);
-    const body = { ownerId: entry.ownerId, unit: entry.unit, startsAt: entry.startsAt, duration: entry.duration, creationSource: entry.creationSource, axisSections: entry.axisSections, timeTypeId: entry.timeTypeId };
+    const body = { id: entry.id, ownerId: entry.ownerId, unit: entry.unit, startsAt: entry.startsAt, duration: entry.duration, creationSource: entry.creationSource, axisSections: entry.axisSections, timeTypeId: entry.timeTypeId };
     const res = await api.put(`/api/v3/timeentries/${entry.id}`, body);
     expect(res.status).toBe(400);
     expect(res.body.rule).toBe(6);

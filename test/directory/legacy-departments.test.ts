@@ -70,21 +70,56 @@ describe("GET /api/v3/departments/{id}", () => {
     expect(items.map((e: any) => Number(e.id)).sort((a: number, b: number) => a - b)).toEqual(d.currentUsers.map((u: any) => u.id));
   });
 
-  test("position ranks siblings from 1 and sortOrder walks the whole tree depth first", async () => {
+  test("sortOrder ranks siblings from 1 and position, in the documented range, orders the whole tree depth first", async () => {
     const departments = await allDepartments();
     const byParent = new Map<number | null, any[]>();
     for (const d of departments) byParent.set(d.parentId, [...(byParent.get(d.parentId) ?? []), d]);
     const parentOf = (d: any) => (d.parentId === "/" ? null : Number(d.parentId.split("/").at(-2)));
     for (const siblings of byParent.values()) {
-      expect(siblings.map((d) => d.position).sort((a, b) => a - b)).toEqual(siblings.map((_, i) => i + 1));
+      expect(siblings.map((d) => d.sortOrder).sort((a, b) => a - b)).toEqual(siblings.map((_, i) => i + 1));
     }
-    const walk = [...departments].sort((a, b) => a.sortOrder - b.sortOrder);
-    expect(walk.map((d) => d.sortOrder)).toEqual(departments.map((_, i) => i + 1));
+    expect(departments.every((d) => Number.isInteger(d.position) && d.position >= 1e19 && d.position <= 1e20)).toBe(true);
+    const walk = [...departments].sort((a, b) => a.position - b.position);
+    expect(new Set(walk.map((d) => d.position)).size).toBe(departments.length);
     // depth first: a department comes right after its parent or after a descendant of its parent's earlier child
     walk.forEach((d, i) => {
       if (parentOf(d) !== null) expect(walk.slice(0, i).some((x) => x.id === parentOf(d))).toBe(true);
       if (i > 0) expect(d.hierarchy.startsWith(walk[i - 1].hierarchy) || d.level <= walk[i - 1].level).toBe(true);
     });
+  });
+
+  test("the list takes the v3 conventions: fields (with collection.count), orderBy and paging", async () => {
+    const departments = await allDepartments();
+    // descending turns the whole order, ties by id included
+    const byName = [...departments].sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : b.id - a.id));
+    const res = await api.get("/api/v3/departments?fields=id,name,head[id],collection.count&orderBy=name,desc&paging=2,3");
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      items: byName.slice(2, 5).map((d) => ({ id: d.id, name: d.name, head: d.head === null ? null : { id: d.head.id } })),
+      count: departments.length,
+    });
+    expect((await api.get("/api/v3/departments?fields=collection.count")).body).toEqual({ data: { count: departments.length } });
+  });
+
+  test("a single department takes fields", async () => {
+    const d = (await allDepartments())[3]!;
+    const res = await api.get(`/api/v3/departments/${d.id}?fields=id,hierarchy,currentUsers[id]`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ id: d.id, hierarchy: d.hierarchy, currentUsers: d.currentUsers.map((u: any) => ({ id: u.id })) });
+  });
+
+  test.each([
+    ["an unknown field", "/api/v3/departments?fields=id,salary", "salary"],
+    ["an order on a field that is no value", "/api/v3/departments?orderBy=users,asc", "orderby"],
+    ["a direction that is neither asc nor desc", "/api/v3/departments?orderBy=name,up", "orderby"],
+    ["paging without a limit", "/api/v3/departments?paging=10", "paging"],
+    ["a page above 1000", "/api/v3/departments?paging=0,1001", "paging"],
+    ["collection.count on one department", "/api/v3/departments/1?fields=id,collection.count", "collection.count"],
+    ["an unknown field on one department", "/api/v3/departments/1?fields=salary", "salary"],
+  ])("%s is a 400 naming it", async (_name, path, mentioned) => {
+    const res = await api.get(path);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(mentioned);
   });
 
   test("the departments have the ids and names of the current API's departments", async () => {

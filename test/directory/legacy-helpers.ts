@@ -3,7 +3,9 @@ import { useFixture } from "../helpers/fixture.js";
 
 /** What the legacy tests share: one directory per test file, and requests with the demo API key. */
 
-export const TODAY = "2026-06-15";
+import { TODAY } from "../helpers/stack.js";
+
+export { TODAY };
 export const AUTH = { authorization: "service application=demo-api-key" };
 
 export interface Reply<T = any> {

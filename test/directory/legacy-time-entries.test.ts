@@ -39,6 +39,7 @@ const openAttendance = (e: any) => isOpen(e) && sheetOf(e).mode === "attendance"
 /** The PUT body that restates an entry as it is. */
 function bodyOf(e: any): Record<string, unknown> {
   return {
+    id: e.id,
     ownerId: e.ownerId,
     unit: e.unit,
     startsAt: e.startsAt,
@@ -408,6 +409,12 @@ describe("PUT /api/v3/timeentries/{id}", () => {
   ])("%s is a 400 without rule", async (_name, change, mentioned) => {
     const e = take("open, in attendance mode, unit 2", (x) => openAttendance(x) && x.unit === 2 && x.timeTypeId === null);
     await expectBadInput(e, { ...bodyOf(e), ...change }, mentioned);
+  });
+
+  test("a body without id is a 400 naming it: the PUT replaces the entry its body names", async () => {
+    const e = take("open, in attendance mode, unit 2", (x) => openAttendance(x) && x.unit === 2 && x.timeTypeId === null);
+    const { id: _id, ...body } = bodyOf(e);
+    await expectBadInput(e, body, "id is required");
   });
 
   test("the entry sent back as read is accepted: read-only fields are ignored; modifiedAt and the modifier move", async () => {

@@ -246,6 +246,19 @@ describe("GET /api/v3/users", () => {
   test("an id list with a bad entry is a 400", async () => {
     expect((await api.get("/api/v3/users?id=1,x")).status).toBe(400);
   });
+
+  test("fields=collection.count counts the matching users; beside item fields it adds count to the page", async () => {
+    const all = (await api.get("/api/v3/users?fields=id&formerEmployees=true")).body.data.items;
+    expect((await api.get("/api/v3/users?fields=collection.count&formerEmployees=true")).body).toEqual({ data: { count: all.length } });
+    const res = await api.get("/api/v3/users?fields=id,collection.count&formerEmployees=true&paging=0,2");
+    expect(res.body.data).toEqual({ items: all.slice(0, 2), count: all.length });
+  });
+
+  test("a collection field other than collection.count is a 400 naming it", async () => {
+    const res = await api.get("/api/v3/users?fields=collection.total");
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain("collection.count");
+  });
 });
 
 describe("PUT /api/v3/users/{id}", () => {

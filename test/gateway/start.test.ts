@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCompany } from "../../directory/data/generate.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
-import { postGraphQL } from "../helpers/stack.js";
+import { TODAY, postGraphQL } from "../helpers/stack.js";
 import { killAll, runScript, type ScriptProcess } from "../helpers/process.js";
 
 /**
@@ -11,7 +11,6 @@ import { killAll, runScript, type ScriptProcess } from "../helpers/process.js";
  * settings (the generator is deterministic).
  */
 
-const TODAY = "2026-06-15";
 const operations = loadOperations();
 let start: ScriptProcess;
 let gatewayUrl: string;

@@ -7,6 +7,9 @@ import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/in
 import type { Logger } from "../../platform/log.js";
 import { useFixture } from "./fixture.js";
 
+/** The day the test company is generated for: every suite that starts a stack shares it. */
+export const TODAY = "2026-06-15";
+
 /**
  * Starts what a test needs on loopback with ephemeral ports: the in-process directory service,
  * an upstream client configured against it, and the requested subgraphs — all over real HTTP.
@@ -58,7 +61,7 @@ export interface StackOptions {
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const directory = await startDirectory({ employees: 300, today: "2026-06-15", ...options.directory });
+  const directory = await startDirectory({ employees: 300, today: TODAY, ...options.directory });
   const upstream = new Upstream(
     loadUpstreamConfig({
       DIRECTORY_BASE_URL: directory.url,
@@ -122,13 +125,16 @@ export async function postGraphQL<D = any>(
   return { status: res.status, ...body };
 }
 
-export async function directoryToken(baseUrl: string, clientId: "demo-client" | "demo-limited" = "demo-client"): Promise<string> {
-  const res = await fetch(`${baseUrl}/connect/token`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: "demo-secret" }),
-  });
-  if (!res.ok) throw new Error(`token request failed: ${res.status}`);
+/** A token of the directory's demo clients (the test and demo hooks of docs/decisions.md), with a narrower `scope` when given. */
+export async function directoryToken(
+  baseUrl: string,
+  clientId: "demo-client" | "demo-limited" = "demo-client",
+  scope?: string,
+): Promise<string> {
+  const form = new URLSearchParams({ grant_type: "client_credentials", client_id: clientId, client_secret: "demo-secret" });
+  if (scope !== undefined) form.set("scope", scope);
+  const res = await fetch(`${baseUrl}/connect/token`, { method: "POST", body: form });
+  if (res.status !== 200) throw new Error(`token: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
@@ -141,4 +147,11 @@ export function watchDirectoryRequests(port: () => number): { headers: Array<Rec
   };
   subscribe("http.server.request.start", onRequest);
   return { headers, stop: () => unsubscribe("http.server.request.start", onRequest) };
+}
+
+/** The upstream calls of the statistics, the token requests left out (a process fetches its token once). */
+export function upstreamCalls(stats: { byRoute: Record<string, number> }): number {
+  return Object.entries(stats.byRoute)
+    .filter(([route]) => !route.includes("/connect/token"))
+    .reduce((sum, [, n]) => sum + n, 0);
 }

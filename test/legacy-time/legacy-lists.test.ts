@@ -20,7 +20,7 @@ beforeAll(async () => {
 
 const CONTRACTS = `query($filter: WorkContractFilter, $first: Int, $after: String) {
   workContracts(filter: $filter, first: $first, after: $after) {
-    nodes { id isApplicable isArchived owner { id } establishment { id } }
+    nodes { id isApplicable owner { id } establishment { id } }
     pageInfo { hasNextPage hasPreviousPage endCursor }
   }
 }`;
@@ -88,10 +88,20 @@ describe("workContracts", () => {
       expect(connection.pageInfo.hasNextPage).toBe(rest.length > 100);
     }
     // omitted isArchived reads both, as the list does
-    const archived = all.filter((c) => c.isArchived);
+    const archived = await restContracts("&isArchived=true");
     expect(archived.length).toBeGreaterThan(0);
     const both = await walk(CONTRACTS, "workContracts", { filter: { ownerIds: [...new Set(archived.map((c) => String(c.ownerId)))].slice(0, 100) } }, 100);
     expect(archived.every((c) => both.ids.includes(String(c.id)))).toBe(true);
+  });
+
+  it("reads isArchived, which a contract does not write, from the list filtered by isArchived: one more call per 100 owners", async () => {
+    const archived = new Set((await restContracts("&isArchived=true")).map((c) => String(c.id)));
+    stack.resetStats();
+    const res = await stack.gql(url, CONTRACTS.replace("isApplicable", "isApplicable isArchived"), { first: 100 });
+    expect(res.errors).toBeUndefined();
+    const nodes = res.data.workContracts.nodes as any[];
+    expect(nodes.map((n) => n.isArchived)).toEqual(nodes.map((n) => archived.has(n.id)));
+    expect(stack.stats().byRoute).toEqual({ "GET /directory/api/4.0/work-contracts": 2 });
   });
 
   it("costs one call at first: 10 and at first: 100, references to owners and establishments included", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStack, type Stack } from "../helpers/stack.js";
+import { TODAY, startStack, type Stack } from "../helpers/stack.js";
 import { LEGACY_AUTH, OPEN_WEEK, employees, entitiesQuery, legacyGet } from "./helpers.js";
 
 /**
@@ -24,7 +24,6 @@ const USERS = `query($filter: LegacyUserFilter, $first: Int, $after: String) {
   }
 }`;
 
-const TODAY = "2026-06-15";
 
 describe("legacyUsers", () => {
   it("pages every current user by id in one call a page; former employees only when asked", async () => {

@@ -19,6 +19,8 @@ describe("Department.legacy", () => {
   it("reads the legacy department, with references for its parent, head and members", async () => {
     const departments = (await legacyGet(stack, `/api/v3/departments?id=${range(1, 40).join(",")}`)).data.items as any[];
     const d = departments.find((x) => x.parentId !== "/" && x.headID !== null && x.users.length > 0)!;
+    const tree = (await legacyGet(stack, "/api/v3/departments?fields=id,position")).data.items as any[];
+    const treeRank = new Map(tree.sort((a, b) => a.position - b.position).map((x, i) => [x.id, i + 1]));
     const res = await stack.gql(url, entitiesQuery("Department", LEGACY), { r: refs("Department", [d.id]) });
     expect(res.errors).toBeUndefined();
     expect(res.data._entities[0]).toEqual({
@@ -29,8 +31,9 @@ describe("Department.legacy", () => {
         hierarchy: d.hierarchy,
         // the REST parentId is the parent's hierarchy path: its last id is the parent
         parent: { id: d.parentId.split("/").at(-2) },
-        position: d.position,
-        sortOrder: d.sortOrder,
+        // the graph's position is the rank among siblings (the legacy sortOrder), its sortOrder the rank of the legacy position
+        position: d.sortOrder,
+        sortOrder: treeRank.get(d.id),
         level: d.level,
         isActive: d.isActive,
         head: { id: String(d.headID) },

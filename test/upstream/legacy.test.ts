@@ -75,6 +75,7 @@ describe("the legacy API", () => {
     const entry = page.data.items[0]!;
     const err = await upstreamError(
       session.legacy.put(`/api/v3/timeentries/${entry.id}`, {
+        id: entry.id,
         ownerId: entry.ownerId,
         unit: entry.unit,
         startsAt: `${entry.startsAt}Z`,

@@ -30,7 +30,8 @@ export function serializeJobPosition(p: JobPosition, view: View): Record<string,
     workingTimeArrangement:
       p.workingTimeArrangementId === null ? null : { id: p.workingTimeArrangementId, type: "working-time-arrangement", url: "about:blank" },
     department: ref(view, "department", "departments", p.departmentId),
-    document: ref(view, "file", "files", p.documentId),
+    // the production service types a job position's document `document` (an employment's stays `file`): docs/interface.md#job-position
+    document: ref(view, "document", "files", p.documentId),
     notes: p.notes,
     t9n: p.t9n,
     updatedAttributes: d?.updatedAttributes ?? [],

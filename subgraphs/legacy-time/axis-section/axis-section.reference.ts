@@ -1,6 +1,7 @@
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { isLegacyId } from "../../shared/upstream/index.js";
-import { axisSectionLoader, assertCaller } from "../loaders.js";
+import { axisSectionLoader } from "../loaders.js";
+import { assertCaller } from "../visibility.js";
 import type { RestAxisSection } from "../rest.js";
 
 /** `_entities` batches become one `/api/v3/axisSections?id=` call per 100 sections. */

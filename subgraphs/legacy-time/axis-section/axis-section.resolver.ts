@@ -16,10 +16,11 @@ import {
   InvalidInputError,
   invalidInput,
 } from "../../shared/graphql/index.js";
-import { UpstreamError, isLegacyId } from "../../shared/upstream/index.js";
+import { isLegacyId } from "../../shared/upstream/index.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { AXIS_SECTIONS_PATH, axisSectionLoader, axisSectionsList, assertCaller, assertLegacyWriteAllowed } from "../loaders.js";
-import { putAxisSection, fieldsNamedIn, isRefusal, notFound, refusalMessage } from "../writes.js";
+import { AXIS_SECTIONS_PATH, axisSectionLoader, axisSectionsList } from "../loaders.js";
+import { assertCaller, assertLegacyWriteAllowed } from "../visibility.js";
+import { putAxisSection, fieldsNamedIn, notFound, writeLegacy } from "../writes.js";
 import { sectionNames, type RestAxisSection, type RestAxisSectionFlat } from "../rest.js";
 import { AxisSection, AxisSectionFilter, AxisSectionInput } from "./axis-section.js";
 
@@ -132,20 +133,13 @@ export class AxisSectionResolver {
       const loader = axisSectionLoader(ctx);
       const current = isLegacyId(id) ? await loader.load(id) : null;
       if (!current) throw notFound("Axis section", id);
-      try {
-        const written = await putAxisSection(ctx, id, merge(current, input));
-        // a later write of the same operation merges into the section as written
-        loader.clear(id).prime(id, written);
-        return written;
-      } catch (err) {
-        if (err instanceof UpstreamError && err.status === 404) throw notFound("Axis section", id);
-        if (!isRefusal(err)) {
-          loader.clear(id);
-          throw err;
-        }
-        const message = refusalMessage(err);
-        return invalidInput(message, fieldsNamedIn(message, INPUT_NAME));
-      }
+      return writeLegacy<RestAxisSection, InvalidInputError>({
+        what: "Axis section",
+        id,
+        loader,
+        put: () => putAxisSection(ctx, id, merge(current, input)),
+        refused: (_err, message) => invalidInput(message, fieldsNamedIn(message, INPUT_NAME)),
+      });
     });
   }
 }

@@ -5,16 +5,9 @@ import { isLegacyId, type QueryParams } from "../../shared/upstream/index.js";
 import { edgeOwnFilterRefusal } from "../../../platform/input-checks.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import {
-  ESTABLISHMENTS_PATH,
-  WORK_CONTRACTS_PATH,
-  legacyEstablishmentLoader,
-  legacyEstablishmentsConnection,
-  legacyConnection,
-  legacyStart,
-  assertCaller,
-  workContractsOfEstablishmentLoader,
-} from "../loaders.js";
+import { legacyEstablishmentsConnection, legacyConnection, legacyStart, workContractsOfEstablishmentLoader } from "../connections.js";
+import { ESTABLISHMENTS_PATH, WORK_CONTRACTS_PATH, legacyEstablishmentLoader } from "../loaders.js";
+import { assertCaller } from "../visibility.js";
 import type { RestLegacyEstablishment, RestWorkContract } from "../rest.js";
 import { WorkContractConnection, WorkContractsArgs, workContractQuery } from "../work-contract/work-contract.resolver.js";
 import { BusinessEstablishment, LegacyEstablishment, LegacyEstablishmentFilter } from "./business-establishment.js";

@@ -1,6 +1,4 @@
+import { keyOnlyReference } from "../../shared/graphql/index.js";
+
 /** The organisation subgraph resolves the department; `legacy` loads from the key. */
-export const departmentReference = {
-  __resolveReference(reference: { id: string }): { id: string } {
-    return { id: reference.id };
-  },
-};
+export const departmentReference = keyOnlyReference;

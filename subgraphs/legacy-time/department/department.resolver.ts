@@ -1,9 +1,10 @@
-import { Ctx, FieldResolver, Resolver, Root } from "type-graphql";
+import { Ctx, FieldResolver, Int, Resolver, Root } from "type-graphql";
 import { ref } from "../../shared/graphql/index.js";
 import { isLegacyId } from "../../shared/upstream/index.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { legacyDepartmentLoader, assertCaller, visibleIds } from "../loaders.js";
+import { legacyDepartmentLoader, legacyDepartmentTreeRanks } from "../loaders.js";
+import { assertCaller, visibleIds } from "../visibility.js";
 import { parentDepartmentId, type LegacyRef, type RestLegacyDepartment } from "../rest.js";
 import { Department, LegacyDepartment } from "./department.js";
 
@@ -22,6 +23,20 @@ export class LegacyDepartmentResolver {
   @FieldResolver(() => Department, { nullable: true })
   parent(@Root() department: RestLegacyDepartment): { id: string } | null {
     return ref(parentDepartmentId(department.parentId));
+  }
+
+  @FieldResolver(() => Int, { name: "position", description: "1-based rank among its siblings (the legacy `sortOrder`)." })
+  siblingRank(@Root() department: RestLegacyDepartment): number {
+    return department.sortOrder;
+  }
+
+  @FieldResolver(() => Int, {
+    name: "sortOrder",
+    description:
+      "1-based rank in a depth-first walk of the whole tree (the rank of the legacy `position`, the department's general position); the first read of it in an operation reads the tree once.",
+  })
+  async treeRank(@Root() department: RestLegacyDepartment, @Ctx() ctx: SubgraphContext): Promise<number> {
+    return (await legacyDepartmentTreeRanks(ctx)).get(department.id)!;
   }
 
   @FieldResolver(() => Employee, { nullable: true, description: "The head of the department." })

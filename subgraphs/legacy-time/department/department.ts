@@ -24,12 +24,6 @@ export class LegacyDepartment {
   @Field(() => String, { description: "The path of department ids from the root, e.g. /1/4/9/." })
   hierarchy!: string;
 
-  @Field(() => Int, { description: "1-based rank among its siblings." })
-  position!: number;
-
-  @Field(() => Int, { description: "1-based rank in a depth-first walk of the whole tree." })
-  sortOrder!: number;
-
   @Field(() => Int, { description: "1 for a root department." })
   level!: number;
 

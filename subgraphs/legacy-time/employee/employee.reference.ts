@@ -1,11 +1,7 @@
-import type { EmployeeRef } from "./employee.js";
+import { keyOnlyReference } from "../../shared/graphql/index.js";
 
 /**
  * The people subgraph resolves the employee itself; the fields contributed here load what they
  * need from the key, so a reference costs no call.
  */
-export const employeeReference = {
-  __resolveReference(reference: EmployeeRef): EmployeeRef {
-    return { id: reference.id };
-  },
-};
+export const employeeReference = keyOnlyReference;

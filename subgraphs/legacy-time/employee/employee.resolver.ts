@@ -3,15 +3,9 @@ import { Args, ArgsType, Ctx, Field, FieldResolver, Info, Resolver, Root } from 
 import { isLegacyId } from "../../shared/upstream/index.js";
 import { DateScalar, LocalDateTimeScalar, PageArgs, badUserInput, pageSize, selects, type ConnectionResult, type SubgraphContext } from "../../shared/graphql/index.js";
 import { LegacyUser } from "../legacy-user/legacy-user.js";
-import {
-  MAX_LISTED_TIME_ENTRIES,
-  TooManyTimeEntries,
-  legacyUserLoader,
-  timeEntriesLoader,
-  timeEntryPagesLoader,
-  workContractsByOwnerLoader,
-  guarded,
-} from "../loaders.js";
+import { timeEntryPagesLoader } from "../connections.js";
+import { MAX_LISTED_TIME_ENTRIES, TooManyTimeEntries, legacyUserLoader, timeEntriesLoader, workContractsByOwnerLoader } from "../loaders.js";
+import { loadIfVisible } from "../visibility.js";
 import type { RestLegacyUser, RestTimeEntry, RestWorkContract } from "../rest.js";
 import { EmployeeTimeEntryFilter, TimeEntry } from "../time-entry/time-entry.js";
 import { TimeEntryConnection, timeEntryQuery } from "../time-entry/time-entry.resolver.js";
@@ -56,7 +50,7 @@ export class EmployeeResolver {
   // lists are nullable so that a refusal (FORBIDDEN) or a failed upstream call nulls this field alone, not the employee
   @FieldResolver(() => [WorkContract], { nullable: true, description: "The employee's legacy work contracts, by start date." })
   workContracts(@Root() employee: EmployeeRef, @Ctx() ctx: SubgraphContext): Promise<RestWorkContract[]> {
-    return guarded(ctx, employee.id, () => workContractsByOwnerLoader(ctx).load(employee.id));
+    return loadIfVisible(ctx, employee.id, () => workContractsByOwnerLoader(ctx).load(employee.id));
   }
 
   @FieldResolver(() => WorkContract, {
@@ -64,7 +58,7 @@ export class EmployeeResolver {
     description: "The applicable work contract: the ongoing one today; else the first upcoming one; else the last one.",
   })
   async applicableWorkContract(@Root() employee: EmployeeRef, @Ctx() ctx: SubgraphContext): Promise<RestWorkContract | null> {
-    const contracts = await guarded(ctx, employee.id, () => workContractsByOwnerLoader(ctx).load(employee.id));
+    const contracts = await loadIfVisible(ctx, employee.id, () => workContractsByOwnerLoader(ctx).load(employee.id));
     return contracts.find((c) => c.isApplicable) ?? null;
   }
 
@@ -83,7 +77,7 @@ export class EmployeeResolver {
     checkTimeEntryRange({ from, to });
     const query = timeEntryQuery({ startsOn: { from, to }, modifiedSince, includeTheoretical });
     try {
-      return await guarded(ctx, employee.id, () => timeEntriesLoader(ctx).load({ ownerId: employee.id, query }));
+      return await loadIfVisible(ctx, employee.id, () => timeEntriesLoader(ctx).load({ ownerId: employee.id, query }));
     } catch (err) {
       if (!(err instanceof TooManyTimeEntries)) throw err;
       throw badUserInput(
@@ -110,7 +104,7 @@ export class EmployeeResolver {
   ): Promise<ConnectionResult<RestTimeEntry>> {
     const first = pageSize(args.first);
     const query = timeEntryQuery(args.filter ?? {});
-    return guarded(ctx, employee.id, () =>
+    return loadIfVisible(ctx, employee.id, () =>
       timeEntryPagesLoader(ctx, query).load({ parentId: employee.id, first, after: args.after ?? null, totalCount: selects(info, "totalCount") }),
     );
   }
@@ -118,6 +112,6 @@ export class EmployeeResolver {
   @FieldResolver(() => LegacyUser, { nullable: true, description: "The employee as the legacy API's user; null when it has none." })
   legacyUser(@Root() employee: EmployeeRef, @Ctx() ctx: SubgraphContext): Promise<RestLegacyUser | null> {
     if (!isLegacyId(employee.id)) return Promise.resolve(null);
-    return guarded(ctx, employee.id, () => legacyUserLoader(ctx).load(employee.id));
+    return loadIfVisible(ctx, employee.id, () => legacyUserLoader(ctx).load(employee.id));
   }
 }

@@ -1,7 +1,8 @@
 import { Ctx, Directive, FieldResolver, Resolver, Root } from "type-graphql";
 import { isLegacyId } from "../../shared/upstream/index.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { workContractsByOwnerLoader, guarded } from "../loaders.js";
+import { workContractsByOwnerLoader } from "../loaders.js";
+import { loadIfVisible } from "../visibility.js";
 import type { RestWorkContract } from "../rest.js";
 import { WorkContract } from "../work-contract/work-contract.js";
 import { readWorkContract } from "../work-contract/work-contract.resolver.js";
@@ -20,7 +21,7 @@ export class EmploymentResolver {
     const ownerId = employment.employee?.id;
     if (!ownerId) return readWorkContract(ctx, employment.id);
     if (!isLegacyId(employment.id)) return null;
-    const contracts = await guarded(ctx, ownerId, () => workContractsByOwnerLoader(ctx).load(ownerId));
+    const contracts = await loadIfVisible(ctx, ownerId, () => workContractsByOwnerLoader(ctx).load(ownerId));
     return contracts.find((c) => String(c.id) === employment.id) ?? null;
   }
 }

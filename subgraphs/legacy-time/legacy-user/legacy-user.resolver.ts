@@ -1,12 +1,13 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Resolver, Root, createUnionType } from "type-graphql";
 import { LegacyReference, legacyReference } from "./legacy-reference.js";
 import { DateScalar, LocalDateTimeScalar, audited, givenFields, type SubgraphContext, ref, InvalidInputError, invalidInput } from "../../shared/graphql/index.js";
-import { UpstreamError, isLegacyId } from "../../shared/upstream/index.js";
+import { isLegacyId } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
 import { Department } from "../department/department.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { axisSectionLoader, legacyUserLoader, assertLegacyWriteAllowed, assertVisible } from "../loaders.js";
-import { putLegacyUser, fieldsNamedIn, isRefusal, notFound, refusalMessage } from "../writes.js";
+import { axisSectionLoader, legacyUserLoader } from "../loaders.js";
+import { assertLegacyWriteAllowed, assertVisible } from "../visibility.js";
+import { putLegacyUser, fieldsNamedIn, notFound, writeLegacy } from "../writes.js";
 import type { RestAxisSection, RestLegacyUser } from "../rest.js";
 import {
   LegacyBankAccount,
@@ -222,23 +223,19 @@ export class LegacyUserResolver {
       if (body instanceof InvalidInputError) return body;
       if (!isLegacyId(id)) throw notFound("Employee", id);
       await assertVisible(ctx, id);
-      const loader = legacyUserLoader(ctx);
-      let updated: RestLegacyUser;
-      try {
-        updated = await putLegacyUser(ctx, id, body);
-      } catch (err) {
-        if (err instanceof UpstreamError && err.status === 404) throw notFound("Employee", id);
-        if (!isRefusal(err)) {
-          loader.clear(id);
-          throw err;
-        }
-        const message = refusalMessage(err);
-        const fields = fieldsNamedIn(message, INPUT_NAME);
-        if (/\be_[A-Za-z0-9_]+/.test(message)) fields.push("extendedData");
-        return invalidInput(message, fields);
-      }
-      // the answer is the user as written: `legacyUser` of the result is served from it
-      loader.clear(id).prime(id, updated);
+      const written = await writeLegacy<RestLegacyUser, InvalidInputError>({
+        what: "Employee",
+        id,
+        // the answer is the user as written: `legacyUser` of the result is served from it
+        loader: legacyUserLoader(ctx),
+        put: () => putLegacyUser(ctx, id, body),
+        refused: (_err, message) => {
+          const fields = fieldsNamedIn(message, INPUT_NAME);
+          if (/\be_[A-Za-z0-9_]+/.test(message)) fields.push("extendedData");
+          return invalidInput(message, fields);
+        },
+      });
+      if (written instanceof InvalidInputError) return written;
       return { id };
     });
   }

@@ -16,7 +16,8 @@ import {
 } from "../../shared/graphql/index.js";
 import type { QueryParams } from "../../shared/upstream/index.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { USERS_PATH, legacyUsersPage, assertCaller, visibleIds } from "../loaders.js";
+import { USERS_PATH, legacyUsersPage } from "../loaders.js";
+import { assertCaller, visibleIds } from "../visibility.js";
 import { USER_FIELDS, type RestLegacyUser } from "../rest.js";
 import { LegacyUser } from "./legacy-user.js";
 

@@ -18,21 +18,13 @@ import {
 } from "../../shared/graphql/index.js";
 import { checkTimeEntryFilter } from "../../../platform/time-entry-range.js";
 import { isLocalDateTime } from "../../../platform/input-checks.js";
-import { UpstreamError, loadEvery, isLegacyId } from "../../shared/upstream/index.js";
+import { loadEvery, isLegacyId } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { putTimeEntry, fieldsNamedIn, isRefusal, notFound, refusalMessage } from "../writes.js";
-import {
-  TIME_ENTRIES_PATH,
-  axisSectionLoader,
-  legacyListConnection,
-  forgetTimeEntryLists,
-  timeEntryLoader,
-  timesheetLoader,
-  assertLegacyWriteAllowed,
-  guarded,
-  type TimeEntryQuery,
-} from "../loaders.js";
+import { putTimeEntry, fieldsNamedIn, notFound, writeLegacy } from "../writes.js";
+import { legacyListConnection, forgetTimeEntryLists } from "../connections.js";
+import { TIME_ENTRIES_PATH, axisSectionLoader, timeEntryLoader, timesheetLoader, type TimeEntryQuery } from "../loaders.js";
+import { assertLegacyWriteAllowed, loadIfVisible } from "../visibility.js";
 import type { RestAxisSection, RestTimeEntry } from "../rest.js";
 import { durationSeconds, normaliseDuration } from "./duration.js";
 import { EmployeeTimeEntryFilter, TimeEntry, TimeEntryFilter, TimeEntryInput, Timesheet, TimesheetMode, TimeEntryValidationError } from "./time-entry.js";
@@ -52,7 +44,7 @@ class TimeEntriesArgs extends PageArgs {
  * The REST filters of a time-entry filter besides the owners (docs/interface.md#legacy-time-entry),
  * checked before any call: `startsAt=between,…` from whole days or local date-times (a date `to`
  * includes its whole day), `modifiedAt=since,…`, and theoretical time (layer 1) left out unless
- * asked for, as the legacy reference advises sync clients.
+ * asked for, as docs/interface.md#legacy-time-entry advises sync clients.
  */
 export function timeEntryQuery(filter: Omit<EmployeeTimeEntryFilter, "includeTheoretical"> & { includeTheoretical?: boolean | null }): TimeEntryQuery {
   checkTimeEntryFilter(filter, { owners: false });
@@ -203,28 +195,18 @@ export class TimeEntryResolver {
       if (invalid) return invalid;
       const current = await readTimeEntry(ctx, id);
       if (!current) throw notFound("Time entry", id);
-      const loader = timeEntryLoader(ctx);
-      try {
-        const written = await putTimeEntry(ctx, id, merge(current, input));
-        // a later write of the same operation merges into the entry as written, not as first read,
-        // and a timesheet read after it shows it
-        loader.clear(id).prime(id, written);
-        forgetTimeEntryLists(ctx);
-        return written;
-      } catch (err) {
-        if (err instanceof UpstreamError && err.status === 404) throw notFound("Time entry", id);
-        if (!isRefusal(err)) {
-          // the entry may have changed: a later write of the operation reads it again
-          loader.clear(id);
-          forgetTimeEntryLists(ctx);
-          throw err;
-        }
-        const message = refusalMessage(err);
-        if (err.rule !== undefined) {
-          return Object.assign(new TimeEntryValidationError(), { rule: err.rule, message, fields: RULE_FIELDS[err.rule] ?? [] });
-        }
-        return invalidInput(message, fieldsNamedIn(message, INPUT_NAME));
-      }
+      return writeLegacy<RestTimeEntry, TimeEntryValidationError | InvalidInputError>({
+        what: "Time entry",
+        id,
+        loader: timeEntryLoader(ctx),
+        put: () => putTimeEntry(ctx, id, merge(current, input)),
+        // a timesheet or list read after the write shows it
+        changed: () => forgetTimeEntryLists(ctx),
+        refused: (err, message) =>
+          err.rule !== undefined
+            ? Object.assign(new TimeEntryValidationError(), { rule: err.rule, message, fields: RULE_FIELDS[err.rule] ?? [] })
+            : invalidInput(message, fieldsNamedIn(message, INPUT_NAME)),
+      });
     });
   }
 }
@@ -234,7 +216,7 @@ export async function readTimeEntry(ctx: SubgraphContext, id: string): Promise<R
   if (!isLegacyId(id)) return null;
   const entry = await timeEntryLoader(ctx).load(id);
   if (!entry) return null;
-  return guarded(ctx, String(entry.ownerId), async () => entry);
+  return loadIfVisible(ctx, String(entry.ownerId), async () => entry);
 }
 
 /** the longest comment the legacy API keeps */
@@ -270,6 +252,8 @@ function merge(current: RestTimeEntry, input: TimeEntryInput): Record<string, un
   const sections = input.axisSectionIds === undefined ? currentSections : (input.axisSectionIds ?? []).map(Number);
   const comment = input.comment === undefined ? (current.comment?.content ?? null) : input.comment;
   return {
+    // the PUT names the entry it replaces (docs/interface.md#legacy-time-entry)
+    id: current.id,
     ownerId: current.ownerId,
     unit: keep(input.unit ?? undefined, current.unit),
     startsAt: keep(input.startsAt ?? undefined, current.startsAt),

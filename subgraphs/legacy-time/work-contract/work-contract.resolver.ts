@@ -6,7 +6,9 @@ import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { Employment } from "../employment/employment.js";
-import { WORK_CONTRACTS_PATH, legacyConnection, legacyListConnection, legacyStart, workContractLoader, guarded } from "../loaders.js";
+import { legacyConnection, legacyListConnection, legacyStart } from "../connections.js";
+import { WORK_CONTRACTS_PATH, archivedWorkContractsByOwnerLoader, workContractLoader } from "../loaders.js";
+import { loadIfVisible } from "../visibility.js";
 import type { RestWorkContract } from "../rest.js";
 import { WorkContract, WorkContractFilter } from "./work-contract.js";
 
@@ -73,6 +75,16 @@ export class WorkContractResolver {
     return ref(contract.establishmentId);
   }
 
+  @FieldResolver(() => Boolean, {
+    nullable: true,
+    description:
+      "Archived: ended, of an employee with no employment today or to come. The legacy contract does not write it: the first read of it in an operation asks the list filtered by isArchived for the owners, one call per 100 owners.",
+  })
+  async isArchived(@Root() contract: RestWorkContract, @Ctx() ctx: SubgraphContext): Promise<boolean> {
+    const archived = await archivedWorkContractsByOwnerLoader(ctx).load(String(contract.ownerId));
+    return archived.some((c) => c.id === contract.id);
+  }
+
   @FieldResolver(() => Int, { nullable: true, description: "The socio-professional category (legacy `spcId`)." })
   socioProfessionalCategoryId(@Root() contract: RestWorkContract): number | null {
     return contract.spcId ?? null;
@@ -103,5 +115,5 @@ export async function readWorkContract(ctx: SubgraphContext, id: string): Promis
   if (!isLegacyId(id)) return null;
   const contract = await workContractLoader(ctx).load(id);
   if (!contract) return null;
-  return guarded(ctx, String(contract.ownerId), async () => contract);
+  return loadIfVisible(ctx, String(contract.ownerId), async () => contract);
 }

@@ -29,9 +29,6 @@ export class WorkContract {
   })
   isApplicable!: boolean;
 
-  @Field(() => Boolean, { nullable: true })
-  isArchived?: boolean | null;
-
   @Field(() => Int, { nullable: true })
   hiringTypeId!: number | null;
 

@@ -1,6 +1,4 @@
-/** The organisation subgraph resolves the rest of a EmploymentTemplate; people only needs its key. */
-export const employmentTemplateReference = {
-  __resolveReference(reference: { id: string }): { id: string } {
-    return { id: reference.id };
-  },
-};
+import { keyOnlyReference } from "../../shared/graphql/index.js";
+
+/** The organisation subgraph resolves the rest of an EmploymentTemplate; people only needs its key. */
+export const employmentTemplateReference = keyOnlyReference;

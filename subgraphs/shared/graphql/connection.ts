@@ -2,7 +2,7 @@ import DataLoader from "dataloader";
 import { type FieldNode, type GraphQLResolveInfo, type SelectionNode } from "graphql";
 import { Directive, Field, Int, ObjectType, type ClassType } from "type-graphql";
 import { groupedLoader, type ParentKeys } from "../upstream/loaders.js";
-import { asError, isListable, nextPageCursor } from "../upstream/util.js";
+import { asError, followPages, isListable, nextPageCursor } from "../upstream/util.js";
 import type { QueryParams, UpstreamSession } from "../upstream/types.js";
 import { cursorScope, decodeCursor, encodeCursor, NOT_A_CURSOR, type Cursor, type CursorBinding } from "./cursors.js";
 import { badUserInput, MAX_FIRST, DEFAULT_FIRST } from "../../../platform/user-input.js";
@@ -174,51 +174,86 @@ export async function restConnection<T, N = T>(
   args: ConnectionArgs,
   options: RestConnectionOptions<T, N>,
 ): Promise<ConnectionResult<N>> {
-  const first = pageSize(args.first);
-  const map = options.map ?? ((item: T) => item as unknown as N);
   const binding: CursorBinding = { signer: session.cursors, scope: cursorScope(path, query) };
   const after = args.after ? decodeCursor(args.after, binding) : null;
+  let askTotal = options.totalCount;
+  // an offset cursor (from a batched child connection) walks the list from its start
+  const start = after === null ? { p: null, s: 0 } : "p" in after ? after : { p: null, s: after.o + 1 };
+  return cursorPagedConnection<T, N>(path, args, start, binding, {
+    maxLimit: MAX_FIRST,
+    map: options.map,
+    // the start cursor of an empty page (`first: 0`) is no previous page
+    hasPreviousPage: !(after === null || ("p" in after && after.p === null && after.s === 0)),
+    position: () => positionCursor(args.after, binding),
+    readPage: async (pageCursor, limit) => {
+      const include = [...(options.include ?? []), ...(askTotal ? ["totalCount"] : [])];
+      const envelope = await session.current.page<T>(path, {
+        ...query,
+        ...(include.length > 0 ? { include: include.join(",") } : {}),
+        ...(pageCursor !== null ? { page: pageCursor } : {}),
+        limit,
+      });
+      const totalCount = askTotal ? (envelope.totalCount ?? null) : undefined;
+      askTotal = false;
+      return { items: envelope.items, next: nextPageCursor(envelope), totalCount };
+    },
+  });
+}
 
-  let pageCursor: string | null = after && "p" in after ? after.p : null;
-  let skip = after === null ? 0 : "p" in after ? after.s : after.o + 1;
+/** One page of a list paged by its own cursors, as `cursorPagedConnection` reads it. */
+export interface CursorPage<T> {
+  items: readonly T[];
+  next: string | null;
+  /** the list's count when this page carried it (undefined: not asked) */
+  totalCount?: number | null;
+}
+
+/**
+ * The connection over a list that pages by its own cursors (the current API's lists, the legacy
+ * establishment list): an edge's cursor names the list's page it came from (null: the start) and
+ * how many of its items precede the next edge, so `after` resumes exactly behind it; the edge
+ * that ends a page wraps the list's next cursor itself. `readPage(pageCursor, limit)` asks for the
+ * items to skip and the edges still wanted in one call (at least one item, so that `first: 0`
+ * still learns whether more follow), at most `maxLimit`; the pages are followed with
+ * `followPages`, so `first` edges cost one call unless they straddle the list's pages.
+ */
+export async function cursorPagedConnection<T, N = T>(
+  what: string,
+  args: ConnectionArgs,
+  /** where the page starts: the list's page (null: its start) and how many of its items to skip */
+  start: { p: string | null; s: number },
+  binding: CursorBinding,
+  options: {
+    readPage: (pageCursor: string | null, limit: number) => Promise<CursorPage<T>>;
+    maxLimit: number;
+    hasPreviousPage: boolean;
+    map?: (item: T) => N;
+    /** the endCursor of a page without edges that says more follow */
+    position?: () => string;
+  },
+): Promise<ConnectionResult<N>> {
+  const first = pageSize(args.first);
+  const map = options.map ?? ((item: T) => item as unknown as N);
+  let skip = start.s;
   const edges: Edge<N>[] = [];
   let totalCount: number | null = null;
-  let askTotal = options.totalCount;
-  const visited = new Set<string | null>();
-
-  for (;;) {
-    if (visited.has(pageCursor)) throw new Error(`GET ${path}: links.next repeats a page already read`);
-    visited.add(pageCursor);
-    // the skipped items and the edges still wanted, in one call; `links.next` then says whether
-    // more follow. first: 0 reads one item all the same, to know that without totalCount.
-    const limit = Math.min(MAX_FIRST, skip + Math.max(first - edges.length, 1));
-    const include = [...(options.include ?? []), ...(askTotal ? ["totalCount"] : [])];
-    const envelope = await session.current.page<T>(path, {
-      ...query,
-      ...(include.length > 0 ? { include: include.join(",") } : {}),
-      ...(pageCursor !== null ? { page: pageCursor } : {}),
-      limit,
-    });
-    if (askTotal) {
-      totalCount = envelope.totalCount ?? null;
-      askTotal = false;
-    }
-    const next = nextPageCursor(envelope);
-    const items = envelope.items;
+  const pages = followPages<CursorPage<T>>(what, start.p, (pageCursor) =>
+    options.readPage(pageCursor, Math.min(options.maxLimit, skip + Math.max(first - edges.length, 1))).then((page) => ({ page, next: page.next })),
+  );
+  for await (const { page, next, cursor: pageCursor } of pages) {
+    if (page.totalCount !== undefined) totalCount ??= page.totalCount;
+    const items = page.items;
     let i = skip;
     for (; i < items.length && edges.length < first; i++) {
-      // the edge that ends a REST page points at the next one, so resuming behind it is one call
       const cursor: Cursor = i === items.length - 1 && next !== null ? { p: next, s: 0 } : { p: pageCursor, s: i + 1 };
       edges.push({ cursor: encodeCursor(cursor, binding), node: map(items[i]!) });
     }
     if (next === null || edges.length >= first) {
-      // the start cursor of an empty page (`first: 0`) is no previous page
-      const atStart = after === null || ("p" in after && after.p === null && after.s === 0);
-      return result(edges, totalCount, i < items.length || next !== null, !atStart, () => positionCursor(args.after, binding));
+      return connectionPage(edges, totalCount, i < items.length || next !== null, options.hasPreviousPage, options.position);
     }
     skip = Math.max(0, skip - items.length);
-    pageCursor = next;
   }
+  throw new Error(`GET ${what}: the list ended without a last page`);
 }
 
 /** A connection over a list already in hand (offset cursors bound to `binding`). */
@@ -265,17 +300,18 @@ export function offsetConnection<N>(
   options: { hasNextPage: boolean; totalCount?: number | null; keep?: (node: N) => boolean },
 ): ConnectionResult<N> {
   const edges = page.flatMap((node, k) => (options.keep && !options.keep(node) ? [] : [{ cursor: encodeCursor({ o: start + k }, binding), node }]));
-  const connection = result(edges, options.totalCount ?? null, options.hasNextPage, start > 0);
+  const connection = connectionPage(edges, options.totalCount ?? null, options.hasNextPage, start > 0);
   // the page's last item ends it even when it is left out, so that the next page follows it
   if (page.length > 0) connection.pageInfo.endCursor = encodeCursor({ o: start + page.length - 1 }, binding);
   return connection;
 }
 
 /**
- * A connection's page. A page without edges that says more follow (`first: 0`) ends at
- * `position` (`positionCursor`): `endCursor` is never null while `hasNextPage` is true.
+ * A connection's page, the one place `pageInfo` is built. A page without edges that says more
+ * follow (`first: 0`) ends at `position` (`positionCursor`): `endCursor` is never null while
+ * `hasNextPage` is true when the caller can name that position.
  */
-function result<N>(
+export function connectionPage<N>(
   edges: Edge<N>[],
   totalCount: number | null,
   hasNextPage: boolean,

@@ -4,7 +4,8 @@ import { badUserInput, MAX_FIRST } from "../../../platform/user-input.js";
 
 /**
  * Connection cursors (connection.ts): signed with the upstream's cursor key and bound to their
- * list (path, filter and sort). Free of type-graphql, so that the gateway can load it.
+ * list (path, filter and sort). Free of type-graphql: it holds no type of the graph, only the
+ * signing and binding every connection of every subgraph shares.
  */
 
 /**

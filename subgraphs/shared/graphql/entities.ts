@@ -60,7 +60,8 @@ export function ref(id: number | null | undefined): { id: string } | null {
 
 /**
  * The reference resolver of an entity another subgraph owns and this one only adds fields to
- * (people's `JobQualification.jobPositions`): the key is all this subgraph needs of it.
+ * (people's `JobQualification.jobPositions`, legacy-time's `Employee`): the key is all this
+ * subgraph needs of it. Every such `*.reference.ts` names it, so each entity keeps its file.
  */
 export const keyOnlyReference = {
   __resolveReference(reference: { id: string }): { id: string } {

@@ -1,7 +1,7 @@
 import { UpstreamError } from "./errors.js";
 import { expectItems, expectRepresentation } from "./expectations.js";
 import type { CurrentApi, Envelope, LegacyApi, QueryParams } from "./types.js";
-import { MAX_FILTER_VALUES, chunk, filterValues, mapConcurrent } from "./util.js";
+import { MAX_FILTER_VALUES, chunk, filterValues, followPages, mapConcurrent } from "./util.js";
 
 /**
  * The two APIs of the directory service as one session sees them: what each call asks, sent
@@ -54,17 +54,17 @@ export class CurrentApiClient implements CurrentApi {
 
   async *iterate<T>(path: string, query?: QueryParams): AsyncIterable<T> {
     const first = currentPath(path);
-    let envelope = await this.page<T>(first, { limit: PAGE_LIMIT, ...query });
-    const seen = new Set<string>();
-    for (;;) {
-      yield* envelope.items;
-      const next = envelope.links?.next?.href;
-      if (!next) return;
-      if (seen.has(next)) throw new Error(`GET ${first}: links.next repeats a page already read`);
-      seen.add(next);
-      const target = this.transport.followHref(next, first);
-      envelope = checkEnvelope<T>(await this.transport.send<Envelope<T>>({ api: "current", method: "GET", ...target }), target.path);
-    }
+    // the cursors followed are the whole `links.next` addresses: the next page keeps the filters they carry
+    const pages = followPages<Envelope<T>>(first, null, async (href) => {
+      let envelope: Envelope<T>;
+      if (href === null) envelope = await this.page<T>(first, { limit: PAGE_LIMIT, ...query });
+      else {
+        const target = this.transport.followHref(href, first);
+        envelope = checkEnvelope<T>(await this.transport.send<Envelope<T>>({ api: "current", method: "GET", ...target }), target.path);
+      }
+      return { page: envelope, next: envelope.links?.next?.href || null };
+    });
+    for await (const { page } of pages) yield* page.items;
   }
 
   async all<T>(path: string, query?: QueryParams): Promise<T[]> {

@@ -386,12 +386,14 @@ export function groupedLoader<T>(
   filter: string,
   keysOf: (item: T) => ParentKeys | Promise<ParentKeys>,
   query?: QueryParams,
+  /** another read of the parents' children than the current API's list (a legacy list): it gets every parent id and says which it can ask for */
+  read?: (parentIds: string[]) => Promise<T[]>,
 ): PrimableLoader<string, T[]> {
   return new PrimableLoader<string, T[]>(async (parentIds) => {
-    const listable = parentIds.filter(isListable);
+    const listable = read ? [...parentIds] : parentIds.filter(isListable);
     const groups = new Map<string, T[]>(listable.map((id) => [id, []]));
     try {
-      const items = listable.length > 0 ? await session.current.allByValues<T>(path, filter, listable, query) : [];
+      const items = listable.length === 0 ? [] : read ? await read(listable) : await session.current.allByValues<T>(path, filter, listable, query);
       const keyLists = await Promise.all(items.map((item) => keysOf(item)));
       items.forEach((item, index) => {
         const keys = keyLists[index];

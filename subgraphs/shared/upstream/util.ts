@@ -124,6 +124,38 @@ export function asError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
+/** One page read by `followPages`: what it holds, and the cursor of the next page (null on the last). */
+export interface FollowedPage<P> {
+  page: P;
+  next: string | null;
+}
+
+/**
+ * The one next-page loop of the upstream lists that name their next page in each answer (the
+ * current API's `links.next`, the legacy establishment list's `next`): `read(cursor)` reads the
+ * page at `cursor` (`start`, null for the list's start) and the pages come one after another,
+ * with the cursor each was read at, until one names no next page. A list that names a page it
+ * already served again is an upstream bug: an Error, rather than a loop that never ends. A caller
+ * that has what it needs stops iterating; `read` sees the state of the caller's loop as it is
+ * when the next page is asked.
+ */
+export async function* followPages<P>(
+  what: string,
+  start: string | null,
+  read: (cursor: string | null) => Promise<FollowedPage<P>>,
+): AsyncGenerator<FollowedPage<P> & { cursor: string | null }, void, undefined> {
+  const seen = new Set<string | null>();
+  let cursor = start;
+  for (;;) {
+    if (seen.has(cursor)) throw new Error(`GET ${what}: the next page repeats a page already read`);
+    seen.add(cursor);
+    const { page, next } = await read(cursor);
+    yield { page, next, cursor };
+    if (next === null) return;
+    cursor = next;
+  }
+}
+
 /** The opaque `page` cursor of a REST envelope's `links.next`, or null on the last page. */
 export function nextPageCursor(envelope: { links?: { next?: { href?: string } | null } | null }): string | null {
   const href = envelope.links?.next?.href;

@@ -70,7 +70,8 @@ export const Department = Type.Object(
     code: Nullable(Type.String()),
     hierarchy: Type.String({ pattern: "^/" }),
     parentId: Type.String({ pattern: "^/" }),
-    position: Type.Integer(),
+    // the general position in the tree, in the documented range (docs/interface.md#legacy-department)
+    position: Type.Integer({ minimum: 1e19, maximum: 1e20 }),
     sortOrder: Type.Integer({ minimum: 1 }),
     level: Type.Integer({ minimum: 1, maximum: 9 }),
     isActive: Type.Boolean(),
