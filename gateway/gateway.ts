@@ -10,6 +10,7 @@ import { operationGuard } from "../platform/limits.js";
 import { DEADLINE_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
 import { Logger } from "../platform/log.js";
 import { InFlight } from "../platform/inflight.js";
+import { processLifecycle } from "../platform/lifecycle.js";
 import { operationLog } from "../platform/operation-log.js";
 import { currentApiId, edgeOwnFilterChecks, inputChecks } from "../platform/input-checks.js";
 import { legacyTimeFieldChecks } from "../platform/time-entry-range.js";
@@ -246,7 +247,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
 
   let http: HttpListener;
   try {
-    http = await listen(handle, { port: config.port, host: config.host, logger });
+    http = await listen(handle, { port: config.port, host: config.host, logger, lifecycle: processLifecycle });
   } catch (err) {
     await apollo.stop();
     throw err;

@@ -1,4 +1,5 @@
 import { Logger } from "../platform/log.js";
+import { loadShutdownSettings, stopOnSignals, type ShutdownSettings } from "../platform/lifecycle.js";
 import { loadGatewayConfig, type GatewayConfig } from "./config.js";
 import { startGateway, type RunningGateway } from "./gateway.js";
 
@@ -8,8 +9,10 @@ import { startGateway, type RunningGateway } from "./gateway.js";
  * subgraphs unreachable in introspect mode, port taken).
  */
 let config: GatewayConfig;
+let shutdown: ShutdownSettings;
 try {
   config = loadGatewayConfig(process.env);
+  shutdown = loadShutdownSettings();
 } catch (err) {
   console.error(`gateway: configuration error: ${(err as Error).message}`);
   process.exit(2);
@@ -23,10 +26,4 @@ try {
   process.exit(1);
 }
 logger.info("listening", { url: running.url, compose: config.compose, subgraphs: config.subgraphUrls });
-const stop = async () => {
-  logger.info("shutting down");
-  await running.close();
-  process.exit(0);
-};
-process.once("SIGINT", stop);
-process.once("SIGTERM", stop);
+stopOnSignals({ logger, settings: shutdown, close: () => running.close() });

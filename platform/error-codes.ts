@@ -36,6 +36,8 @@ export const ErrorCode = {
   UPSTREAM_BUDGET_EXCEEDED: "UPSTREAM_BUDGET_EXCEEDED",
   /** the operation's deadline has passed (`extensions.limit`, ms) */
   DEADLINE_EXCEEDED: "DEADLINE_EXCEEDED",
+  /** the process is stopping: retry on another instance (`Retry-After`) */
+  SHUTTING_DOWN: "SHUTTING_DOWN",
   // anything else
   /** unexpected: masked, with `extensions.errorId` naming its log line */
   INTERNAL_SERVER_ERROR: "INTERNAL_SERVER_ERROR",

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Logger } from "./log.js";
 import { ErrorCode, errorBody } from "./error-codes.js";
+import { shutdownGate, type Lifecycle } from "./lifecycle.js";
 
 /**
  * Apollo Server on plain `node:http`: one request in, one GraphQL response out. Used by the
@@ -23,7 +24,7 @@ export interface HttpListener {
  */
 export async function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
-  options: { port: number; host: string; logger: Logger },
+  options: { port: number; host: string; logger: Logger; lifecycle?: Lifecycle },
 ): Promise<HttpListener> {
   let closing = false;
   const inFlight = new Set<ServerResponse>();
@@ -33,6 +34,7 @@ export async function listen(
     if (closing) res.once("finish", () => setImmediate(() => server.closeIdleConnections()));
     inFlight.add(res);
     res.once("close", () => inFlight.delete(res));
+    if (options.lifecycle && shutdownGate(options.lifecycle, req, res)) return;
     handler(req, res).catch((err: unknown) => {
       options.logger.error("request failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
       if (!res.headersSent) sendJson(res, 500, errorBody(ErrorCode.INTERNAL_SERVER_ERROR, "Internal server error"));

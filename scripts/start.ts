@@ -1,6 +1,7 @@
 import { directoryBanner } from "../directory/options.js";
 import { Logger } from "../platform/log.js";
 import { ConfigError } from "../platform/config.js";
+import { loadShutdownSettings, stopOnSignals, type ShutdownSettings } from "../platform/lifecycle.js";
 import { loadEmbeddedConfig, startEmbedded, type Embedded, type EmbeddedConfig } from "./embedded.js";
 
 /**
@@ -10,8 +11,10 @@ import { loadEmbeddedConfig, startEmbedded, type Embedded, type EmbeddedConfig }
  */
 
 let config: EmbeddedConfig;
+let shutdown: ShutdownSettings;
 try {
   config = await loadEmbeddedConfig(process.env);
+  shutdown = loadShutdownSettings();
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(`start: configuration error: ${err.message}`);
@@ -34,10 +37,5 @@ console.log(`gateway: ${gateway.url}  (${config.gateway.production ? "Apollo San
 const logger = new Logger("start", config.gateway.logLevel);
 logger.info("ready", { gateway: gateway.url, upstream: upstream.config.baseUrl, auth: upstream.config.auth });
 
-const stop = async () => {
-  logger.info("shutting down");
-  await embedded.close();
-  process.exit(0);
-};
-process.once("SIGINT", stop);
-process.once("SIGTERM", stop);
+// the gateway faces callers (its /ready drains); the subgraphs and the directory close after it
+stopOnSignals({ logger, settings: shutdown, close: () => embedded.close() });

@@ -16,6 +16,7 @@ import { verifiedCursorPayload } from "./cursors.js";
 import { currentApiId, edgeOwnFilterChecks, inputChecks, type FieldChecks, type IdRule } from "../../../platform/input-checks.js";
 import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
 import { ErrorCode } from "../../../platform/error-codes.js";
+import type { Lifecycle } from "../../../platform/lifecycle.js";
 
 /** The GraphQL context of one request: its upstream session and its loaders, never shared. */
 export interface SubgraphContext {
@@ -53,6 +54,8 @@ export interface SubgraphServerOptions {
   fieldChecks?: FieldChecks;
   /** GRAPH_PREFIX the schema was built with, so that the input checks know its names */
   prefix?: string | null;
+  /** the process's lifecycle, when this subgraph faces callers itself (platform/lifecycle.ts) */
+  lifecycle?: Lifecycle;
 }
 
 export interface RunningSubgraph {
@@ -136,7 +139,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     }, checkLimits);
   }
 
-  const http = await listen(handle, { port: options.port, host: options.host || "127.0.0.1", logger });
+  const http = await listen(handle, { port: options.port, host: options.host || "127.0.0.1", logger, lifecycle: options.lifecycle });
   return {
     name: options.name,
     url: `${http.origin}/graphql`,
