@@ -11,6 +11,7 @@ import { DEADLINE_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js"
 import { Logger } from "../platform/log.js";
 import { InFlight } from "../platform/inflight.js";
 import { processLifecycle } from "../platform/lifecycle.js";
+import { cachedCheck, type Readiness } from "../platform/readiness.js";
 import { operationLog } from "../platform/operation-log.js";
 import { currentApiId, edgeOwnFilterChecks, inputChecks } from "../platform/input-checks.js";
 import { legacyTimeFieldChecks } from "../platform/time-entry-range.js";
@@ -229,14 +230,14 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   const checkLimits = operationGuard(config.limits, () => apiSchema, logger);
   await apollo.start();
   const exploration = await createExploration(config);
+  const readiness = cachedCheck(() => checkSubgraphs(config), config.readyIntervalMs ?? 0);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://gateway.local").pathname;
     if (path === "/health") return sendJson(res, 200, { status: "ok" });
     if (path === "/ready") {
-      const subgraphs = await checkSubgraphs(config);
-      const ready = Object.values(subgraphs).every((s) => s === "ok");
-      return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "unavailable", subgraphs });
+      const { ready, checks } = await readiness();
+      return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "unavailable", subgraphs: checks });
     }
     if (await exploration.handle(req, res, path)) return;
     if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
@@ -281,20 +282,24 @@ async function readSupergraph(path: string, prefix: string | null): Promise<stri
   return sdl;
 }
 
-/** `/ready`: every subgraph answers its `/health`. */
-async function checkSubgraphs(config: GatewayConfig): Promise<Record<SubgraphName, string>> {
-  const entries = await Promise.all(
-    SUBGRAPH_NAMES.map(async (name) => {
-      const health = new URL("/health", config.subgraphUrls[name]);
-      try {
-        const res = await fetch(health, { signal: AbortSignal.timeout(2000) });
-        return [name, res.ok ? "ok" : `status ${res.status}`] as const;
-      } catch (err) {
-        return [name, (err as Error).name === "TimeoutError" ? "timeout" : "unreachable"] as const;
-      }
-    }),
-  );
-  return Object.fromEntries(entries) as Record<SubgraphName, string>;
+/**
+ * `/ready`: every subgraph is ready (its `/ready`: its upstream answers and no breaker of it is
+ * open). A subgraph that has no `/ready` (another team's, 404) counts as ready when its `/health`
+ * answers.
+ */
+async function checkSubgraphs(config: GatewayConfig): Promise<Readiness> {
+  const probe = async (name: SubgraphName, path: string): Promise<string> => {
+    try {
+      const res = await fetch(new URL(path, config.subgraphUrls[name]), { signal: AbortSignal.timeout(2000) });
+      await res.body?.cancel();
+      if (res.status === 404 && path === "/ready") return probe(name, "/health");
+      return res.ok ? "ok" : `status ${res.status}`;
+    } catch (err) {
+      return (err as Error).name === "TimeoutError" ? "timeout" : "unreachable";
+    }
+  };
+  const entries = await Promise.all(SUBGRAPH_NAMES.map(async (name) => [name, await probe(name, "/ready")] as const));
+  return { ready: entries.every(([, state]) => state === "ok"), checks: Object.fromEntries(entries) };
 }
 
 /** Forward mode: an operation that reads data needs the caller's bearer token. */

@@ -17,6 +17,7 @@ import { currentApiId, edgeOwnFilterChecks, inputChecks, type FieldChecks, type 
 import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
 import { ErrorCode } from "../../../platform/error-codes.js";
 import type { Lifecycle } from "../../../platform/lifecycle.js";
+import { cachedCheck } from "../../../platform/readiness.js";
 
 /** The GraphQL context of one request: its upstream session and its loaders, never shared. */
 export interface SubgraphContext {
@@ -66,7 +67,7 @@ export interface RunningSubgraph {
   close(): Promise<void>;
 }
 
-/** Serves one subgraph over HTTP: GraphQL at `/` and `/graphql`, liveness at `/health`. */
+/** Serves one subgraph over HTTP: GraphQL at `/` and `/graphql`, liveness at `/health`, readiness at `/ready` (its upstream). */
 export async function startSubgraph(options: SubgraphServerOptions): Promise<RunningSubgraph> {
   const logger = options.logger ?? new Logger(options.name);
   const ids = options.ids ?? currentApiId;
@@ -116,11 +117,16 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
 
   const secret = options.secret ? digest(options.secret) : null;
   const checkLimits = operationGuard(options.limits ?? DEFAULT_OPERATION_LIMITS, () => options.schema, logger);
+  const readiness = cachedCheck(() => options.upstream.readiness(), options.upstream.config.readyIntervalMs);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const received = performance.now();
     const url = new URL(req.url ?? "/", "http://subgraph.local");
     if (url.pathname === "/health") return sendJson(res, 200, { status: "ok", subgraph: options.name });
+    if (url.pathname === "/ready") {
+      const { ready, checks } = await readiness();
+      return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "unavailable", subgraph: options.name, upstream: checks });
+    }
     if (url.pathname !== "/" && url.pathname !== "/graphql") {
       return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     }
