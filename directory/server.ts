@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { shutdownGate, type Lifecycle } from "../platform/lifecycle.js";
+import { compressAnswer } from "../platform/compression.js";
 import type { AddressInfo } from "node:net";
 import { Faults, RequestStats, registerAdminRoutes } from "./admin.js";
 import type { DirectoryContext } from "./context.js";
@@ -62,11 +63,14 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
   const hanging = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     if (options.lifecycle && shutdownGate(options.lifecycle, req, res)) return;
-    handle(req, res).catch((err) => {
-      // handlers answer their own errors; this is a bug in the service itself
-      console.error("directory: unhandled error", err);
-      if (!res.headersSent) send(res, { status: 500, body: errorBodyFor(req.url ?? "/", 500) }, false);
-    });
+    // the interface's Accept-Encoding: answers compressed as the client accepts (platform/compression.ts)
+    compressAnswer(req, res, () =>
+      handle(req, res).catch((err) => {
+        // handlers answer their own errors; this is a bug in the service itself
+        console.error("directory: unhandled error", err);
+        if (!res.headersSent) send(res, { status: 500, body: errorBodyFor(req.url ?? "/", 500) }, false);
+      }),
+    );
   });
   server.keepAliveTimeout = 65_000;
 

@@ -169,6 +169,9 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
       request.http?.headers.set(DEADLINE_HEADER, String(Math.max(0, Math.floor(context.deadline - performance.now()))));
     }
     if (this.secret) request.http?.headers.set(SUBGRAPH_SECRET_HEADER, this.secret);
+    // the hop to a subgraph is internal (loopback under npm start, the cluster's network otherwise):
+    // CPU matters more there than bytes, so its answers come uncompressed (platform/compression.ts)
+    request.http?.headers.set("accept-encoding", "identity");
   }
 }
 

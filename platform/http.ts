@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "./log.js";
 import { ErrorCode, errorBody } from "./error-codes.js";
 import { shutdownGate, type Lifecycle } from "./lifecycle.js";
+import { compressAnswer } from "./compression.js";
 
 /**
  * Apollo Server on plain `node:http`: one request in, one GraphQL response out. Used by the
@@ -35,11 +36,13 @@ export async function listen(
     inFlight.add(res);
     res.once("close", () => inFlight.delete(res));
     if (options.lifecycle && shutdownGate(options.lifecycle, req, res)) return;
-    handler(req, res).catch((err: unknown) => {
-      options.logger.error("request failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-      if (!res.headersSent) sendJson(res, 500, errorBody(ErrorCode.INTERNAL_SERVER_ERROR, "Internal server error"));
-      else res.destroy();
-    });
+    compressAnswer(req, res, () =>
+      handler(req, res).catch((err: unknown) => {
+        options.logger.error("request failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        if (!res.headersSent) sendJson(res, 500, errorBody(ErrorCode.INTERNAL_SERVER_ERROR, "Internal server error"));
+        else res.destroy();
+      }),
+    );
   });
   const port = await new Promise<number>((resolve, reject) => {
     server.once("error", reject);

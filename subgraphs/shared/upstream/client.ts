@@ -120,6 +120,8 @@ export class Upstream {
       throwHttpErrors: false,
       followRedirect: false,
       responseType: "text",
+      // asks for brotli or gzip (`Accept-Encoding: gzip, deflate, br`) and decodes the answer
+      decompress: true,
       timeout: { request: config.timeoutMs, connect: Math.min(config.timeoutMs, MAX_CONNECT_TIMEOUT_MS) },
       headers: { "user-agent": "directory-graph-upstream" },
     });
