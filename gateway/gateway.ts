@@ -50,6 +50,17 @@ export class DeadlineExceededError extends GraphQLError {
   }
 }
 
+/**
+ * A subgraph that cannot be reached (connection refused or reset, DNS) or answers 502, 503 or 504
+ * (a proxy's, or its own while it stops): the client sees which part of the graph is missing and
+ * that retrying may help, never the subgraph's address (docs/graph.md#error-codes).
+ */
+export class SubgraphUnavailableError extends GraphQLError {
+  constructor(subgraph: string) {
+    super(`The ${subgraph} subgraph cannot be reached; retry later`, { extensions: { code: ErrorCode.SUBGRAPH_UNAVAILABLE, subgraph, retryable: true } });
+  }
+}
+
 /** A subgraph's answer, read whole: shared by the identical fetches in flight. */
 interface SubgraphAnswer {
   status: number;
@@ -65,7 +76,7 @@ interface SubgraphAnswer {
  * validation error) is handed on as a GraphQL response, so that its errors reach the client with
  * their codes, instead of a "400: Bad Request" carrying the subgraph's URL and body.
  */
-async function fetchWithinDeadline(url: string, init: RequestInit & { headers: Record<string, string> }): Promise<SubgraphAnswer> {
+async function fetchWithinDeadline(subgraph: string, url: string, init: RequestInit & { headers: Record<string, string> }): Promise<SubgraphAnswer> {
   const header = init.headers[DEADLINE_HEADER];
   const remaining = header === undefined ? undefined : Number(header);
   if (remaining !== undefined && remaining <= 0) throw new DeadlineExceededError();
@@ -81,8 +92,11 @@ async function fetchWithinDeadline(url: string, init: RequestInit & { headers: R
     text = await res.text();
   } catch (err) {
     if ((err as Error).name === "TimeoutError") throw new DeadlineExceededError();
+    // undici's "fetch failed" (its cause: ECONNREFUSED, ECONNRESET, ENOTFOUND, ...)
+    if (err instanceof TypeError) throw new SubgraphUnavailableError(subgraph);
     throw err;
   }
+  if (status === 502 || status === 503 || status === 504) throw new SubgraphUnavailableError(subgraph);
   if (status >= 400 && status < 500 && hasGraphQLErrors(text)) status = 200;
   return { status, statusText, headers, text };
 }
@@ -95,17 +109,17 @@ async function fetchWithinDeadline(url: string, init: RequestInit & { headers: R
  * it differs by the millisecond between callers of the same fetch. A joiner whose first caller
  * ran out of time fetches on its own.
  */
-function subgraphFetcher(inflight: InFlight<SubgraphAnswer>): (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<Response> {
+function subgraphFetcher(subgraph: string, inflight: InFlight<SubgraphAnswer>): (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<Response> {
   return async (url, init) => {
     const body = typeof init.body === "string" ? init.body : null;
     // the data source sends `{"query":"<operation>",...}`: a query plan's fetch is `query ...` or `{...}`
     const read = body !== null && (body.startsWith('{"query":"query') || body.startsWith('{"query":"{'));
     let answer: SubgraphAnswer;
-    if (read) answer = await inflight.run(`${url}\n${init.headers.authorization ?? ""}\n${body}`, () => fetchWithinDeadline(url, init));
+    if (read) answer = await inflight.run(`${url}\n${init.headers.authorization ?? ""}\n${body}`, () => fetchWithinDeadline(subgraph, url, init));
     else {
       // read-your-writes: no query asked after a mutation joins one that started before it
       inflight.forget();
-      answer = await fetchWithinDeadline(url, init).finally(() => inflight.forget());
+      answer = await fetchWithinDeadline(subgraph, url, init).finally(() => inflight.forget());
     }
     return answerResponse(url, answer);
   };
@@ -152,7 +166,7 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     // sockets forever, so after a pause longer than the subgraph server's keep-alive timeout (5 s)
     // a request could go out on a socket the server was closing (ECONNRESET, "socket hang up").
     // undici honours the server's `Keep-Alive: timeout=5` and retires sockets before it.
-    super({ url, fetcher: subgraphFetcher(inflight) as unknown as RemoteGraphQLDataSource["fetcher"] });
+    super({ url, fetcher: subgraphFetcher(name, inflight) as unknown as RemoteGraphQLDataSource["fetcher"] });
   }
 
   /** A fetch the operation already started with its root fetch (speculate.ts) is answered by it. */
@@ -246,7 +260,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     if (handleCors(config.corsOrigins, req, res)) return;
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
-    await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits);
+    await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits, true);
   }
 
   let http: HttpListener;
