@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { parse, print, visit } from "graphql";
+import { buildASTSchema, isInterfaceType, isObjectType, parse, print, visit } from "graphql";
 import { beforeAll, describe, expect, it } from "vitest";
 import { composeCommittedSubgraphs } from "../../gateway/compose.js";
 import { CONTRACT_TAGS } from "../../subgraphs/shared/graphql/tags.js";
@@ -42,6 +42,22 @@ describe("schema evolution", () => {
   it.each(CONTRACT_TAGS.map((tag) => [tag]))("the contract variant without %s: no unrecorded breaking change either", async (tag) => {
     const changes = await breakingChanges(contractVariant(apiSchema(releasedSdl), [tag]), contractVariant(apiSchema(composedSdl), [tag]));
     expect(unrecorded(changes, recorded)).toEqual([]);
+  });
+
+  it("every deprecated field names, in its reason, the field of the same type to use instead", () => {
+    // the supergraph itself: the API schema keeps no directive but @tag
+    const api = buildASTSchema(parse(composedSdl), { assumeValidSDL: true });
+    const deprecated: string[] = [];
+    for (const type of Object.values(api.getTypeMap())) {
+      if (!isObjectType(type) && !isInterfaceType(type)) continue;
+      for (const field of Object.values(type.getFields())) {
+        if (!field.deprecationReason) continue;
+        deprecated.push(`${type.name}.${field.name}`);
+        const named = /^Use `(\w+)`/.exec(field.deprecationReason)?.[1];
+        expect(named && type.getFields()[named], `${type.name}.${field.name}: ${field.deprecationReason}`).toBeTruthy();
+      }
+    }
+    expect(deprecated).toEqual(expect.arrayContaining(["Employment.startDate", "Employment.endDate"]));
   });
 
   it("catches a deliberate breaking change (Employee.givenName removed), and lets it pass once the changelog records it", async () => {
