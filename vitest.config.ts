@@ -23,6 +23,8 @@ const slow = [
   "test/shared/limits.test.ts",
   "test/directory/current-scale.test.ts",
   "test/directory/generate-scale.test.ts",
+  // the image, the deployment descriptions and a production-only install
+  "test/deploy/**/*.test.ts",
 ];
 // the browser tests need Chromium: `npm run test:browser` (vitest.browser.config.ts)
 const exclude = [...configDefaults.exclude, "test/browser/**"];

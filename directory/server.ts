@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { shutdownGate, type Lifecycle } from "../platform/lifecycle.js";
+import { compressAnswer } from "../platform/compression.js";
 import type { AddressInfo } from "node:net";
 import { Faults, RequestStats, registerAdminRoutes } from "./admin.js";
 import type { DirectoryContext } from "./context.js";
@@ -25,6 +27,8 @@ export interface DirectoryOptions extends GenerateOptions {
   tokenLifetimeSeconds?: number;
   /** OAuth clients beside the demo ones of docs/decisions.md#test-and-demo-hooks, e.g. a restricted caller with scopes no demo client combines */
   clients?: Record<string, DirectoryClient>;
+  /** the process's lifecycle when the directory runs alone: its stop drains it (platform/lifecycle.ts) */
+  lifecycle?: Lifecycle;
 }
 
 export interface RunningDirectory {
@@ -58,11 +62,15 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
 
   const hanging = new Set<ServerResponse>();
   const server = createServer((req, res) => {
-    handle(req, res).catch((err) => {
-      // handlers answer their own errors; this is a bug in the service itself
-      console.error("directory: unhandled error", err);
-      if (!res.headersSent) send(res, { status: 500, body: errorBodyFor(req.url ?? "/", 500) }, false);
-    });
+    if (options.lifecycle && shutdownGate(options.lifecycle, req, res)) return;
+    // the interface's Accept-Encoding: answers compressed as the client accepts (platform/compression.ts)
+    compressAnswer(req, res, () =>
+      handle(req, res).catch((err) => {
+        // handlers answer their own errors; this is a bug in the service itself
+        console.error("directory: unhandled error", err);
+        if (!res.headersSent) send(res, { status: 500, body: errorBodyFor(req.url ?? "/", 500) }, false);
+      }),
+    );
   });
   server.keepAliveTimeout = 65_000;
 

@@ -1,3 +1,4 @@
+import { readyCheckIntervalMs } from "../platform/readiness.js";
 import { authMode, ConfigError, debugErrors, Environment, graphPrefix, isProduction, listenHost, shown, subgraphSecret } from "../platform/config.js";
 import { loadOperationLimits, type OperationLimits } from "../platform/limits.js";
 import { readLogLevel, type LogLevel } from "../platform/log.js";
@@ -40,6 +41,8 @@ export interface GatewayConfig {
   corsAllowedHeaders: string[];
   /** GATEWAY_EXPLORER: the exploration pages served (default: both outside production, none in production) */
   explorers: Explorers;
+  /** READY_CHECK_INTERVAL_MS, default 5000: how long `/ready`'s check of the subgraphs is kept (platform/readiness.ts) */
+  readyIntervalMs?: number;
 }
 
 /** `sandbox`: Apollo Sandbox at `/` (loaded from Apollo's CDN); `explorer`: GraphiQL at `/explorer`, served offline. */
@@ -86,6 +89,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     corsOrigins: parseCorsOrigins(e.text("GATEWAY_CORS_ORIGINS"), production),
     corsAllowedHeaders: parseCorsAllowedHeaders(e.text("GATEWAY_CORS_ALLOWED_HEADERS")),
     explorers: parseExplorers(e.text("GATEWAY_EXPLORER"), production),
+    readyIntervalMs: readyCheckIntervalMs(env),
   };
 }
 

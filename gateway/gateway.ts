@@ -16,6 +16,8 @@ import { currentRequestId, injectTraceContext } from "../platform/request-scope.
 import { loadOperations, OPERATIONS_DIR } from "./operations.js";
 import { Logger } from "../platform/log.js";
 import { InFlight } from "../platform/inflight.js";
+import { processLifecycle } from "../platform/lifecycle.js";
+import { cachedCheck, type Readiness } from "../platform/readiness.js";
 import { operationLog } from "../platform/operation-log.js";
 import { currentApiId, edgeOwnFilterChecks, inputChecks } from "../platform/input-checks.js";
 import { legacyTimeFieldChecks } from "../platform/time-entry-range.js";
@@ -54,6 +56,17 @@ export class DeadlineExceededError extends GraphQLError {
   }
 }
 
+/**
+ * A subgraph that cannot be reached (connection refused or reset, DNS) or answers 502, 503 or 504
+ * (a proxy's, or its own while it stops): the client sees which part of the graph is missing and
+ * that retrying may help, never the subgraph's address (docs/graph.md#error-codes).
+ */
+export class SubgraphUnavailableError extends GraphQLError {
+  constructor(subgraph: string) {
+    super(`The ${subgraph} subgraph cannot be reached; retry later`, { extensions: { code: ErrorCode.SUBGRAPH_UNAVAILABLE, subgraph, retryable: true } });
+  }
+}
+
 /** A subgraph's answer, read whole: shared by the identical fetches in flight. */
 interface SubgraphAnswer {
   status: number;
@@ -84,10 +97,13 @@ async function fetchWithinDeadline(subgraph: string, url: string, init: RequestI
     metrics.subgraphFetches.inc({ subgraph, status: timeout ? "timeout" : "error" });
     stopTimer();
     if (timeout) throw new DeadlineExceededError();
-    throw err;
+    // the subgraph could not be reached or dropped the connection (ECONNREFUSED, ECONNRESET,
+    // ENOTFOUND, ...): retryable, and named without its address
+    throw new SubgraphUnavailableError(subgraph);
   }
   metrics.subgraphFetches.inc({ subgraph, status: String(answer.status) });
   stopTimer();
+  if (answer.status === 502 || answer.status === 503 || answer.status === 504) throw new SubgraphUnavailableError(subgraph);
   if (answer.status >= 400 && answer.status < 500 && hasGraphQLErrors(answer.text)) answer.status = 200;
   return answer;
 }
@@ -267,6 +283,9 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     injectTraceContext(trace);
     for (const [key, value] of Object.entries(trace)) request.http?.headers.set(key, value);
     if (this.secret) request.http?.headers.set(SUBGRAPH_SECRET_HEADER, this.secret);
+    // the hop to a subgraph is internal (loopback under npm start, the cluster's network otherwise):
+    // CPU matters more there than bytes, so its answers come uncompressed (platform/compression.ts)
+    request.http?.headers.set("accept-encoding", "identity");
   }
 }
 
@@ -334,26 +353,26 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   if (existsSync(OPERATIONS_DIR)) processMetrics().knowOperations(loadOperations().map((o) => o.name));
   await apollo.start();
   const exploration = await createExploration(config);
+  const readiness = cachedCheck(() => checkSubgraphs(config), config.readyIntervalMs ?? 0);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://gateway.local").pathname;
     if (path === "/health") return sendJson(res, 200, { status: "ok" });
     if (path === "/metrics") return processMetrics().scrape(res);
     if (path === "/ready") {
-      const subgraphs = await checkSubgraphs(config);
-      const ready = Object.values(subgraphs).every((s) => s === "ok");
-      return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "unavailable", subgraphs });
+      const { ready, checks } = await readiness();
+      return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "unavailable", subgraphs: checks });
     }
     if (await exploration.handle(req, res, path)) return;
     if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     if (handleCors(config.corsOrigins, req, res, config.corsAllowedHeaders)) return;
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
-    await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits);
+    await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits, true);
   }
 
   let http: HttpListener;
   try {
-    http = await listen(handle, { port: config.port, host: config.host, logger });
+    http = await listen(handle, { port: config.port, host: config.host, logger, lifecycle: processLifecycle });
   } catch (err) {
     await apollo.stop();
     throw err;
@@ -387,20 +406,24 @@ async function readSupergraph(path: string, prefix: string | null): Promise<stri
   return sdl;
 }
 
-/** `/ready`: every subgraph answers its `/health`. */
-async function checkSubgraphs(config: GatewayConfig): Promise<Record<SubgraphName, string>> {
-  const entries = await Promise.all(
-    SUBGRAPH_NAMES.map(async (name) => {
-      const health = new URL("/health", config.subgraphUrls[name]);
-      try {
-        const res = await fetch(health, { signal: AbortSignal.timeout(2000) });
-        return [name, res.ok ? "ok" : `status ${res.status}`] as const;
-      } catch (err) {
-        return [name, (err as Error).name === "TimeoutError" ? "timeout" : "unreachable"] as const;
-      }
-    }),
-  );
-  return Object.fromEntries(entries) as Record<SubgraphName, string>;
+/**
+ * `/ready`: every subgraph is ready (its `/ready`: its upstream answers and no breaker of it is
+ * open). A subgraph that has no `/ready` (another team's, 404) counts as ready when its `/health`
+ * answers.
+ */
+async function checkSubgraphs(config: GatewayConfig): Promise<Readiness> {
+  const probe = async (name: SubgraphName, path: string): Promise<string> => {
+    try {
+      const res = await fetch(new URL(path, config.subgraphUrls[name]), { signal: AbortSignal.timeout(2000) });
+      await res.body?.cancel();
+      if (res.status === 404 && path === "/ready") return probe(name, "/health");
+      return res.ok ? "ok" : `status ${res.status}`;
+    } catch (err) {
+      return (err as Error).name === "TimeoutError" ? "timeout" : "unreachable";
+    }
+  };
+  const entries = await Promise.all(SUBGRAPH_NAMES.map(async (name) => [name, await probe(name, "/ready")] as const));
+  return { ready: entries.every(([, state]) => state === "ok"), checks: Object.fromEntries(entries) };
 }
 
 /** Forward mode: an operation that reads data needs the caller's bearer token. */

@@ -1,4 +1,5 @@
 import { Logger } from "../platform/log.js";
+import { loadShutdownSettings, stopOnSignals, type ShutdownSettings } from "../platform/lifecycle.js";
 import { loadGatewayConfig, type GatewayConfig } from "./config.js";
 import { startGateway, type RunningGateway } from "./gateway.js";
 import { startTracing, tracingSettings, type Tracing } from "../platform/tracing.js";
@@ -10,9 +11,11 @@ import { startTracing, tracingSettings, type Tracing } from "../platform/tracing
  */
 let config: GatewayConfig;
 let tracing: Tracing | null;
+let shutdown: ShutdownSettings;
 try {
   config = loadGatewayConfig(process.env);
   tracing = await startTracing(tracingSettings(process.env, "directory-graph-gateway"));
+  shutdown = loadShutdownSettings();
 } catch (err) {
   console.error(`gateway: configuration error: ${(err as Error).message}`);
   process.exit(2);
@@ -26,11 +29,11 @@ try {
   process.exit(1);
 }
 logger.info("listening", { url: running.url, compose: config.compose, subgraphs: config.subgraphUrls });
-const stop = async () => {
-  logger.info("shutting down");
-  await running.close();
-  await tracing?.shutdown();
-  process.exit(0);
-};
-process.once("SIGINT", stop);
-process.once("SIGTERM", stop);
+stopOnSignals({
+  logger,
+  settings: shutdown,
+  close: async () => {
+    await running.close();
+    await tracing?.shutdown();
+  },
+});

@@ -36,6 +36,10 @@ export const ErrorCode = {
   UPSTREAM_BUDGET_EXCEEDED: "UPSTREAM_BUDGET_EXCEEDED",
   /** the operation's deadline has passed (`extensions.limit`, ms) */
   DEADLINE_EXCEEDED: "DEADLINE_EXCEEDED",
+  /** the gateway cannot reach a subgraph, or it answered 502/503/504 (`extensions.subgraph`, `retryable`) */
+  SUBGRAPH_UNAVAILABLE: "SUBGRAPH_UNAVAILABLE",
+  /** the process is stopping: retry on another instance (`Retry-After`) */
+  SHUTTING_DOWN: "SHUTTING_DOWN",
   // anything else
   /** unexpected: masked, with `extensions.errorId` naming its log line */
   INTERNAL_SERVER_ERROR: "INTERNAL_SERVER_ERROR",

@@ -5,6 +5,9 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "./log.js";
 import { ErrorCode, errorBody } from "./error-codes.js";
 import { inRequestScope } from "./request-scope.js";
+import { shutdownGate, type Lifecycle } from "./lifecycle.js";
+import { compressAnswer } from "./compression.js";
+import { requestErrorStatus } from "./request-errors.js";
 
 /**
  * Apollo Server on plain `node:http`: one request in, one GraphQL response out. Used by the
@@ -25,7 +28,7 @@ export interface HttpListener {
  */
 export async function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
-  options: { port: number; host: string; logger: Logger },
+  options: { port: number; host: string; logger: Logger; lifecycle?: Lifecycle },
 ): Promise<HttpListener> {
   let closing = false;
   const inFlight = new Set<ServerResponse>();
@@ -35,12 +38,15 @@ export async function listen(
     if (closing) res.once("finish", () => setImmediate(() => server.closeIdleConnections()));
     inFlight.add(res);
     res.once("close", () => inFlight.delete(res));
-    void inRequestScope(req, res, options.logger.component, () =>
-      handler(req, res).catch((err: unknown) => {
-        options.logger.error("request failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-        if (!res.headersSent) sendJson(res, 500, errorBody(ErrorCode.INTERNAL_SERVER_ERROR, "Internal server error"));
-        else res.destroy();
-      }),
+    if (options.lifecycle && shutdownGate(options.lifecycle, req, res)) return;
+    compressAnswer(req, res, () =>
+      void inRequestScope(req, res, options.logger.component, () =>
+        handler(req, res).catch((err: unknown) => {
+          options.logger.error("request failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+          if (!res.headersSent) sendJson(res, 500, errorBody(ErrorCode.INTERNAL_SERVER_ERROR, "Internal server error"));
+          else res.destroy();
+        }),
+      ),
     );
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -78,6 +84,8 @@ export async function serveGraphQL<C extends BaseContext>(
   res: ServerResponse,
   context: () => Promise<C>,
   check?: OperationCheck,
+  /** request errors answer a 4xx whatever the client accepts (the gateway; platform/request-errors.ts) */
+  requestErrors4xx = false,
 ): Promise<void> {
   const url = new URL(req.url ?? "/", "http://graphql.local");
   let body: unknown;
@@ -86,7 +94,7 @@ export async function serveGraphQL<C extends BaseContext>(
   } catch (err) {
     if (err instanceof BodyTooLargeError) {
       // the rest of the body is left unread, so this connection cannot carry another request
-      return sendJson(res, 413, errorBody(ErrorCode.BAD_REQUEST, "Request body too large"), { connection: "close" });
+      return sendJson(res, 413, errorBody(ErrorCode.BAD_REQUEST, "Request body too large"), { connection: "close", ...graphQLResponseType(req) });
     }
     throw err;
   }
@@ -99,17 +107,22 @@ export async function serveGraphQL<C extends BaseContext>(
   const refusal = operation ? check!(operation) : null;
   if (refusal) {
     const { http: _http, ...extensions } = refusal.extensions;
-    return sendJson(res, 400, { errors: [{ message: refusal.message, extensions }] });
+    return sendJson(res, 400, { errors: [{ message: refusal.message, extensions }] }, graphQLResponseType(req));
   }
   const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: request, context });
   for (const [key, value] of response.headers) res.setHeader(key, value);
-  res.statusCode = response.status ?? 200;
+  res.statusCode = requestErrorStatus(response.status ?? 200, response.body.kind === "complete" ? response.body.string : null, req.headers.accept, requestErrors4xx);
   if (response.body.kind === "complete") {
     res.end(response.body.string);
   } else {
     for await (const chunk of response.body.asyncIterator) res.write(chunk);
     res.end();
   }
+}
+
+/** The media type of the answer the client asked for, when it is `application/graphql-response+json` (as Apollo answers it). */
+function graphQLResponseType(req: IncomingMessage): Record<string, string> {
+  return (req.headers.accept ?? "").includes("application/graphql-response+json") ? { "content-type": "application/graphql-response+json; charset=utf-8" } : {};
 }
 
 /**

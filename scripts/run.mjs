@@ -1,19 +1,17 @@
 // `node scripts/run.mjs <entry.ts>`: what `npm start` and the `npm run <component>` scripts run.
 //
-// It compiles the entry and the project modules it imports into one ES module with esbuild
-// (packages stay in node_modules), writes it under .build/, imports it, and deletes the file.
+// It compiles the entry and the project modules it imports into one ES module (scripts/bundle.mjs),
+// writes it under .build/, imports it, and deletes the file. The image runs the same bundles,
+// compiled once when it is built (scripts/build.mjs).
 // Compared with `node --import tsx`, this leaves no TypeScript loader thread in the process: the
 // embedded stack holds about 55 MB less at rest (README "Benchmark"), and nothing is compiled
 // while a request is served. Decorators compile as tsx compiles them (tsconfig's
 // experimentalDecorators), and no decorator metadata is emitted in either case.
-//
-// The bundle sits one level below the project root, as every source file does, so the addresses
-// the code builds from import.meta.url (`../schema/`, `../operations/`) resolve the same.
 
-import { build, stop } from "esbuild";
 import { rm } from "node:fs/promises";
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
+import { bundle } from "./bundle.mjs";
 
 const entry = process.argv[2];
 if (!entry || !entry.endsWith(".ts")) {
@@ -24,23 +22,10 @@ if (!entry || !entry.endsWith(".ts")) {
 // one file per process: tests and `npm start` may compile the same entry at the same time
 const outfile = new URL(`../.build/${basename(entry, ".ts")}-${process.pid}.mjs`, import.meta.url);
 try {
-  await build({
-    entryPoints: [entry],
-    outfile: outfile.pathname,
-    bundle: true,
-    packages: "external",
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    // type-graphql and the logs read class and function names
-    keepNames: true,
-    logLevel: "warning",
-  });
+  await bundle(entry, outfile.pathname);
 } catch {
   // esbuild has printed what is wrong
   process.exit(1);
-} finally {
-  await stop();
 }
 
 process.argv.splice(1, 1);

@@ -1,6 +1,7 @@
 import { directoryBanner } from "../directory/options.js";
 import { Logger } from "../platform/log.js";
 import { ConfigError } from "../platform/config.js";
+import { loadShutdownSettings, stopOnSignals, type ShutdownSettings } from "../platform/lifecycle.js";
 import { loadEmbeddedConfig, startEmbedded, type Embedded, type EmbeddedConfig } from "./embedded.js";
 import { startTracing, tracingSettings, type Tracing } from "../platform/tracing.js";
 
@@ -12,11 +13,13 @@ import { startTracing, tracingSettings, type Tracing } from "../platform/tracing
 
 let config: EmbeddedConfig;
 let tracing: Tracing | null;
+let shutdown: ShutdownSettings;
 try {
   config = await loadEmbeddedConfig(process.env);
   // one provider for the whole process: its spans tell the components apart by their attribute
   // `directory_graph.component`
   tracing = await startTracing(tracingSettings(process.env, "directory-graph"));
+  shutdown = loadShutdownSettings();
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(`start: configuration error: ${err.message}`);
@@ -39,11 +42,12 @@ console.log(`gateway: ${gateway.url}  (${config.gateway.production ? "Apollo San
 const logger = new Logger("start", config.gateway.logLevel);
 logger.info("ready", { gateway: gateway.url, upstream: upstream.config.baseUrl, auth: upstream.config.auth });
 
-const stop = async () => {
-  logger.info("shutting down");
-  await embedded.close();
-  await tracing?.shutdown();
-  process.exit(0);
-};
-process.once("SIGINT", stop);
-process.once("SIGTERM", stop);
+// the gateway faces callers (its /ready drains); the subgraphs and the directory close after it
+stopOnSignals({
+  logger,
+  settings: shutdown,
+  close: async () => {
+    await embedded.close();
+    await tracing?.shutdown();
+  },
+});

@@ -25,10 +25,12 @@ beforeAll(async () => {
     ORGANISATION_PORT: organisationPort!,
     LEGACY_TIME_PORT: legacyTimePort!,
     SUBGRAPH_SECRET: SECRET,
+    // no grace period before refusing: nothing routes traffic here (test/gateway/shutdown.test.ts has it)
+    SHUTDOWN_GRACE_MS: "0",
   };
   // started together: a subgraph needs the directory only per request, the gateway (from the
   // committed supergraph) needs the subgraphs only per operation
-  directory = runScript("directory/main.ts", { DIRECTORY_PORT: directoryPort!, DIRECTORY_TODAY: "2026-06-15" });
+  directory = runScript("directory/main.ts", { DIRECTORY_PORT: directoryPort!, DIRECTORY_TODAY: "2026-06-15", SHUTDOWN_GRACE_MS: "0" });
   subgraphs = {
     // people logs warnings only: its operation lines must not appear
     people: runScript("subgraphs/people/main.ts", { ...wiring, LOG_LEVEL: "warn" }),

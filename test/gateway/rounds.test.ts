@@ -3,6 +3,7 @@ import { FLOORS, LARGE_LIST } from "../../bench/floors.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
 import { measureRounds } from "../helpers/rounds.js";
+import { BUDGETS as EXPECTED } from "../helpers/budgets.js";
 
 /**
  * The upstream calls and dependent round trips of each operation of operations/ (and the
@@ -18,21 +19,6 @@ let demo: Demo;
 beforeAll(() => {
   demo = pickDemoData(stack.directory.company);
 });
-
-/** `why`: what keeps an operation above its floor */
-const EXPECTED: Record<string, { calls: number; rounds: number; why?: string }> = {
-  DirectorySearch: { calls: 4, rounds: 3 },
-  // people (the employee and everything its id names; then the manager), then organisation and legacy-time
-  EmployeeProfile: { calls: 13, rounds: 3, why: "rounds: organisation and legacy-time wait for the people fetch, whose manager read waits for the job positions" },
-  // organisation (the department and its parent, one page) beside people (members, positions,
-  // managers: its fetch starts with the root fetch, gateway/speculate.ts), then organisation
-  // (establishments and legal entities, together)
-  OrgChart: { calls: 7, rounds: 4, why: "calls: the department's manager is a people fetch of its own, after the department, apart from the positions' managers" },
-  // the employee beside legacy-time's time entries (speculate.ts), then the entries' sections
-  Timesheet: { calls: 3, rounds: 2 },
-  UpdateTimeEntry: { calls: 2, rounds: 2 },
-  LargeList: { calls: 6, rounds: 4 },
-};
 
 function upstreamCalls(): number {
   return Object.entries(stack.stats().byRoute)

@@ -36,7 +36,7 @@ describe("hostile corpus: production mode", () => {
       {
         name: "a date the subgraph refuses is BAD_USER_INPUT without the subgraph's URL, body or name",
         send: gateway(`query($from: Date!) { employee(id: "10") { id timeEntries(from: $from, to: "2026-06-14") { id } } }`, { from: "2026-02-30" }),
-        status: 200,
+        status: 400,
         code: "BAD_USER_INPUT",
         maxUpstreamCalls: 2,
         check: noSuggestion,

@@ -102,7 +102,7 @@ describe("hostile corpus: transport", () => {
     {
       name: "a date a subgraph's scalar refuses (variable) is BAD_USER_INPUT without the subgraph's URL or body",
       send: gateway(`query($from: Date!) { employee(id: "10") { id timeEntries(from: $from, to: "2026-06-14") { id } } }`, { from: "2026-13-45" }),
-      status: 200,
+      status: 400,
       code: "BAD_USER_INPUT",
       check: (a) => {
         noStackOrInternals(a);
@@ -113,7 +113,7 @@ describe("hostile corpus: transport", () => {
     {
       name: "a date a subgraph's scalar refuses (literal) is BAD_USER_INPUT",
       send: gateway(`{ employee(id: "10") { id timeEntries(from: "yesterday", to: "2026-06-14") { id } } }`),
-      status: 200,
+      status: 400,
       code: "BAD_USER_INPUT",
       check: noStackOrInternals,
       maxUpstreamCalls: 2,
@@ -121,7 +121,7 @@ describe("hostile corpus: transport", () => {
     {
       name: "an id with a path in it is a client error before any upstream call, never an internal one",
       send: gateway(`{ employee(id: "../../connect/token") { id } }`),
-      status: 200,
+      status: 400,
       code: "BAD_USER_INPUT",
       check: noStackOrInternals,
     },

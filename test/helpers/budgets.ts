@@ -1,7 +1,8 @@
 /**
- * The upstream calls and round trips of each operation of operations/, pinned exactly: one table
- * for every test that counts them (test/gateway/operations.test.ts now, the rounds test when it
- * switches to it) and for the README's figures, so that a regression of one call fails.
+ * The upstream calls and round trips of each operation of operations/ (and the benchmark's large
+ * list), pinned exactly: one table for every test that counts them (test/gateway/operations.test.ts,
+ * test/gateway/rounds.test.ts) and for the README's figures (test/readme.test.ts checks the tour
+ * table and the call range against it), so that a regression of one call fails.
  * `why`: what keeps an operation above its floor (bench/floors.ts).
  */
 export interface Budget {

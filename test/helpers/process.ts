@@ -36,8 +36,17 @@ const running = new Set<ScriptProcess>();
  * HOME, so that the test runner's own variables (LOG_LEVEL, NODE_ENV) do not leak into the process.
  */
 export function runScript(script: string, env: Record<string, string>): ScriptProcess {
-  const child = spawn(process.execPath, ["scripts/run.mjs", script], {
-    cwd: ROOT,
+  return runCommand(process.execPath, ["scripts/run.mjs", script], env);
+}
+
+/**
+ * `command args` in `cwd` (default the project root), with `env` alone beside PATH and HOME: `npm
+ * start` itself (npm as the parent), or a component as the image runs it (node on its bundle).
+ */
+export function runCommand(command: string, args: string[], env: Record<string, string>, cwd = ROOT): ScriptProcess {
+  const script = [command, ...args].join(" ");
+  const child = spawn(command, args, {
+    cwd,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -51,6 +51,17 @@ export class EmploymentResolver {
     return employment.end?.date ?? null;
   }
 
+  // the names before 0.1.0's renames, kept deprecated for at least one minor version (CHANGELOG.md)
+  @FieldResolver(() => DateScalar, { description: "First day of the employment: `startsOn`, under its name before 0.1.0.", deprecationReason: "Use `startsOn`: renamed in 0.1.0, as every date is `…On`." })
+  startDate(@Root() employment: RestEmployment): string {
+    return this.startsOn(employment);
+  }
+
+  @FieldResolver(() => DateScalar, { nullable: true, description: "Last day of the employment; null when open-ended: `endsOn`, under its name before 0.1.0.", deprecationReason: "Use `endsOn`: renamed in 0.1.0, as every date is `…On`." })
+  endDate(@Root() employment: RestEmployment): string | null {
+    return this.endsOn(employment);
+  }
+
   @FieldResolver(() => FileReference, { nullable: true })
   document(@Root() employment: RestEmployment): FileReference | null {
     return fileReference(employment.document);

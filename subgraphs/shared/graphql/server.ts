@@ -17,6 +17,8 @@ import { currentApiId, edgeOwnFilterChecks, inputChecks, type FieldChecks, type 
 import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
 import { ErrorCode } from "../../../platform/error-codes.js";
 import { processMetrics } from "../../../platform/metrics.js";
+import type { Lifecycle } from "../../../platform/lifecycle.js";
+import { cachedCheck } from "../../../platform/readiness.js";
 
 /** The GraphQL context of one request: its upstream session and its loaders, never shared. */
 export interface SubgraphContext {
@@ -54,6 +56,8 @@ export interface SubgraphServerOptions {
   fieldChecks?: FieldChecks;
   /** GRAPH_PREFIX the schema was built with, so that the input checks know its names */
   prefix?: string | null;
+  /** the process's lifecycle, when this subgraph faces callers itself (platform/lifecycle.ts) */
+  lifecycle?: Lifecycle;
 }
 
 export interface RunningSubgraph {
@@ -64,7 +68,7 @@ export interface RunningSubgraph {
   close(): Promise<void>;
 }
 
-/** Serves one subgraph over HTTP: GraphQL at `/` and `/graphql`, liveness at `/health`. */
+/** Serves one subgraph over HTTP: GraphQL at `/` and `/graphql`, liveness at `/health`, readiness at `/ready` (its upstream). */
 export async function startSubgraph(options: SubgraphServerOptions): Promise<RunningSubgraph> {
   const logger = options.logger ?? new Logger(options.name);
   const ids = options.ids ?? currentApiId;
@@ -114,6 +118,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
 
   const secret = options.secret ? digest(options.secret) : null;
   const checkLimits = operationGuard(options.limits ?? DEFAULT_OPERATION_LIMITS, () => options.schema, logger);
+  const readiness = cachedCheck(() => options.upstream.readiness(), options.upstream.config.readyIntervalMs);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const received = performance.now();
@@ -121,6 +126,10 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     if (url.pathname === "/health") return sendJson(res, 200, { status: "ok", subgraph: options.name });
     // for the scraper, which carries no subgraph secret
     if (url.pathname === "/metrics") return processMetrics().scrape(res);
+    if (url.pathname === "/ready") {
+      const { ready, checks } = await readiness();
+      return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "unavailable", subgraph: options.name, upstream: checks });
+    }
     if (url.pathname !== "/" && url.pathname !== "/graphql") {
       return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     }
@@ -139,7 +148,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     }, checkLimits);
   }
 
-  const http = await listen(handle, { port: options.port, host: options.host || "127.0.0.1", logger });
+  const http = await listen(handle, { port: options.port, host: options.host || "127.0.0.1", logger, lifecycle: options.lifecycle });
   return {
     name: options.name,
     url: `${http.origin}/graphql`,

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from "graphql";
 import type { SchemaNaming } from "./federation.js";
 import { debugErrors as readDebugErrors, Environment, graphPrefix, isProduction, listenHost, subgraphLandingPage, subgraphSecret } from "../../../platform/config.js";
 import { Logger, readLogLevel } from "../../../platform/log.js";
+import { loadShutdownSettings, processLifecycle, stopOnSignals, type Lifecycle, type ShutdownSettings } from "../../../platform/lifecycle.js";
 import { loadUpstreamConfig, Upstream, useExpectationLogger } from "../upstream/index.js";
 import { loadOperationLimits, type OperationLimits } from "../../../platform/limits.js";
 import { startSubgraph, type RunningSubgraph } from "./server.js";
@@ -36,6 +37,8 @@ export interface StartOptions {
   limits?: OperationLimits;
   production?: boolean;
   debugErrors?: boolean;
+  /** the process's lifecycle when the subgraph faces callers itself (run alone): its stop drains it */
+  lifecycle?: Lifecycle;
 }
 
 export async function startSubgraphModule(module: SubgraphModule, options: StartOptions): Promise<RunningSubgraph> {
@@ -54,6 +57,7 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     ids: module.ids,
     fieldChecks: module.fieldChecks,
     prefix: options.prefix ?? null,
+    lifecycle: options.lifecycle,
   });
 }
 
@@ -71,6 +75,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
   let limits: OperationLimits;
   let debugErrors: boolean;
   let tracing: Tracing | null;
+  let shutdown: ShutdownSettings;
   try {
     logger = new Logger(module.name, readLogLevel());
     port = new Environment().port(module.portVariable, module.defaultPort);
@@ -79,6 +84,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     debugErrors = readDebugErrors();
     landingPage = subgraphLandingPage();
     tracing = await startTracing(tracingSettings(process.env, `directory-graph-${module.name}`));
+    shutdown = loadShutdownSettings();
     upstream = new Upstream(loadUpstreamConfig(process.env));
     useExpectationLogger(logger);
   } catch (err) {
@@ -98,6 +104,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
       limits,
       production: isProduction(),
       debugErrors,
+      lifecycle: processLifecycle,
     });
   } catch (err) {
     logger.error("cannot start", { port, error: (err as Error).message });
@@ -105,13 +112,13 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     process.exit(1);
   }
   logger.info("listening", { url: running.url, upstream: upstream.config.baseUrl, auth: upstream.config.auth });
-  const stop = async () => {
-    logger.info("shutting down");
-    await running.close();
-    await upstream.close();
-    await tracing?.shutdown();
-    process.exit(0);
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  stopOnSignals({
+    logger,
+    settings: shutdown,
+    close: async () => {
+      await running.close();
+      await upstream.close();
+      await tracing?.shutdown();
+    },
+  });
 }

@@ -4,7 +4,8 @@ import { Agent as HttpsAgent } from "node:https";
 import got, { type Got, type Response } from "got";
 import type { Span } from "@opentelemetry/api";
 import { GraphQLError } from "graphql";
-import { BrokenCircuitError, ConsecutiveBreaker, IsolatedCircuitError, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from "cockatiel";
+import { BrokenCircuitError, CircuitState, ConsecutiveBreaker, IsolatedCircuitError, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from "cockatiel";
+import type { Readiness } from "../../../platform/readiness.js";
 import { CurrentApiClient, LegacyApiClient, type RequestSpec, type SessionTransport } from "./apis.js";
 import type { UpstreamConfig } from "./config.js";
 import { EtagCache } from "./etag-cache.js";
@@ -136,6 +137,8 @@ export class Upstream {
       throwHttpErrors: false,
       followRedirect: false,
       responseType: "text",
+      // asks for brotli or gzip (`Accept-Encoding: gzip, deflate, br`) and decodes the answer
+      decompress: true,
       timeout: { request: config.timeoutMs, connect: Math.min(config.timeoutMs, MAX_CONNECT_TIMEOUT_MS) },
       headers: { "user-agent": "directory-graph-upstream" },
     });
@@ -454,6 +457,25 @@ export class Upstream {
     });
   }
 
+  /**
+   * `/ready`'s check (platform/readiness.ts): no breaker open, and the token endpoint answers. The
+   * probe is a client-credentials request without credentials: any answer below 500 (the 400 or
+   * 401 it earns) shows the upstream up, in either auth mode, with no secret sent and no token
+   * spent; it goes around the breakers, the retries and the counters, as it is no caller's.
+   */
+  async readiness(): Promise<Readiness> {
+    const breakers = Object.fromEntries(Object.entries(this.breakers).map(([api, b]) => [api, CircuitState[b.state].toLowerCase()]));
+    let token: string;
+    try {
+      const res = await this.http.post(this.config.tokenUrl, { form: { grant_type: "client_credentials" }, timeout: { request: READY_PROBE_TIMEOUT_MS } });
+      token = res.statusCode < 500 ? "ok" : `status ${res.statusCode}`;
+    } catch (err) {
+      token = (err as { code?: string }).code === "ETIMEDOUT" ? "timeout" : "unreachable";
+    }
+    const ready = token === "ok" && Object.values(breakers).every((state) => state !== "open");
+    return { ready, checks: { token, ...(Object.keys(breakers).length > 0 ? { breakers } : {}) } };
+  }
+
   /** The service-mode token (token.ts), requested through this client's retries, breaker and budget. */
   private token(state: SessionState): Promise<string> {
     return this.credentials.token((form) => this.send<Record<string, unknown>>(state, { api: "token", method: "POST", path: this.tokenPath, url: this.config.tokenUrl, form }));
@@ -464,6 +486,8 @@ export class Upstream {
 
 /** cockatiel's CircuitState (Closed, Open, HalfOpen, Isolated) as the metric's state */
 const BREAKER_STATES: BreakerState[] = ["closed", "open", "half-open", "open"];
+/** the longest `/ready` waits for the token endpoint */
+const READY_PROBE_TIMEOUT_MS = 2000;
 
 /** What opens a breaker: the upstream's own failures (5xx, timeouts, connections), never a caller's 4xx. */
 function isUpstreamFault(err: unknown): boolean {

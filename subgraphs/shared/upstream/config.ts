@@ -1,3 +1,4 @@
+import { readyCheckIntervalMs } from "../../../platform/readiness.js";
 import { authMode, ConfigError, Environment, shown } from "../../../platform/config.js";
 
 /**
@@ -79,6 +80,8 @@ export interface UpstreamConfig {
   breakerFailures: number;
   /** DIRECTORY_BREAKER_OPEN_S × 1000, default 5000 */
   breakerOpenMs: number;
+  /** READY_CHECK_INTERVAL_MS, default 5000: how long `/ready`'s check of the upstream is kept (platform/readiness.ts) */
+  readyIntervalMs: number;
 }
 
 /**
@@ -170,6 +173,7 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     maxRepresentations: e.integer("SUBGRAPH_MAX_REPRESENTATIONS", 1000, 1, 100_000),
     breakerFailures: e.integer("DIRECTORY_BREAKER_FAILURES", 20, 0, 10_000),
     breakerOpenMs: e.integer("DIRECTORY_BREAKER_OPEN_S", 5, 1, 3600) * 1000,
+    readyIntervalMs: readyCheckIntervalMs(env),
   };
 }
 

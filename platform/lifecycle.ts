@@ -1,0 +1,132 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { Environment } from "./config.js";
+import type { Logger } from "./log.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ErrorCode, errorBody } from "./error-codes.js";
+import { sendJson } from "./http.js";
+
+/**
+ * A process's stop on SIGTERM or SIGINT (docs/deploying.md#signals-and-drain):
+ *
+ * 1. at once, `/ready` answers 503 (`draining`), so that a load balancer or Kubernetes stops
+ *    sending new traffic; operations are still served meanwhile, since traffic already routed
+ *    here keeps arriving for a moment;
+ * 2. after SHUTDOWN_GRACE_MS, new operations are refused with a 503 `SHUTTING_DOWN` error
+ *    (`Retry-After`, `Connection: close`): retryable on another instance;
+ * 3. the operations in flight finish, for at most SHUTDOWN_DRAIN_MS, then the process exits 0
+ *    (what is still in flight then is cut, and logged).
+ *
+ * A second signal exits at once (status 1). The phase is the process's own, as the signal is:
+ * the listeners that face callers (the gateway, a subgraph or the directory run alone) read it;
+ * the subgraphs of `npm start` do not, so that the gateway's operations in flight can finish.
+ */
+
+export type Phase = "serving" | "draining" | "refusing";
+
+export interface ShutdownSettings {
+  /** SHUTDOWN_GRACE_MS: from the signal to refusing new operations */
+  graceMs: number;
+  /** SHUTDOWN_DRAIN_MS: the longest wait for the operations in flight */
+  drainMs: number;
+}
+
+export const DEFAULT_SHUTDOWN: ShutdownSettings = { graceMs: 3000, drainMs: 20_000 };
+
+/** SHUTDOWN_GRACE_MS and SHUTDOWN_DRAIN_MS; throws a ConfigError naming a wrong one. */
+export function loadShutdownSettings(env: NodeJS.ProcessEnv = process.env): ShutdownSettings {
+  const e = new Environment(env);
+  return {
+    graceMs: e.integer("SHUTDOWN_GRACE_MS", DEFAULT_SHUTDOWN.graceMs, 0, 600_000),
+    drainMs: e.integer("SHUTDOWN_DRAIN_MS", DEFAULT_SHUTDOWN.drainMs, 0, 600_000),
+  };
+}
+
+/** The process's phase and the requests in flight on the listeners that face callers. */
+export class Lifecycle {
+  phase: Phase = "serving";
+  inFlight = 0;
+  private readonly idle = new Set<() => void>();
+
+  get ready(): boolean {
+    return this.phase === "serving";
+  }
+
+  /** resolves once no request is in flight */
+  drained(): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.add(resolve));
+  }
+
+  started(): void {
+    this.inFlight++;
+  }
+
+  finished(): void {
+    this.inFlight--;
+    if (this.inFlight > 0) return;
+    for (const resolve of this.idle) resolve();
+    this.idle.clear();
+  }
+}
+
+/** The lifecycle of this process: the one the signals change. */
+export const processLifecycle = new Lifecycle();
+
+/**
+ * Stops the process on SIGTERM or SIGINT as the module comment says: `close` stops the
+ * components (their listeners wait for the requests they hold); the exit comes when it is done or
+ * when the drain time is up, whichever is first.
+ */
+export function stopOnSignals(options: { logger: Logger; settings: ShutdownSettings; close: () => Promise<void>; lifecycle?: Lifecycle }): void {
+  const lifecycle = options.lifecycle ?? processLifecycle;
+  const { logger, settings } = options;
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn("second signal: exiting now", { signal, inFlight: lifecycle.inFlight });
+      process.exit(1);
+    }
+    stopping = true;
+    void (async () => {
+      const started = performance.now();
+      lifecycle.phase = "draining";
+      logger.info("shutting down", { signal, inFlight: lifecycle.inFlight, graceMs: settings.graceMs, drainMs: settings.drainMs });
+      await sleep(settings.graceMs);
+      lifecycle.phase = "refusing";
+      const inFlight = lifecycle.inFlight;
+      const drained = await Promise.race([
+        lifecycle.drained().then(() => true),
+        sleep(settings.drainMs).then(() => false),
+      ]);
+      if (!drained) logger.warn("drain time exceeded: cutting the requests in flight", { inFlight: lifecycle.inFlight });
+      await Promise.race([options.close().catch((err: unknown) => logger.error("stop failed", { error: String(err) })), sleep(drained ? settings.drainMs : 0)]);
+      logger.info("stopped", { signal, inFlightAtRefusal: inFlight, cut: lifecycle.inFlight, ms: Math.round(performance.now() - started) });
+      process.exit(0);
+    })();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+}
+
+/**
+ * What a listener that faces callers does first with each request (platform/http.ts): `/ready`
+ * answers 503 once the process is stopping, anything but `/health` and `/ready` is refused once
+ * the grace period is over, and the rest is counted in flight until its answer is sent. Answers
+ * whether it has answered the request itself.
+ */
+export function shutdownGate(lifecycle: Lifecycle, req: IncomingMessage, res: ServerResponse): boolean {
+  const path = (req.url ?? "/").split("?")[0];
+  if (path === "/health") return false;
+  if (path === "/ready") {
+    if (lifecycle.ready) return false;
+    sendJson(res, 503, { status: "draining" }, { connection: "close" });
+    return true;
+  }
+  if (lifecycle.phase === "refusing") {
+    sendJson(res, 503, errorBody(ErrorCode.SHUTTING_DOWN, "The server is shutting down: retry the request"), { connection: "close", "retry-after": "1" });
+    return true;
+  }
+  lifecycle.started();
+  res.once("close", () => lifecycle.finished());
+  return false;
+}

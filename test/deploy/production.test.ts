@@ -1,0 +1,115 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { COMPONENTS } from "../../scripts/build.mjs";
+import { freePorts, killAll, runCommand, type ScriptProcess } from "../helpers/process.js";
+import { postGraphQL } from "../helpers/stack.js";
+
+/**
+ * What the image does, without a container runtime: a clean copy of the project's files, a
+ * production-only install (`npm ci --omit=dev`, the Dockerfile's), the bundles built
+ * (`node scripts/build.mjs`), and every component started with the image's commands as the
+ * compose file gives them, wired as the compose file wires them (ports on loopback instead of
+ * service names). The gateway answers an operation through them all; each stops on SIGTERM with 0.
+ */
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+let copy: string;
+
+beforeAll(() => {
+  copy = mkdtempSync(join(tmpdir(), "directory-graph-prod-"));
+  // the files git knows of (committed or not, ignored ones left out): what `docker build` gets
+  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" }).split("\n").filter(Boolean);
+  for (const file of files) {
+    if (!existsSync(join(ROOT, file))) continue;
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    cpSync(join(ROOT, file), join(copy, file));
+  }
+  execFileSync("npm", ["ci", "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: copy, stdio: "pipe", timeout: 240_000 });
+  execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: copy, stdio: "pipe" });
+}, 300_000);
+
+afterAll(async () => {
+  await killAll();
+  if (copy) rmSync(copy, { recursive: true, force: true });
+});
+
+describe("a production-only install", () => {
+  it("has no development tool: no vitest, typescript, tsx, yaml or graphql-inspector", () => {
+    for (const dev of ["vitest", "typescript", "tsx", "yaml", "@graphql-inspector/core", "graphql-http", "@graphql-hive/gateway-runtime"]) {
+      expect(existsSync(join(copy, "node_modules", dev)), dev).toBe(false);
+    }
+    for (const name of Object.keys(COMPONENTS)) expect(existsSync(join(copy, "dist", `${name}.mjs`)), name).toBe(true);
+  });
+
+  it("runs every component with the image's commands (compose's), and they answer an operation together", async () => {
+    const compose = parse(readFileSync(join(ROOT, "deploy/compose.yaml"), "utf8"), { merge: true }) as {
+      services: Record<string, { command: string[]; environment: Record<string, string> }>;
+    };
+    const [directoryPort, peoplePort, organisationPort, legacyTimePort, gatewayPort] = (await freePorts(5)).map(String);
+    const ports: Record<string, string> = {
+      DIRECTORY_PORT: directoryPort!,
+      PEOPLE_PORT: peoplePort!,
+      ORGANISATION_PORT: organisationPort!,
+      LEGACY_TIME_PORT: legacyTimePort!,
+      GATEWAY_PORT: gatewayPort!,
+    };
+    const hosts: Record<string, string> = { directory: directoryPort!, people: peoplePort!, organisation: organisationPort!, "legacy-time": legacyTimePort! };
+    const secrets: Record<string, string> = { SUBGRAPH_SECRET: "production-test-secret", SUBGRAPH_CURSOR_SECRET: "production-test-cursor-secret" };
+    /** compose's value with its ${VAR:-default} and ${VAR:?message} resolved, and service names replaced by loopback ports */
+    const resolve = (value: string) =>
+      value
+        .replace(/\$\{([A-Z_]+):([-?])([^}]*)\}/g, (_m, name: string, kind: string, fallback: string) => secrets[name] ?? (kind === "-" ? fallback : ""))
+        .replace(/http:\/\/([a-z-]+):\d+/g, (m, host: string) => (hosts[host] ? `http://127.0.0.1:${hosts[host]}` : m));
+    const started: Record<string, ScriptProcess> = {};
+    for (const [name, service] of Object.entries(compose.services)) {
+      const env = Object.fromEntries(Object.entries(service.environment).map(([k, v]) => [k, resolve(String(v))]));
+      for (const variable of Object.keys(env)) if (ports[variable]) env[variable] = ports[variable]!;
+      // loopback is enough here, and a wildcard would take the port on every interface of the machine
+      env.HOST = "127.0.0.1";
+      env.SHUTDOWN_GRACE_MS = "0";
+      started[name] = runCommand(service.command[0]!, service.command.slice(1), env, copy);
+    }
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}/`;
+    await until(async () => (await fetch(`${gatewayUrl}ready`).catch(() => null))?.status === 200, started);
+    const answer = await postGraphQL(gatewayUrl, '{ employee(id: "10") { id givenName applicableJobPosition { department { name } } } }');
+    expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
+    expect(answer.data.employee.applicableJobPosition.department.name).toEqual(expect.any(String));
+    // NODE_ENV=production: no introspection
+    expect((await postGraphQL(gatewayUrl, "{ __schema { queryType { name } } }")).errors?.[0]?.extensions?.code).toBe("GRAPHQL_VALIDATION_FAILED");
+    // the image's HEALTHCHECK command, from the install
+    expect(execFileSync(process.execPath, ["scripts/healthcheck.mjs", `${gatewayUrl}health`], { cwd: copy }).length).toBe(0);
+    const exits = await Promise.all(Object.values(started).map((p) => p.stop("SIGTERM")));
+    expect(exits).toEqual(Object.values(started).map(() => ({ code: 0, signal: null })));
+    for (const [name, p] of Object.entries(started)) expect(p.stderr(), name).toBe("");
+  });
+
+  it("runs the image's default command, everything in one process", async () => {
+    const [gatewayPort] = await freePorts(1);
+    const start = runCommand("node", ["dist/start.mjs"], { GATEWAY_PORT: String(gatewayPort), PEOPLE_PORT: "0", ORGANISATION_PORT: "0", LEGACY_TIME_PORT: "0", DIRECTORY_PORT: "0", SHUTDOWN_GRACE_MS: "0" }, copy);
+    await start.waitFor(/^gateway: /m, 30_000);
+    const answer = await postGraphQL(`http://127.0.0.1:${gatewayPort}/`, '{ employee(id: "10") { id } }');
+    expect(answer.data.employee.id).toBe("10");
+    expect(await start.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+  });
+
+  it("the HEALTHCHECK fails when nothing answers", async () => {
+    const [port] = await freePorts(1);
+    expect(() => execFileSync(process.execPath, ["scripts/healthcheck.mjs", `http://127.0.0.1:${port}/health`], { cwd: copy, stdio: "pipe" })).toThrow();
+  });
+});
+
+async function until(ready: () => Promise<boolean>, processes: Record<string, ScriptProcess>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ready())) {
+    const ended = Object.entries(processes).find(([, p]) => p.child.exitCode !== null);
+    if (ended || Date.now() > deadline) {
+      throw new Error(Object.entries(processes).map(([name, p]) => `${name}:\n${p.stdout()}\n${p.stderr()}`).join("\n"));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

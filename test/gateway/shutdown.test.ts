@@ -1,0 +1,110 @@
+import { spawnSync } from "node:child_process";
+import { afterAll, describe, expect, it } from "vitest";
+import { postGraphQL } from "../helpers/stack.js";
+import { freePorts, killAll, logLines, runCommand, runScript } from "../helpers/process.js";
+
+/**
+ * The stop of a process (platform/lifecycle.ts), with real processes: `/ready` turns 503 at once
+ * on the signal, operations are still served for SHUTDOWN_GRACE_MS, then refused with a
+ * retryable SHUTTING_DOWN; the operation in flight finishes; the process exits 0. `npm start`
+ * stopped through npm leaves no process behind.
+ */
+
+afterAll(killAll);
+
+const PROBE = "query Probe($id: ID!) { employee(id: $id) { id givenName } }";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function portsEnv() {
+  const [directory, people, organisation, legacyTime, gateway] = await freePorts(5);
+  return {
+    env: {
+      DIRECTORY_PORT: String(directory),
+      PEOPLE_PORT: String(people),
+      ORGANISATION_PORT: String(organisation),
+      LEGACY_TIME_PORT: String(legacyTime),
+      GATEWAY_PORT: String(gateway),
+      DIRECTORY_TODAY: "2026-06-15",
+    },
+    gatewayUrl: `http://127.0.0.1:${gateway}/`,
+    directoryUrl: `http://127.0.0.1:${directory}`,
+  };
+}
+
+describe("the stop of npm start", () => {
+  it("SIGTERM: /ready 503 at once, operations served during the grace period then refused, the one in flight finished, exit 0", async () => {
+    const { env, gatewayUrl, directoryUrl } = await portsEnv();
+    const start = runScript("scripts/start.ts", { ...env, LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "1500", SHUTDOWN_DRAIN_MS: "15000" });
+    await start.waitFor(/^gateway: /m, 30_000);
+    const admin = (path: string, init?: RequestInit) => fetch(`${directoryUrl}/_admin/${path}`, init);
+    const id = "1";
+    expect((await postGraphQL(gatewayUrl, PROBE, { id })).errors).toBeUndefined();
+    expect((await fetch(`${gatewayUrl}ready`)).status).toBe(200);
+
+    await admin("stats/reset", { method: "POST" });
+    await admin("faults", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ latencyMs: 2500 }) });
+    const inFlight = postGraphQL(gatewayUrl, PROBE, { id });
+    // the operation has reached the directory
+    while (((await (await admin("stats")).json()) as { total: number }).total === 0) await sleep(20);
+    await admin("faults", { method: "DELETE" });
+
+    const signalled = performance.now();
+    start.child.kill("SIGTERM");
+    let ready: Response;
+    while ((ready = await fetch(`${gatewayUrl}ready`)).status === 200) await sleep(5);
+    const toReady503 = performance.now() - signalled;
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ status: "draining" });
+    expect(toReady503).toBeLessThan(1000);
+
+    // within the grace period: still served (traffic routed before the balancer saw /ready)
+    const during = await fetch(gatewayUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ __typename }" }) });
+    expect(during.status).toBe(200);
+    expect((await fetch(`${gatewayUrl}health`)).status).toBe(200);
+
+    // after it: refused, retryable
+    let refused: Response;
+    while ((refused = await fetch(gatewayUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ __typename }" }) })).status === 200) await sleep(20);
+    const toRefusal = performance.now() - signalled;
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(await refused.json()).toEqual({ errors: [{ message: "The server is shutting down: retry the request", extensions: { code: "SHUTTING_DOWN" } }] });
+    expect(toRefusal).toBeGreaterThanOrEqual(1400);
+
+    const answer = await inFlight;
+    expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
+    expect(answer.data.employee.id).toBe(id);
+    expect(await start.exited).toEqual({ code: 0, signal: null });
+    const exitMs = performance.now() - signalled;
+    const [stopped] = logLines(start.stdout(), "stopped");
+    expect(stopped).toMatchObject({ signal: "SIGTERM", inFlightAtRefusal: 1, cut: 0 });
+    console.log(`stop sequence: /ready 503 after ${toReady503.toFixed(0)} ms, refusing after ${toRefusal.toFixed(0)} ms, in-flight operation answered, exit 0 after ${exitMs.toFixed(0)} ms`);
+  });
+
+  it("SIGTERM to npm itself (npm start as the parent) stops the node process too: nothing is left running", async () => {
+    const { env, gatewayUrl } = await portsEnv();
+    const npm = runCommand("npm", ["start"], { ...env, LOG_LEVEL: "warn", SHUTDOWN_GRACE_MS: "0" });
+    await npm.waitFor(/^gateway: /m, 30_000);
+    expect((await fetch(`${gatewayUrl}health`)).status).toBe(200);
+    // npm's child is node itself (the script execs it), not a shell that would not pass the signal on
+    const children = spawnSync("ps", ["-o", "comm=", "--ppid", String(npm.child.pid)], { encoding: "utf8" }).stdout.trim().split("\n");
+    expect(children).toEqual(["node"]);
+    await npm.stop("SIGTERM");
+    await expect(fetch(`${gatewayUrl}health`)).rejects.toThrow();
+  });
+
+  it("the drain is bounded: an operation still in flight after SHUTDOWN_DRAIN_MS is cut and the process exits 0", async () => {
+    const { env, gatewayUrl, directoryUrl } = await portsEnv();
+    const start = runScript("scripts/start.ts", { ...env, LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "0", SHUTDOWN_DRAIN_MS: "500", GATEWAY_DEADLINE_MS: "60000", SUBGRAPH_DEADLINE_MS: "60000" });
+    await start.waitFor(/^gateway: /m, 30_000);
+    await fetch(`${directoryUrl}/_admin/faults`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ hangRate: 1 }) });
+    const inFlight = postGraphQL(gatewayUrl, PROBE, { id: "1" }).catch((err: Error) => err);
+    await sleep(300);
+    const signalled = performance.now();
+    start.child.kill("SIGINT");
+    expect(await start.exited).toEqual({ code: 0, signal: null });
+    expect(performance.now() - signalled).toBeLessThan(3000);
+    expect(await inFlight).toBeInstanceOf(Error);
+    expect(logLines(start.stderr(), "drain time exceeded: cutting the requests in flight")).toHaveLength(1);
+  });
+});
