@@ -247,7 +247,13 @@ export class Upstream {
 
     const cache = spec.method === "GET" && spec.api !== "token" ? this.etags : null;
     const cacheKey = EtagCache.key(state.identity, spec.method, spec.url);
-    const idempotent = spec.method === "GET" || spec.api === "token";
+    // a PUT replaces the whole entity (the legacy writes): repeating it changes nothing more, so it
+    // is retried like a read; a POST never is (retry.ts)
+    const idempotent = spec.method === "GET" || spec.method === "PUT" || spec.api === "token";
+    const write = spec.method !== "GET" && spec.api !== "token";
+    // an attempt of this write may have been applied without us knowing (no answer after it was
+    // sent, or a proxy's 502/504): if no later attempt settles it, the outcome stays unknown
+    let mayHaveApplied = false;
     let retriesLeft = this.config.retries;
     let refreshed = false;
     let attemptNo = 0;
@@ -260,8 +266,10 @@ export class Upstream {
       try {
         response = await this.attempt(state, spec, attemptHeaders, attemptNo, spec.api === "token" ? null : state.limiter, timeoutFor);
       } catch (err) {
-        if (err instanceof GraphQLError) throw err;
+        // the deadline or budget stopped a retry of a write an earlier attempt may have applied
+        if (err instanceof GraphQLError) throw mayHaveApplied ? outcomeUnknownError(spec) : err;
         const failure = classifyFailure(err);
+        if (write && !failure.notSent) mayHaveApplied = true;
         const delay = this.retryDelay({ failure }, state, idempotent, retriesLeft);
         if (delay !== null) {
           await sleep(delay);
@@ -270,7 +278,7 @@ export class Upstream {
         }
         // a write that may have reached the upstream and got no answer: applied or not, nobody
         // knows, whatever cut it off (the deadline included)
-        const outcomeUnknown = !idempotent && !failure.notSent;
+        const outcomeUnknown = mayHaveApplied;
         if (!outcomeUnknown && failure.reason === "timeout" && this.left(state) <= 0) throw deadlineExceeded(state.deadlineMs);
         throw new UpstreamError({
           method: spec.method,
@@ -301,6 +309,7 @@ export class Upstream {
         headers.authorization = `Bearer ${token}`;
         continue;
       }
+      if (write && writeOutcomeUnknown(status)) mayHaveApplied = true;
       const retryAfter = status === 429 ? parseRetryAfter(header(response, "retry-after")) : undefined;
       const delay = this.retryDelay({ status, retryAfter }, state, idempotent, retriesLeft);
       if (delay !== null) {
@@ -308,7 +317,7 @@ export class Upstream {
         retriesLeft--;
         continue;
       }
-      throw this.httpError(spec, response, retryAfter, !idempotent && writeOutcomeUnknown(status));
+      throw this.httpError(spec, response, retryAfter, mayHaveApplied);
     }
   }
 
@@ -427,6 +436,11 @@ export class Upstream {
 }
 
 // ---- helpers ----
+
+/** A write an earlier attempt may have applied, stopped before any attempt settled it. */
+function outcomeUnknownError(spec: RequestSpec): UpstreamError {
+  return new UpstreamError({ code: ErrorCode.WRITE_OUTCOME_UNKNOWN, method: spec.method, path: spec.path, status: null, reason: "timeout", summary: "retry stopped" });
+}
 
 /** What opens a breaker: the upstream's own failures (5xx, timeouts, connections), never a caller's 4xx. */
 function isUpstreamFault(err: unknown): boolean {
