@@ -2,6 +2,8 @@ import { authMode, ConfigError, debugErrors, Environment, graphPrefix, isProduct
 import { loadOperationLimits, type OperationLimits } from "../platform/limits.js";
 import { readLogLevel, type LogLevel } from "../platform/log.js";
 import { parseCorsOrigins, type CorsOrigins } from "./cors.js";
+import { TRUSTED_DOCUMENTS_MANIFEST, type TrustedDocumentsMode } from "./trusted-documents.js";
+import { fileURLToPath } from "node:url";
 
 /** The gateway's configuration, parsed and validated once at start-up from the environment. */
 
@@ -38,6 +40,10 @@ export interface GatewayConfig {
   corsOrigins: CorsOrigins;
   /** GATEWAY_EXPLORER: the exploration pages served (default: both outside production, none in production) */
   explorers: Explorers;
+  /** GATEWAY_TRUSTED_DOCUMENTS: `off` (default outside production), `log` (default in production) or `enforce` (trusted-documents.ts) */
+  trustedDocuments: TrustedDocumentsMode;
+  /** GATEWAY_TRUSTED_DOCUMENTS_MANIFEST: the manifest's path, default operations/trusted-documents.json */
+  trustedDocumentsManifest: string;
 }
 
 /** `sandbox`: Apollo Sandbox at `/` (loaded from Apollo's CDN); `explorer`: GraphiQL at `/explorer`, served offline. */
@@ -83,6 +89,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     debugErrors: debugErrors(env),
     corsOrigins: parseCorsOrigins(e.text("GATEWAY_CORS_ORIGINS"), production),
     explorers: parseExplorers(e.text("GATEWAY_EXPLORER"), production),
+    trustedDocuments: e.choice("GATEWAY_TRUSTED_DOCUMENTS", ["off", "log", "enforce"] as const, production ? "log" : "off"),
+    trustedDocumentsManifest: e.text("GATEWAY_TRUSTED_DOCUMENTS_MANIFEST") ?? fileURLToPath(TRUSTED_DOCUMENTS_MANIFEST),
   };
 }
 

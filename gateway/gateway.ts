@@ -1,7 +1,7 @@
 import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
-import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+import { GraphQLError, type GraphQLSchema } from "graphql";
 import { readFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { listen, sendJson, serveGraphQL, type HttpListener } from "../platform/http.js";
@@ -18,6 +18,7 @@ import { handleCors } from "./cors.js";
 import { createExploration } from "./explore.js";
 import { ErrorCode } from "../platform/error-codes.js";
 import { claimSpeculation, speculate, type SpeculationContext } from "./speculate.js";
+import { introspectionOnly, readManifest, trustedDocuments } from "./trusted-documents.js";
 
 /**
  * The gateway: composes the three subgraphs (from the committed supergraph, or by introspecting
@@ -226,6 +227,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     apiSchema = loaded;
   });
   const checkLimits = operationGuard(config.limits, () => apiSchema, logger);
+  const admit = trustedDocuments({ mode: config.trustedDocuments, manifest: readManifest(config.trustedDocumentsManifest), introspection: !config.production, logger });
   await apollo.start();
   const exploration = await createExploration(config);
 
@@ -241,7 +243,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     if (handleCors(config.corsOrigins, req, res)) return;
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
-    await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits);
+    await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits, { admit });
   }
 
   let http: HttpListener;
@@ -303,7 +305,7 @@ function requireCredentials(): ApolloServerPlugin<GatewayContext> {
       return {
         async didResolveOperation({ contextValue, document, operationName }) {
           if (/^Bearer\s+\S+/i.test(contextValue.authorization ?? "")) return;
-          if (isIntrospectionOnly(document, operationName)) return;
+          if (introspectionOnly(document, operationName)) return;
           throw new GraphQLError("A bearer token is required: send `Authorization: Bearer <token>` of the directory service", {
             extensions: { code: ErrorCode.UNAUTHENTICATED, http: { status: 401 } },
           });
@@ -311,14 +313,4 @@ function requireCredentials(): ApolloServerPlugin<GatewayContext> {
       };
     },
   };
-}
-
-function isIntrospectionOnly(document: DocumentNode, operationName: string | null | undefined): boolean {
-  const operation = document.definitions.find(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
-  );
-  if (!operation || operation.operation !== "query") return false;
-  return operation.selectionSet.selections.every(
-    (s) => s.kind === Kind.FIELD && (s.name.value === "__schema" || s.name.value === "__type" || s.name.value === "__typename"),
-  );
 }
