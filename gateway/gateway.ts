@@ -19,6 +19,10 @@ import { createExploration } from "./explore.js";
 import { ErrorCode } from "../platform/error-codes.js";
 import { claimSpeculation, speculate, type SpeculationContext } from "./speculate.js";
 import { introspectionOnly, readManifest, trustedDocuments } from "./trusted-documents.js";
+import { ApqStore } from "./apq-store.js";
+import { rateLimitGate } from "./rate-limits.js";
+import { RefusedTokens } from "../platform/refused-tokens.js";
+import { SharedState } from "../platform/shared-state.js";
 
 /**
  * The gateway: composes the three subgraphs (from the committed supergraph, or by introspecting
@@ -94,7 +98,10 @@ async function fetchWithinDeadline(url: string, init: RequestInit & { headers: R
  * it differs by the millisecond between callers of the same fetch. A joiner whose first caller
  * ran out of time fetches on its own.
  */
-function subgraphFetcher(inflight: InFlight<SubgraphAnswer>): (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<Response> {
+function subgraphFetcher(
+  inflight: InFlight<SubgraphAnswer>,
+  observe: (init: RequestInit & { headers: Record<string, string> }, answer: SubgraphAnswer) => Promise<void>,
+): (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<Response> {
   return async (url, init) => {
     const body = typeof init.body === "string" ? init.body : null;
     // the data source sends `{"query":"<operation>",...}`: a query plan's fetch is `query ...` or `{...}`
@@ -106,6 +113,7 @@ function subgraphFetcher(inflight: InFlight<SubgraphAnswer>): (url: string, init
       inflight.forget();
       answer = await fetchWithinDeadline(url, init).finally(() => inflight.forget());
     }
+    await observe(init, answer);
     return answerResponse(url, answer);
   };
 }
@@ -146,12 +154,13 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     url: string,
     private readonly secret: string | null,
     inflight: InFlight<SubgraphAnswer>,
+    observe: Parameters<typeof subgraphFetcher>[1],
   ) {
     // Node's fetch (undici) rather than the default make-fetch-happen agent: that agent keeps idle
     // sockets forever, so after a pause longer than the subgraph server's keep-alive timeout (5 s)
     // a request could go out on a socket the server was closing (ECONNRESET, "socket hang up").
     // undici honours the server's `Keep-Alive: timeout=5` and retires sockets before it.
-    super({ url, fetcher: subgraphFetcher(inflight) as unknown as RemoteGraphQLDataSource["fetcher"] });
+    super({ url, fetcher: subgraphFetcher(inflight, observe) as unknown as RemoteGraphQLDataSource["fetcher"] });
   }
 
   /** A fetch the operation already started with its root fetch (speculate.ts) is answered by it. */
@@ -181,6 +190,16 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   process.env.APOLLO_TELEMETRY_DISABLED ??= "true";
   // one for every subgraph: a mutation of one subgraph may change what another answers
   const inflight = new InFlight<SubgraphAnswer>((err) => err instanceof DeadlineExceededError);
+  // the state the replicas share (REDIS_URL): APQ documents, refused tokens, per-client limits
+  const shared = new SharedState(config.shared, logger);
+  const refusedTokens = new RefusedTokens(config.auth === "forward" ? config.refusedTokenTtlSeconds : 0, shared);
+  const observe = async (init: { headers: Record<string, string> }, answer: SubgraphAnswer) => {
+    // forward mode: a subgraph's answer says the directory refused the caller's token with 401
+    const authorization = init.headers.authorization;
+    if (config.auth === "forward" && authorization && answer.text.includes('"UNAUTHENTICATED"') && /"status":401\b/.test(answer.text)) {
+      await refusedTokens.remember(authorization);
+    }
+  };
   const gateway = new ApolloGateway({
     supergraphSdl:
       config.compose === "introspect"
@@ -188,7 +207,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
             subgraphs: SUBGRAPH_NAMES.map((name) => ({ name, url: config.subgraphUrls[name] })),
           })
         : await readSupergraph(config.supergraphPath, config.prefix),
-    buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight),
+    buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight, observe),
     // entity fetches a root lookup by id makes predictable start with the root fetch (speculate.ts)
     experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0]),
     // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
@@ -210,6 +229,8 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     // the process that runs the gateway owns shutdown (close the HTTP server, then stop): Apollo's
     // own SIGTERM handler would stop it under in-flight requests and re-raise the signal
     stopOnTerminationSignals: false,
+    // APQ, shared by every gateway replica through Redis when there is one (apq-store.ts)
+    persistedQueries: { cache: new ApqStore(shared, config.apqTtlSeconds, config.apqCacheBytes), ttl: config.apqTtlSeconds },
     plugins: [
       // the exploration pages are served by explore.ts, one per operation
       ApolloServerPluginLandingPageDisabled(),
@@ -227,6 +248,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     apiSchema = loaded;
   });
   const checkLimits = operationGuard(config.limits, () => apiSchema, logger);
+  const meter = rateLimitGate({ limits: config.rateLimits, forward: config.auth === "forward", shared, refusedTokens });
   const admit = trustedDocuments({ mode: config.trustedDocuments, manifest: readManifest(config.trustedDocumentsManifest), introspection: !config.production, logger });
   await apollo.start();
   const exploration = await createExploration(config);
@@ -243,7 +265,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     if (handleCors(config.corsOrigins, req, res)) return;
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
-    await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits, { admit });
+    await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits, { admit, meter });
   }
 
   let http: HttpListener;
@@ -251,6 +273,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     http = await listen(handle, { port: config.port, host: config.host, logger });
   } catch (err) {
     await apollo.stop();
+    await shared.close();
     throw err;
   }
 
@@ -260,6 +283,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     async close() {
       await http.close();
       await apollo.stop();
+      await shared.close();
     },
   };
 }

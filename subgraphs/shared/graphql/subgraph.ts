@@ -76,7 +76,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     limits = loadOperationLimits();
     debugErrors = readDebugErrors();
     landingPage = subgraphLandingPage();
-    upstream = new Upstream(loadUpstreamConfig(process.env));
+    upstream = new Upstream(loadUpstreamConfig(process.env), logger);
     useExpectationLogger(logger);
   } catch (err) {
     console.error(`${module.name}: configuration error: ${(err as Error).message}`);

@@ -11,10 +11,14 @@ import { ErrorCode } from "../../../platform/error-codes.js";
 import { UpstreamError, budgetExceeded, deadlineExceeded, safeErrorParts, type UpstreamErrorCode } from "./errors.js";
 import { InFlight } from "../../../platform/inflight.js";
 import { LoaderRegistry } from "./loaders.js";
-import { MAX_CONNECT_TIMEOUT_MS, attemptTimeout, classifyFailure, parseRetryAfter, retryDelay, writeOutcomeUnknown, type AttemptOutcome } from "./retry.js";
+import { MAX_CONNECT_TIMEOUT_MS, MIN_ATTEMPT_MS, attemptTimeout, classifyFailure, parseRetryAfter, retryDelay, writeOutcomeUnknown, type AttemptOutcome } from "./retry.js";
 import { ClientCredentials } from "./token.js";
 import type { CallCounter, CursorSigner, QueryParams, SessionOptions, UpstreamSession } from "./types.js";
 import { Limiter, sleep } from "./util.js";
+import { RequestPacer, rateBudgetExceeded } from "./pacer.js";
+import { Logger } from "../../../platform/log.js";
+import { RefusedTokens } from "../../../platform/refused-tokens.js";
+import { SharedState } from "../../../platform/shared-state.js";
 
 /**
  * The one HTTP access layer to both APIs of the directory service.
@@ -34,6 +38,9 @@ import { Limiter, sleep } from "./util.js";
  *   operation gets UPSTREAM_BUDGET_EXCEEDED.
  * - Conditional GETs through one ETag cache (etag-cache.ts), whose keys start with the caller's
  *   identity, so that no caller is ever answered from another caller's entry.
+ * - With REDIS_URL (platform/shared-state.ts) the replicas share the ETag cache, the upstream
+ *   request budget (DIRECTORY_RATE_LIMIT, pacer.ts) and the tokens the directory refused
+ *   (platform/refused-tokens.ts); each falls back to its in-process form while Redis is down.
  */
 
 export const API_VERSION = "2024-11-01";
@@ -69,6 +76,8 @@ interface SessionState {
   /** `performance.now()` at which the request's deadline passes */
   deadline: number;
   deadlineMs: number;
+  /** forward mode: whether the caller's token is one the directory just refused (asked once a session) */
+  refused?: Promise<boolean>;
 }
 
 export class Upstream {
@@ -87,6 +96,12 @@ export class Upstream {
   private readonly tokenPath: string;
   /** signs connection cursors with the configured key (or a random one for this process) */
   readonly cursors: CursorSigner;
+  /** Redis when configured (REDIS_URL), else nothing shared */
+  readonly shared: SharedState;
+  /** DIRECTORY_RATE_LIMIT; null without one */
+  private readonly pacer: RequestPacer | null;
+  /** forward mode: the tokens the directory refused with 401, refused without calling again */
+  readonly refusedTokens: RefusedTokens;
   /** one breaker per API; none when `breakerFailures` is 0 */
   private readonly breakers: Partial<Record<Api, CircuitBreakerPolicy>> = {};
   /**
@@ -95,8 +110,11 @@ export class Upstream {
    */
   readonly inflight = new InFlight<unknown>((err) => err instanceof GraphQLError, (body) => structuredClone(body));
 
-  constructor(config: UpstreamConfig) {
+  constructor(config: UpstreamConfig, logger: Logger = new Logger("upstream")) {
     this.config = Object.freeze({ ...config });
+    this.shared = new SharedState(config.shared ?? { url: null, prefix: "", timeoutMs: 200 }, logger);
+    this.pacer = config.rateLimit ? new RequestPacer(config.rateLimit, this.shared) : null;
+    this.refusedTokens = new RefusedTokens(config.auth === "forward" ? (config.refusedTokenTtlSeconds ?? 30) : 0, this.shared);
     this.base = new URL(config.baseUrl.replace(/\/+$/, ""));
     this.tokenPath = new URL(config.tokenUrl).pathname;
     this.cursors = cursorSigner(config.cursorSecret ?? randomBytes(32).toString("hex"));
@@ -108,7 +126,7 @@ export class Upstream {
         });
       }
     }
-    this.etags = config.etagCacheSize > 0 ? new EtagCache(config.etagCacheSize, config.etagCacheBytes) : null;
+    this.etags = config.etagCacheSize > 0 ? new EtagCache(config.etagCacheSize, config.etagCacheBytes, this.shared, config.etagCacheTtlSeconds) : null;
     this.credentials = new ClientCredentials(config, this.tokenPath);
     this.totals = { total: 0, byRoute: {}, notModified: 0 };
     this.httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
@@ -173,6 +191,7 @@ export class Upstream {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
     this.listeners.clear();
+    await this.shared.close();
   }
 
   // ---- request targets ----
@@ -233,15 +252,16 @@ export class Upstream {
     if (spec.api === "current") {
       headers["api-version"] = API_VERSION;
       if (this.config.auth === "forward") {
-        if (state.authorization === null) {
-          throw new UpstreamError({ method: spec.method, path: spec.path, status: null, reason: "unauthenticated" });
-        }
-        headers.authorization = state.authorization;
+        await this.checkCaller(state, spec);
+        headers.authorization = state.authorization!;
       } else {
         token = await this.token(state);
         headers.authorization = `Bearer ${token}`;
       }
     } else if (spec.api === "legacy") {
+      // forward mode: no call with the facade's own key for a caller without credentials, or
+      // with credentials the directory just refused
+      if (this.config.auth === "forward") await this.checkCaller(state, spec);
       headers.authorization = `service application=${this.config.apiKey ?? ""}`;
     }
 
@@ -259,7 +279,7 @@ export class Upstream {
     let attemptNo = 0;
     for (;;) {
       attemptNo++;
-      const cached = cache?.get(cacheKey);
+      const cached = await cache?.get(cacheKey);
       const attemptHeaders = cached ? { ...headers, "if-none-match": cached.etag } : headers;
       let response: Response<string>;
       const timeoutFor = (leftMs: number) => attemptTimeout(leftMs, { idempotent, retriesLeft }, this.config.timeoutMs);
@@ -295,12 +315,17 @@ export class Upstream {
       // upstream fault and falls through to the error below
       if (status === 304 && cached) return parseJson<T>(cached.text, spec);
       if (status >= 200 && status < 300) {
-        cache?.remember(cacheKey, header(response, "etag"), response.body);
+        await cache?.remember(cacheKey, header(response, "etag"), response.body);
         return parseJson<T>(response.body, spec, status);
       }
 
-      cache?.forget(cacheKey);
+      await cache?.forget(cacheKey);
       if (status === 404 && spec.nullOn404) return null;
+      // forward mode: the directory refused the caller's token; every replica refuses it for a while
+      if (status === 401 && spec.api === "current" && state.authorization !== null && this.config.auth === "forward") {
+        state.refused = Promise.resolve(true);
+        await this.refusedTokens.remember(state.authorization);
+      }
       if (status === 401 && token !== null && !refreshed) {
         // the token may have expired early or been revoked: one fresh token, one more try
         refreshed = true;
@@ -318,6 +343,21 @@ export class Upstream {
         continue;
       }
       throw this.httpError(spec, response, retryAfter, mayHaveApplied);
+    }
+  }
+
+  /**
+   * Forward mode, before a call on the caller's behalf: a caller without credentials, or whose
+   * token the directory refused with 401 a moment ago (on any replica), is refused without a call.
+   */
+  private async checkCaller(state: SessionState, spec: RequestSpec): Promise<void> {
+    const refuse = (status: number | null, reason: "unauthenticated" | "http") =>
+      new UpstreamError({ method: spec.method, path: spec.path, status, reason, ...(status === 401 ? { summary: "Unauthorized (refused a moment ago)" } : {}) });
+    if (state.authorization === null) throw refuse(null, "unauthenticated");
+    state.refused ??= this.refusedTokens.has(state.authorization);
+    if (await state.refused) {
+      RefusedTokens.refused();
+      throw refuse(401, "http");
     }
   }
 
@@ -349,7 +389,8 @@ export class Upstream {
       const left = this.left(state);
       if (left <= 0) throw deadlineExceeded(state.deadlineMs);
       if (state.calls.total >= this.config.callBudget) throw budgetExceeded(this.config.callBudget);
-      const timeoutMs = timeoutFor(left);
+      await this.pace(state, spec, left);
+      const timeoutMs = timeoutFor(this.left(state));
       const route = routeOf(spec.method, spec.path);
       count(state.calls, route);
       count(this.totals, route);
@@ -381,6 +422,16 @@ export class Upstream {
       }
     };
     return limiter ? limiter.run(run) : run();
+  }
+
+  /**
+   * DIRECTORY_RATE_LIMIT: waits for the API's next slot of the facade's own client (forward mode's
+   * current-API calls use the caller's token, whose limit is the caller's); fails fast when the
+   * slot comes too late for the request to be made before its deadline.
+   */
+  private async pace(state: SessionState, spec: RequestSpec, left: number): Promise<void> {
+    if (this.pacer === null || spec.api === "token" || (spec.api === "current" && this.config.auth === "forward")) return;
+    if (!(await this.pacer.acquire(spec.api, left - Math.min(left / 2, MIN_ATTEMPT_MS)))) throw rateBudgetExceeded(this.pacer.perSecond);
   }
 
   private emit(event: UpstreamCallEvent): void {

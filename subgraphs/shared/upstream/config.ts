@@ -1,4 +1,6 @@
 import { authMode, ConfigError, Environment, shown } from "../../../platform/config.js";
+import { loadSharedStateConfig, type SharedStateConfig } from "../../../platform/shared-state.js";
+import { refusedTokenTtlSeconds } from "../../../platform/refused-tokens.js";
 
 /**
  * Configuration of the upstream access layer, read from the environment once at start-up (with
@@ -79,6 +81,17 @@ export interface UpstreamConfig {
   breakerFailures: number;
   /** DIRECTORY_BREAKER_OPEN_S × 1000, default 5000 */
   breakerOpenMs: number;
+  /**
+   * DIRECTORY_RATE_LIMIT, default 0 (none): requests per second the facade's own client may send
+   * to each API, all replicas together when they share Redis (pacer.ts)
+   */
+  rateLimit?: number;
+  /** DIRECTORY_ETAG_CACHE_TTL_S, default 3600: how long a shared ETag entry lives in Redis */
+  etagCacheTtlSeconds?: number;
+  /** DIRECTORY_REFUSED_TOKEN_TTL_S, default 30 (0: not remembered): how long a token the directory refused with 401 is refused without asking again */
+  refusedTokenTtlSeconds?: number;
+  /** REDIS_URL, REDIS_KEY_PREFIX, REDIS_TIMEOUT_MS (platform/shared-state.ts); absent: in process */
+  shared?: SharedStateConfig;
 }
 
 /**
@@ -170,6 +183,10 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     maxRepresentations: e.integer("SUBGRAPH_MAX_REPRESENTATIONS", 1000, 1, 100_000),
     breakerFailures: e.integer("DIRECTORY_BREAKER_FAILURES", 20, 0, 10_000),
     breakerOpenMs: e.integer("DIRECTORY_BREAKER_OPEN_S", 5, 1, 3600) * 1000,
+    rateLimit: e.integer("DIRECTORY_RATE_LIMIT", 0, 0, 100_000),
+    etagCacheTtlSeconds: e.integer("DIRECTORY_ETAG_CACHE_TTL_S", 3600, 1, 7 * 86_400),
+    refusedTokenTtlSeconds: refusedTokenTtlSeconds(env),
+    shared: loadSharedStateConfig(env),
   };
 }
 
