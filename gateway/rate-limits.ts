@@ -6,8 +6,8 @@ import { ConfigError, Environment, shown } from "../platform/config.js";
 import { ErrorCode } from "../platform/error-codes.js";
 import type { Refusal } from "../platform/http.js";
 import type { RequestedOperation } from "../platform/limits.js";
-import { replicaMetrics } from "../platform/replica-metrics.js";
-import { RefusedTokens } from "../platform/refused-tokens.js";
+import { refuse } from "../platform/replica-metrics.js";
+import type { RefusedTokens } from "../platform/refused-tokens.js";
 import type { SharedState } from "../platform/shared-state.js";
 
 /**
@@ -67,6 +67,9 @@ function blockOf(entry: string): { address: string; prefix: number; type: "ipv4"
 
 type Limit = "operations" | "writes" | "cost";
 
+/** each limit's name in `graphql_refusals_total` */
+const LIMIT_NAMES = { operations: "rateLimitOperations", writes: "rateLimitWrites", cost: "rateLimitCost" } as const;
+
 const MESSAGES: Record<Limit, (value: number) => string> = {
   operations: (n) => `Rate limit exceeded: at most ${n} operations a minute for one client`,
   writes: (n) => `Rate limit exceeded: at most ${n} mutations a minute for one client`,
@@ -109,7 +112,7 @@ export function rateLimitGate(options: { limits: RateLimits; forward: boolean; s
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization.trim() : "";
     const bearer = options.forward && /^Bearer\s+\S+/i.test(authorization);
     if (bearer && (await options.refusedTokens.has(authorization))) {
-      RefusedTokens.refused();
+      refuse("gateway", "refusedToken");
       return {
         status: 401,
         body: { errors: [{ message: "The directory refused this token a moment ago: get a new one", extensions: { code: ErrorCode.UNAUTHENTICATED } }] },
@@ -125,7 +128,7 @@ export function rateLimitGate(options: { limits: RateLimits; forward: boolean; s
         await consume(limiter, client, points);
       } catch (verdict) {
         if (!(verdict instanceof RateLimiterRes)) throw verdict;
-        replicaMetrics.rateLimited.inc({ limit: limiter.limit });
+        refuse("gateway", LIMIT_NAMES[limiter.limit]);
         const retryAfter = Math.max(1, Math.ceil(verdict.msBeforeNext / 1000));
         const value = limits[limiter.limit];
         return {

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { ErrorCode } from "../platform/error-codes.js";
 import type { Refusal } from "../platform/http.js";
 import type { Logger } from "../platform/log.js";
-import { replicaMetrics } from "../platform/replica-metrics.js";
+import { refuse, replicaMetrics } from "../platform/replica-metrics.js";
 import { loadOperations, type Operation } from "./operations.js";
 
 /**
@@ -58,6 +58,7 @@ const LOGGED_HASHES = 10_000;
 
 function refusal(status: number, code: ErrorCode, message: string, outcome: string): Refusal {
   replicaMetrics.trustedDocuments.inc({ outcome });
+  refuse("gateway", "trustedDocuments");
   return { status, body: { errors: [{ message, extensions: { code } }] } };
 }
 

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { Environment } from "./config.js";
-import { replicaMetrics } from "./replica-metrics.js";
 import type { SharedState } from "./shared-state.js";
 
 /**
@@ -38,11 +37,6 @@ export class RefusedTokens {
     const key = RefusedTokens.key(authorization);
     this.local.set(key, true);
     if (this.shared?.enabled) await this.shared.use("refused_tokens", (redis) => redis.set(key, "1", "EX", this.ttlSeconds), () => undefined);
-  }
-
-  /** counts a request refused from the list */
-  static refused(): void {
-    replicaMetrics.rateLimited.inc({ limit: "refused_token" });
   }
 }
 

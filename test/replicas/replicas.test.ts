@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadOperations, TOUR_VARIABLES } from "../../gateway/operations.js";
 import { sha256 } from "../../gateway/trusted-documents.js";
-import { replicaMetrics } from "../../platform/replica-metrics.js";
+import { counterValue, replicaMetrics } from "../../platform/replica-metrics.js";
 import { directoryToken } from "../helpers/stack.js";
 import { redisAvailable, startRedis, startReplicas, useReplicasWithRedis, type ReplicaBed } from "../helpers/replicas.js";
 
@@ -127,7 +127,11 @@ describe.skipIf(!withRedis)("two replicas sharing Redis", () => {
 });
 
 describe.skipIf(!withRedis)("the upstream request budget across replicas", () => {
-  const replicas = useReplicasWithRedis({ env: { DIRECTORY_RATE_LIMIT: "20", REDIS_KEY_PREFIX: "test-budget:" } });
+  const replicas = useReplicasWithRedis({
+    // deadlines long enough for 100 reads at 20 a second on a loaded machine running every replica in one process
+    env: { DIRECTORY_RATE_LIMIT: "20", REDIS_KEY_PREFIX: "test-budget:", SUBGRAPH_DEADLINE_MS: "30000" },
+    gatewayEnv: { GATEWAY_DEADLINE_MS: "30000" },
+  });
   let bed: ReplicaBed;
   beforeAll(() => {
     bed = replicas.bed;
@@ -166,8 +170,10 @@ describe.skipIf(!withRedis)("the upstream request budget across replicas", () =>
     );
     const codes = short.flatMap((r) => (r.errors ?? []).map((e: any) => e.extensions?.code));
     expect(codes.length).toBeGreaterThan(0);
-    expect(new Set(codes)).toEqual(new Set(["UPSTREAM_BUDGET_EXCEEDED"]));
-    expect(replicaMetrics.upstreamBudget.value({ outcome: "exceeded" })).toBeGreaterThan(0);
+    expect(codes).toContain("UPSTREAM_BUDGET_EXCEEDED");
+    // a read whose slot came just before its deadline may still run out of time on its way
+    expect(codes.filter((c: string) => c !== "UPSTREAM_BUDGET_EXCEEDED" && c !== "DEADLINE_EXCEEDED")).toEqual([]);
+    expect(await counterValue(replicaMetrics.upstreamBudget, { outcome: "exceeded" })).toBeGreaterThan(0);
   });
 });
 
@@ -182,8 +188,8 @@ describe.skipIf(!withRedis)("Redis killed mid-load", () => {
   });
 
   it("fails no operation, shows the fallback in the metrics, and shares again once Redis is back", async () => {
-    const fallbacks = () => replicaMetrics.sharedStateFallbacks.value();
-    const before = fallbacks();
+    const fallbacks = () => counterValue(replicaMetrics.sharedStateFallbacks);
+    const before = await fallbacks();
     const errors: unknown[] = [];
     let served = 0;
     const load = async (rounds: number) => {
@@ -202,7 +208,7 @@ describe.skipIf(!withRedis)("Redis killed mid-load", () => {
     await load(10);
     if (errors.length) console.log("FIRST", JSON.stringify(errors[0]));
     expect(errors).toEqual([]);
-    expect(fallbacks()).toBeGreaterThan(before);
+    expect(await fallbacks()).toBeGreaterThan(before);
     await replicas.redis.restart();
     // ioredis reconnects by itself (at most every 2 s)
     const deadline = Date.now() + 10_000;
@@ -215,7 +221,7 @@ describe.skipIf(!withRedis)("Redis killed mid-load", () => {
     await postApq(bed.replicas[0]!.gateway.url, { query: `{ employee(id: "10") { id } }`, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
     const shared = await postApq(bed.replicas[1]!.gateway.url, { extensions: { persistedQuery: { version: 1, sha256Hash: hash } } });
     expect(shared.errors).toBeUndefined();
-    console.log(`[replicas] Redis killed mid-load: ${served} operations served, 0 failed, ${fallbacks() - before} fallbacks counted`);
+    console.log(`[replicas] Redis killed mid-load: ${served} operations served, 0 failed, ${(await fallbacks()) - before} fallbacks counted`);
   });
 });
 

@@ -18,6 +18,7 @@ import { Limiter, sleep } from "./util.js";
 import { RequestPacer, rateBudgetExceeded } from "./pacer.js";
 import { Logger } from "../../../platform/log.js";
 import { RefusedTokens } from "../../../platform/refused-tokens.js";
+import { refuse } from "../../../platform/replica-metrics.js";
 import { SharedState } from "../../../platform/shared-state.js";
 
 /**
@@ -351,13 +352,13 @@ export class Upstream {
    * token the directory refused with 401 a moment ago (on any replica), is refused without a call.
    */
   private async checkCaller(state: SessionState, spec: RequestSpec): Promise<void> {
-    const refuse = (status: number | null, reason: "unauthenticated" | "http") =>
+    const refusal = (status: number | null, reason: "unauthenticated" | "http") =>
       new UpstreamError({ method: spec.method, path: spec.path, status, reason, ...(status === 401 ? { summary: "Unauthorized (refused a moment ago)" } : {}) });
-    if (state.authorization === null) throw refuse(null, "unauthenticated");
+    if (state.authorization === null) throw refusal(null, "unauthenticated");
     state.refused ??= this.refusedTokens.has(state.authorization);
     if (await state.refused) {
-      RefusedTokens.refused();
-      throw refuse(401, "http");
+      refuse("subgraph", "refusedToken");
+      throw refusal(401, "http");
     }
   }
 
@@ -431,7 +432,10 @@ export class Upstream {
    */
   private async pace(state: SessionState, spec: RequestSpec, left: number): Promise<void> {
     if (this.pacer === null || spec.api === "token" || (spec.api === "current" && this.config.auth === "forward")) return;
-    if (!(await this.pacer.acquire(spec.api, left - Math.min(left / 2, MIN_ATTEMPT_MS)))) throw rateBudgetExceeded(this.pacer.perSecond);
+    if (!(await this.pacer.acquire(spec.api, left - Math.min(left / 2, MIN_ATTEMPT_MS)))) {
+      refuse("subgraph", "upstreamRateBudget");
+      throw rateBudgetExceeded(this.pacer.perSecond);
+    }
   }
 
   private emit(event: UpstreamCallEvent): void {

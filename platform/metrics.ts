@@ -1,0 +1,193 @@
+import type { ServerResponse } from "node:http";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+/**
+ * Prometheus metrics (prom-client), one registry per process: `npm start` runs the gateway and the
+ * three subgraphs in one process, and each of their ports answers `GET /metrics` with the whole
+ * process's registry (the `component` label tells them apart). docs/observability.md lists every
+ * metric and its labels.
+ *
+ * Every label has a bounded set of values: no id, no raw operation text. Operation names go
+ * through `operationLabel` (the names of `operations/` and a capped number of others, then
+ * `other`); upstream routes are templates (`/service-api/employees/{id}`).
+ *
+ * Other modules record through the one `processMetrics()`:
+ *   processMetrics().refused("gateway", "depth")
+ *   processMetrics().operations.inc({ component, operation, outcome })
+ */
+
+/** the label of an operation without a name */
+export const ANONYMOUS = "anonymous";
+/** the label of every name past the cap, or not a GraphQL name */
+export const OTHER = "other";
+/** how many distinct operation names beyond the known ones become labels (then `other`) */
+export const MAX_OPERATION_NAMES = 100;
+
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
+/** the name of a fetch a gateway plans, `EmployeeProfile__people__0`: labelled with the operation's own */
+const PLANNED_FETCH = /^(.+)__[_0-9A-Za-z-]+__\d+$/;
+
+export type Outcome = "success" | "partial" | "failure";
+
+/** What an upstream client reports to be scraped (its ETag cache and breakers). */
+export interface UpstreamGauges {
+  etagEntries(): number;
+  etagBytes(): number;
+  /** each API's breaker: `closed`, `open`, `half-open` */
+  breakers(): Record<string, BreakerState>;
+}
+export type BreakerState = "closed" | "open" | "half-open";
+/** from the least to the most open */
+const BREAKER_STATES: BreakerState[] = ["closed", "half-open", "open"];
+
+export class Metrics {
+  readonly registry = new Registry();
+
+  /** operations by component, name and outcome */
+  readonly operations = new Counter({
+    name: "graphql_operations_total",
+    help: "GraphQL operations answered, by component, operation name and outcome (success, partial: data and errors, failure: no data)",
+    labelNames: ["component", "operation", "outcome"] as const,
+    registers: [this.registry],
+  });
+  readonly operationDuration = new Histogram({
+    name: "graphql_operation_duration_seconds",
+    help: "Time from the operation's receipt to its answer, by component, operation name and outcome",
+    labelNames: ["component", "operation", "outcome"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly inFlight = new Gauge({
+    name: "graphql_operations_in_flight",
+    help: "GraphQL operations being executed, by component",
+    labelNames: ["component"] as const,
+    registers: [this.registry],
+  });
+  /** refusals of an operation by a limit before or while it runs (operation limits, upstream budget, deadline, rate limits) */
+  readonly refusals = new Counter({
+    name: "graphql_refusals_total",
+    help: "Operations refused by a limit, by component and limit (depth, aliases, cost, ..., upstreamBudget)",
+    labelNames: ["component", "limit"] as const,
+    registers: [this.registry],
+  });
+  readonly subgraphFetches = new Counter({
+    name: "gateway_subgraph_fetches_total",
+    help: "Requests the gateway sent to a subgraph, by subgraph and outcome (HTTP status, or error)",
+    labelNames: ["subgraph", "status"] as const,
+    registers: [this.registry],
+  });
+  readonly subgraphFetchDuration = new Histogram({
+    name: "gateway_subgraph_fetch_duration_seconds",
+    help: "Duration of the gateway's requests to a subgraph, by subgraph",
+    labelNames: ["subgraph"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly upstreamRequests = new Counter({
+    name: "upstream_requests_total",
+    help: "HTTP attempts to the directory service, by API, method, route template, status (none: no answer) and attempt (1, 2, 3...)",
+    labelNames: ["api", "method", "route", "status", "attempt"] as const,
+    registers: [this.registry],
+  });
+  readonly upstreamNotModified = new Counter({
+    name: "upstream_not_modified_total",
+    help: "Conditional GETs the directory answered 304 (the ETag cache's body served), by API and route template",
+    labelNames: ["api", "route"] as const,
+    registers: [this.registry],
+  });
+
+  private readonly upstreams = new Set<UpstreamGauges>();
+  private readonly names = new Set<string>();
+  private readonly known = new Set<string>();
+
+  /** `defaults`: the process's own metrics (CPU, memory, event loop lag, GC); left out by unit tests */
+  constructor(options: { defaults?: boolean } = {}) {
+    if (options.defaults ?? true) collectDefaultMetrics({ register: this.registry });
+    const upstreams = this.upstreams;
+    new Gauge({
+      name: "upstream_etag_cache_entries",
+      help: "Answers kept for conditional GETs, all callers together",
+      registers: [this.registry],
+      collect() {
+        this.set([...upstreams].reduce((n, u) => n + u.etagEntries(), 0));
+      },
+    });
+    new Gauge({
+      name: "upstream_etag_cache_bytes",
+      help: "Size of the answers kept for conditional GETs (characters)",
+      registers: [this.registry],
+      collect() {
+        this.set([...upstreams].reduce((n, u) => n + u.etagBytes(), 0));
+      },
+    });
+    new Gauge({
+      name: "upstream_breaker_state",
+      help: "Each API's circuit breaker: 1 for its current state (closed, open, half-open), 0 for the others",
+      labelNames: ["api", "state"] as const,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        // with several clients in one process (tests), an API is as open as its most open breaker
+        const worst: Record<string, number> = {};
+        for (const u of upstreams) {
+          for (const [api, state] of Object.entries(u.breakers())) worst[api] = Math.max(worst[api] ?? 0, BREAKER_STATES.indexOf(state));
+        }
+        for (const [api, rank] of Object.entries(worst)) {
+          for (const state of BREAKER_STATES) this.set({ api, state }, state === BREAKER_STATES[rank] ? 1 : 0);
+        }
+      },
+    });
+  }
+
+  /** Scrapes an upstream client's cache and breakers until the returned function is called. */
+  watchUpstream(upstream: UpstreamGauges): () => void {
+    this.upstreams.add(upstream);
+    return () => this.upstreams.delete(upstream);
+  }
+
+  /** Names always kept as labels (the operations frontends ship), beside the capped others. */
+  knowOperations(names: Iterable<string>): void {
+    for (const name of names) this.known.add(name);
+  }
+
+  /**
+   * An operation name as a label: a planned fetch's name becomes its operation's; a known name,
+   * or one of the first MAX_OPERATION_NAMES others, is kept; anything else is `other`.
+   */
+  operationLabel(name: string | null | undefined): string {
+    if (name == null || name === "") return ANONYMOUS;
+    const own = PLANNED_FETCH.exec(name)?.[1] ?? name;
+    if (!GRAPHQL_NAME.test(own)) return OTHER;
+    if (this.known.has(own) || this.names.has(own)) return own;
+    if (this.names.size >= MAX_OPERATION_NAMES) return OTHER;
+    this.names.add(own);
+    return own;
+  }
+
+  /** One operation answered. */
+  operation(component: string, name: string | null | undefined, outcome: Outcome, seconds: number): void {
+    const labels = { component, operation: this.operationLabel(name), outcome };
+    this.operations.inc(labels);
+    this.operationDuration.observe(labels, seconds);
+  }
+
+  /** An operation refused by `limit` (a name from a fixed set: the limits' own names). */
+  refused(component: string, limit: string): void {
+    this.refusals.inc({ component, limit });
+  }
+
+  /** The Prometheus text of the whole registry. */
+  async scrape(res: ServerResponse): Promise<void> {
+    const body = await this.registry.metrics();
+    // no CORS header: a page of another origin cannot read it
+    res.writeHead(200, { "content-type": this.registry.contentType, "content-length": String(Buffer.byteLength(body)), "cache-control": "no-store" });
+    res.end(body);
+  }
+}
+
+let shared: Metrics | undefined;
+
+/** The process's registry: made on first use, then shared by every component of the process. */
+export function processMetrics(): Metrics {
+  return (shared ??= new Metrics());
+}
