@@ -20,6 +20,7 @@ import { Logger } from "../../../platform/log.js";
 import { RefusedTokens } from "../../../platform/refused-tokens.js";
 import { refuse } from "../../../platform/replica-metrics.js";
 import { SharedState } from "../../../platform/shared-state.js";
+import { LRUCache } from "lru-cache";
 
 /**
  * The one HTTP access layer to both APIs of the directory service.
@@ -79,6 +80,10 @@ interface SessionState {
   deadlineMs: number;
   /** forward mode: whether the caller's token is one the directory just refused (asked once a session) */
   refused?: Promise<boolean>;
+  /** forward mode: the current API accepted the caller's token (a 2xx or 304 for it) */
+  accepted?: boolean;
+  /** forward mode: the check of the caller made before its first legacy call */
+  callerCheck?: Promise<unknown>;
 }
 
 export class Upstream {
@@ -103,6 +108,8 @@ export class Upstream {
   private readonly pacer: RequestPacer | null;
   /** forward mode: the tokens the directory refused with 401, refused without calling again */
   readonly refusedTokens: RefusedTokens;
+  /** forward mode: hashes of the tokens the current API accepted a moment ago (this process) */
+  private readonly acceptedTokens: LRUCache<string, true>;
   /** one breaker per API; none when `breakerFailures` is 0 */
   private readonly breakers: Partial<Record<Api, CircuitBreakerPolicy>> = {};
   /**
@@ -116,6 +123,7 @@ export class Upstream {
     this.shared = new SharedState(config.shared ?? { url: null, prefix: "", timeoutMs: 200 }, logger);
     this.pacer = config.rateLimit ? new RequestPacer(config.rateLimit, this.shared) : null;
     this.refusedTokens = new RefusedTokens(config.auth === "forward" ? (config.refusedTokenTtlSeconds ?? 30) : 0, this.shared);
+    this.acceptedTokens = new LRUCache<string, true>({ max: 10_000, ttl: Math.max(1, config.refusedTokenTtlSeconds ?? 30) * 1000 });
     this.base = new URL(config.baseUrl.replace(/\/+$/, ""));
     this.tokenPath = new URL(config.tokenUrl).pathname;
     this.cursors = cursorSigner(config.cursorSecret ?? randomBytes(32).toString("hex"));
@@ -314,6 +322,7 @@ export class Upstream {
       const status = response.statusCode;
       // a 304 answers the validator sent with this very attempt; one without a validator is an
       // upstream fault and falls through to the error below
+      if (spec.api === "current" && state.authorization !== null && (status === 304 || (status >= 200 && status < 300))) this.accepted(state);
       if (status === 304 && cached) return parseJson<T>(cached.text, spec);
       if (status >= 200 && status < 300) {
         await cache?.remember(cacheKey, header(response, "etag"), response.body);
@@ -360,6 +369,22 @@ export class Upstream {
       refuse("subgraph", "refusedToken");
       throw refusal(401, "http");
     }
+    // the facade's legacy key is used for a caller the current API accepted (in this request, or
+    // a moment ago): otherwise one page of one employee with the caller's token first
+    if (spec.api !== "legacy" || state.accepted) return;
+    if (this.acceptedTokens.has(state.identity)) {
+      state.accepted = true;
+      return;
+    }
+    state.callerCheck ??= this.send(state, { api: "current", method: "GET", ...this.target("/service-api/employees", { limit: 1 }) });
+    await state.callerCheck;
+  }
+
+  /** forward mode: the current API accepted the session's token */
+  private accepted(state: SessionState): void {
+    if (state.accepted) return;
+    state.accepted = true;
+    this.acceptedTokens.set(state.identity, true);
   }
 
   /** ms left before the session's deadline */
