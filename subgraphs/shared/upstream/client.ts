@@ -268,8 +268,7 @@ export class Upstream {
         headers.authorization = `Bearer ${token}`;
       }
     } else if (spec.api === "legacy") {
-      // forward mode: no call with the facade's own key for a caller without credentials, or
-      // with credentials the directory just refused
+      // forward mode: the facade's own key only for a caller checked first (checkCaller)
       if (this.config.auth === "forward") await this.checkCaller(state, spec);
       headers.authorization = `service application=${this.config.apiKey ?? ""}`;
     }
@@ -358,7 +357,8 @@ export class Upstream {
 
   /**
    * Forward mode, before a call on the caller's behalf: a caller without credentials, or whose
-   * token the directory refused with 401 a moment ago (on any replica), is refused without a call.
+   * token the directory refused with 401 a moment ago (on any replica), is refused without a call;
+   * before a legacy call, a token the current API has not accepted yet is checked first.
    */
   private async checkCaller(state: SessionState, spec: RequestSpec): Promise<void> {
     const refusal = (status: number | null, reason: "unauthenticated" | "http") =>
