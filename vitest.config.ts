@@ -20,6 +20,8 @@ const slow = [
   "test/people/**/*.test.ts",
   "test/organisation/**/*.test.ts",
   "test/legacy-time/**/*.test.ts",
+  // two stacks of replicas and real redis-servers
+  "test/replicas/**/*.test.ts",
   "test/shared/limits.test.ts",
   "test/directory/current-scale.test.ts",
   "test/directory/generate-scale.test.ts",

@@ -3,6 +3,11 @@ import { authMode, ConfigError, debugErrors, Environment, graphPrefix, isProduct
 import { loadOperationLimits, type OperationLimits } from "../platform/limits.js";
 import { readLogLevel, type LogLevel } from "../platform/log.js";
 import { parseCorsAllowedHeaders, parseCorsOrigins, type CorsOrigins } from "./cors.js";
+import { TRUSTED_DOCUMENTS_MANIFEST, type TrustedDocumentsMode } from "./trusted-documents.js";
+import { fileURLToPath } from "node:url";
+import { loadRateLimits, type RateLimits } from "./rate-limits.js";
+import { refusedTokenTtlSeconds } from "../platform/refused-tokens.js";
+import { loadSharedStateConfig, type SharedStateConfig } from "../platform/shared-state.js";
 
 /** The gateway's configuration, parsed and validated once at start-up from the environment. */
 
@@ -43,6 +48,20 @@ export interface GatewayConfig {
   explorers: Explorers;
   /** READY_CHECK_INTERVAL_MS, default 5000: how long `/ready`'s check of the subgraphs is kept (platform/readiness.ts) */
   readyIntervalMs?: number;
+  /** GATEWAY_TRUSTED_DOCUMENTS: `off` (default outside production), `log` (default in production) or `enforce` (trusted-documents.ts) */
+  trustedDocuments: TrustedDocumentsMode;
+  /** GATEWAY_TRUSTED_DOCUMENTS_MANIFEST: the manifest's path, default operations/trusted-documents.json */
+  trustedDocumentsManifest: string;
+  /** GATEWAY_RATE_LIMIT, GATEWAY_WRITE_RATE_LIMIT, GATEWAY_COST_LIMIT, GATEWAY_TRUSTED_PROXIES (rate-limits.ts) */
+  rateLimits: RateLimits;
+  /** GATEWAY_APQ_TTL_S, default 86400: how long a document registered by APQ is kept */
+  apqTtlSeconds: number;
+  /** GATEWAY_APQ_CACHE_MB × 2^20, default 32 MiB: the process's own APQ documents */
+  apqCacheBytes: number;
+  /** DIRECTORY_REFUSED_TOKEN_TTL_S, default 30 (forward mode) */
+  refusedTokenTtlSeconds: number;
+  /** REDIS_URL, REDIS_KEY_PREFIX, REDIS_TIMEOUT_MS: the state the replicas share */
+  shared: SharedStateConfig;
 }
 
 /** `sandbox`: Apollo Sandbox at `/` (loaded from Apollo's CDN); `explorer`: GraphiQL at `/explorer`, served offline. */
@@ -90,6 +109,13 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     corsAllowedHeaders: parseCorsAllowedHeaders(e.text("GATEWAY_CORS_ALLOWED_HEADERS")),
     explorers: parseExplorers(e.text("GATEWAY_EXPLORER"), production),
     readyIntervalMs: readyCheckIntervalMs(env),
+    trustedDocuments: e.choice("GATEWAY_TRUSTED_DOCUMENTS", ["off", "log", "enforce"] as const, production ? "log" : "off"),
+    trustedDocumentsManifest: e.text("GATEWAY_TRUSTED_DOCUMENTS_MANIFEST") ?? fileURLToPath(TRUSTED_DOCUMENTS_MANIFEST),
+    rateLimits: loadRateLimits(env, production),
+    apqTtlSeconds: e.integer("GATEWAY_APQ_TTL_S", 86_400, 1, 30 * 86_400),
+    apqCacheBytes: e.integer("GATEWAY_APQ_CACHE_MB", 32, 1, 4096) * (1 << 20),
+    refusedTokenTtlSeconds: refusedTokenTtlSeconds(env),
+    shared: loadSharedStateConfig(env),
   };
 }
 

@@ -26,6 +26,11 @@ import { handleCors } from "./cors.js";
 import { createExploration } from "./explore.js";
 import { ErrorCode } from "../platform/error-codes.js";
 import { claimSpeculation, speculate, type SpeculationContext } from "./speculate.js";
+import { introspectionOnly, readManifest, trustedDocuments } from "./trusted-documents.js";
+import { ApqStore } from "./apq-store.js";
+import { rateLimitGate } from "./rate-limits.js";
+import { RefusedTokens } from "../platform/refused-tokens.js";
+import { SharedState } from "../platform/shared-state.js";
 
 /**
  * The gateway: composes the three subgraphs (from the committed supergraph, or by introspecting
@@ -151,7 +156,11 @@ function post(url: string, init: RequestInit & { headers: Record<string, string>
  * it differs by the millisecond between callers of the same fetch. A joiner whose first caller
  * ran out of time fetches on its own.
  */
-function subgraphFetcher(subgraph: string, inflight: InFlight<SubgraphAnswer>): (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<Response> {
+function subgraphFetcher(
+  subgraph: string,
+  inflight: InFlight<SubgraphAnswer>,
+  observe: (init: RequestInit & { headers: Record<string, string> }, answer: SubgraphAnswer) => Promise<void>,
+): (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<Response> {
   return async (url, init) => {
     const body = typeof init.body === "string" ? init.body : null;
     // the data source sends `{"query":"<operation>",...}`: a query plan's fetch is `query ...` or `{...}`
@@ -163,6 +172,7 @@ function subgraphFetcher(subgraph: string, inflight: InFlight<SubgraphAnswer>): 
       inflight.forget();
       answer = await fetchWithinDeadline(subgraph, url, init).finally(() => inflight.forget());
     }
+    await observe(init, answer);
     return answerResponse(url, answer);
   };
 }
@@ -231,12 +241,13 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     url: string,
     private readonly secret: string | null,
     inflight: InFlight<SubgraphAnswer>,
+    observe: Parameters<typeof subgraphFetcher>[2],
   ) {
     // node:http with keep-alive agents (`post`) rather than the default make-fetch-happen agent:
     // that agent keeps idle sockets forever, so after a pause longer than the subgraph server's
     // keep-alive timeout (5 s) a request could go out on a socket the server was closing
     // (ECONNRESET, "socket hang up"). Node's agent honours the server's `Keep-Alive: timeout=5`.
-    super({ url, fetcher: subgraphFetcher(name, inflight) as unknown as RemoteGraphQLDataSource["fetcher"] });
+    super({ url, fetcher: subgraphFetcher(name, inflight, observe) as unknown as RemoteGraphQLDataSource["fetcher"] });
   }
 
   /**
@@ -299,6 +310,16 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   process.env.APOLLO_TELEMETRY_DISABLED ??= "true";
   // one for every subgraph: a mutation of one subgraph may change what another answers
   const inflight = new InFlight<SubgraphAnswer>((err) => err instanceof DeadlineExceededError);
+  // the state the replicas share (REDIS_URL): APQ documents, refused tokens, per-client limits
+  const shared = new SharedState(config.shared, logger);
+  const refusedTokens = new RefusedTokens(config.auth === "forward" ? config.refusedTokenTtlSeconds : 0, shared);
+  const observe = async (init: { headers: Record<string, string> }, answer: SubgraphAnswer) => {
+    // forward mode: a subgraph's answer says the directory refused the caller's token with 401
+    const authorization = init.headers.authorization;
+    if (config.auth === "forward" && authorization && answer.text.includes('"UNAUTHENTICATED"') && /"status":401\b/.test(answer.text)) {
+      await refusedTokens.remember(authorization);
+    }
+  };
   const gateway = new ApolloGateway({
     supergraphSdl:
       config.compose === "introspect"
@@ -306,7 +327,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
             subgraphs: SUBGRAPH_NAMES.map((name) => ({ name, url: config.subgraphUrls[name] })),
           })
         : await readSupergraph(config.supergraphPath, config.prefix),
-    buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight),
+    buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight, observe),
     // its OpenTelemetry spans (gateway.request, .plan, .fetch...; docs/observability.md) without
     // the operation's text or the errors' messages, which may carry the caller's values
     telemetry: { includeDocument: false, recordExceptions: false },
@@ -331,6 +352,8 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     // the process that runs the gateway owns shutdown (close the HTTP server, then stop): Apollo's
     // own SIGTERM handler would stop it under in-flight requests and re-raise the signal
     stopOnTerminationSignals: false,
+    // APQ, shared by every gateway replica through Redis when there is one (apq-store.ts)
+    persistedQueries: { cache: new ApqStore(shared, config.apqTtlSeconds, config.apqCacheBytes), ttl: config.apqTtlSeconds },
     plugins: [
       // the exploration pages are served by explore.ts, one per operation
       ApolloServerPluginLandingPageDisabled(),
@@ -351,6 +374,8 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   // the frontends' operations are always metric labels of their own (metrics.ts caps the others);
   // a deployment without `operations/` only has the capped ones
   if (existsSync(OPERATIONS_DIR)) processMetrics().knowOperations(loadOperations().map((o) => o.name));
+  const meter = rateLimitGate({ limits: config.rateLimits, forward: config.auth === "forward", shared, refusedTokens });
+  const admit = trustedDocuments({ mode: config.trustedDocuments, manifest: readManifest(config.trustedDocumentsManifest), introspection: !config.production, logger });
   await apollo.start();
   const exploration = await createExploration(config);
   const readiness = cachedCheck(() => checkSubgraphs(config), config.readyIntervalMs ?? 0);
@@ -367,7 +392,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     if (handleCors(config.corsOrigins, req, res, config.corsAllowedHeaders)) return;
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
-    await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits, true);
+    await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits, { admit, meter, requestErrors4xx: true });
   }
 
   let http: HttpListener;
@@ -375,6 +400,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     http = await listen(handle, { port: config.port, host: config.host, logger, lifecycle: processLifecycle });
   } catch (err) {
     await apollo.stop();
+    await shared.close();
     throw err;
   }
 
@@ -384,6 +410,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     async close() {
       await http.close();
       await apollo.stop();
+      await shared.close();
     },
   };
 }
@@ -433,7 +460,7 @@ function requireCredentials(): ApolloServerPlugin<GatewayContext> {
       return {
         async didResolveOperation({ contextValue, document, operationName }) {
           if (/^Bearer\s+\S+/i.test(contextValue.authorization ?? "")) return;
-          if (isIntrospectionOnly(document, operationName)) return;
+          if (introspectionOnly(document, operationName)) return;
           throw new GraphQLError("A bearer token is required: send `Authorization: Bearer <token>` of the directory service", {
             extensions: { code: ErrorCode.UNAUTHENTICATED, http: { status: 401 } },
           });
@@ -441,14 +468,4 @@ function requireCredentials(): ApolloServerPlugin<GatewayContext> {
       };
     },
   };
-}
-
-function isIntrospectionOnly(document: DocumentNode, operationName: string | null | undefined): boolean {
-  const operation = document.definitions.find(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
-  );
-  if (!operation || operation.operation !== "query") return false;
-  return operation.selectionSet.selections.every(
-    (s) => s.kind === Kind.FIELD && (s.name.value === "__schema" || s.name.value === "__type" || s.name.value === "__typename"),
-  );
 }

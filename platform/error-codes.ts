@@ -13,6 +13,8 @@ export const ErrorCode = {
   BAD_REQUEST: "BAD_REQUEST",
   GRAPHQL_PARSE_FAILED: "GRAPHQL_PARSE_FAILED",
   GRAPHQL_VALIDATION_FAILED: "GRAPHQL_VALIDATION_FAILED",
+  /** trusted documents: a document or hash the manifest does not hold (GATEWAY_TRUSTED_DOCUMENTS) */
+  PERSISTED_QUERY_NOT_IN_LIST: "PERSISTED_QUERY_NOT_IN_LIST",
   /** an operation over one of the operation limits (`extensions.limit`, `value`, `actual`) */
   OPERATION_LIMIT_EXCEEDED: "OPERATION_LIMIT_EXCEEDED",
   // the caller's rights
@@ -26,7 +28,7 @@ export const ErrorCode = {
   /** the upstream's 412: `If-Match` failed */
   CONFLICT: "CONFLICT",
   // the upstream and the facade's protections of it
-  /** 429 once the retries ran out (`extensions.retryAfter`) */
+  /** 429 once the retries ran out, or a per-client limit of the gateway (`extensions.retryAfter`, `limit`) */
   RATE_LIMITED: "RATE_LIMITED",
   /** 5xx, timeouts, connection failures after the retries, an open circuit, an unreadable answer */
   UPSTREAM_UNAVAILABLE: "UPSTREAM_UNAVAILABLE",

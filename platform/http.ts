@@ -3,6 +3,7 @@ import type { GraphQLError } from "graphql";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "./log.js";
+import type { RequestedOperation } from "./limits.js";
 import { ErrorCode, errorBody } from "./error-codes.js";
 import { inRequestScope } from "./request-scope.js";
 import { shutdownGate, type Lifecycle } from "./lifecycle.js";
@@ -76,7 +77,26 @@ export class BodyTooLargeError extends Error {}
  * A check of the operation a request carries, before Apollo Server parses and validates it (the
  * operation limits): answers the error to send with a 400, or null to go on.
  */
-export type OperationCheck = (operation: { query: string; operationName?: unknown; variables: Record<string, unknown> }) => GraphQLError | null;
+export type OperationCheck = (operation: RequestedOperation) => GraphQLError | null;
+
+/** A request refused before GraphQL runs: its status, body and headers (`Retry-After`). */
+export interface Refusal {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The gateway's admission steps around the operation limits: `admit` before them, on the request
+ * as sent (trusted documents put the document in); `meter` after them, with the operation's
+ * measured shape (the per-client rate limits).
+ */
+export interface Gates {
+  admit?(request: HTTPGraphQLRequest): Refusal | null;
+  meter?(operation: RequestedOperation, req: IncomingMessage): Promise<Refusal | null>;
+  /** request errors answer a 4xx whatever the client accepts (the gateway; platform/request-errors.ts) */
+  requestErrors4xx?: boolean;
+}
 
 export async function serveGraphQL<C extends BaseContext>(
   apollo: ApolloServer<C>,
@@ -84,8 +104,7 @@ export async function serveGraphQL<C extends BaseContext>(
   res: ServerResponse,
   context: () => Promise<C>,
   check?: OperationCheck,
-  /** request errors answer a 4xx whatever the client accepts (the gateway; platform/request-errors.ts) */
-  requestErrors4xx = false,
+  gates: Gates = {},
 ): Promise<void> {
   const url = new URL(req.url ?? "/", "http://graphql.local");
   let body: unknown;
@@ -103,15 +122,19 @@ export async function serveGraphQL<C extends BaseContext>(
     if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
   }
   const request: HTTPGraphQLRequest = { method: (req.method ?? "GET").toUpperCase(), headers, search: url.search, body };
-  const operation = check ? operationOf(request, url.searchParams) : null;
-  const refusal = operation ? check!(operation) : null;
+  const admitted = gates.admit?.(request);
+  if (admitted) return sendJson(res, admitted.status, admitted.body, admitted.headers);
+  const operation = check || gates.meter ? operationOf(request, new URLSearchParams(request.search)) : null;
+  const refusal = operation && check ? check(operation) : null;
   if (refusal) {
     const { http: _http, ...extensions } = refusal.extensions;
     return sendJson(res, 400, { errors: [{ message: refusal.message, extensions }] }, graphQLResponseType(req));
   }
+  const metered = operation && gates.meter ? await gates.meter(operation, req) : null;
+  if (metered) return sendJson(res, metered.status, metered.body, metered.headers);
   const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: request, context });
   for (const [key, value] of response.headers) res.setHeader(key, value);
-  res.statusCode = requestErrorStatus(response.status ?? 200, response.body.kind === "complete" ? response.body.string : null, req.headers.accept, requestErrors4xx);
+  res.statusCode = requestErrorStatus(response.status ?? 200, response.body.kind === "complete" ? response.body.string : null, req.headers.accept, gates.requestErrors4xx === true);
   if (response.body.kind === "complete") {
     res.end(response.body.string);
   } else {

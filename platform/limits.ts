@@ -330,6 +330,8 @@ export interface RequestedOperation {
   query: string;
   operationName?: unknown;
   variables: Record<string, unknown>;
+  /** set by the guard once the operation passed: its measured shape (cost, mutation fields) */
+  shape?: OperationShape;
 }
 
 /** How many accepted operation texts a guard keeps parsed (then it starts again). */
@@ -341,6 +343,8 @@ interface Accepted {
   constantShape: boolean;
   /** the schema the constant shape passed against */
   schema: GraphQLSchema | undefined;
+  /** the constant shape, once measured */
+  shape?: OperationShape;
 }
 
 /** Whether a variable gives some field's `first` (the only measure variables change: listSize). */
@@ -379,9 +383,17 @@ export function operationGuard(limits: OperationLimits, schema: () => GraphQLSch
       if (known) {
         const current = schema();
         // a shape no variable sizes is the text's own: measured once per schema
-        if (known.constantShape && known.schema === current) return null;
-        checkShape(measureDocument(known.document, current, operation.variables), limits);
-        if (known.constantShape) known.schema = current;
+        if (known.constantShape && known.schema === current && known.shape) {
+          operation.shape = known.shape;
+          return null;
+        }
+        const shape = measureDocument(known.document, current, operation.variables);
+        checkShape(shape, limits);
+        operation.shape = shape;
+        if (known.constantShape) {
+          known.schema = current;
+          known.shape = shape;
+        }
         return null;
       }
       checkSource(operation.query, limits);
@@ -392,12 +404,14 @@ export function operationGuard(limits: OperationLimits, schema: () => GraphQLSch
         // Apollo answers the syntax error
       }
       if (document) {
-        checkShape(measureDocument(document, schema(), operation.variables), limits);
+        const shape = measureDocument(document, schema(), operation.variables);
+        checkShape(shape, limits);
         const merges = countFieldMerges(document, limits.fieldMerges);
         if (merges > limits.fieldMerges) throw new OperationLimitError("fieldMerges", limits.fieldMerges, `more than ${limits.fieldMerges}`);
+        operation.shape = shape;
         if (accepted.size >= ACCEPTED_TEXTS) accepted.clear();
         const constantShape = !sizedByVariables(document);
-        accepted.set(operation.query, { document, constantShape, schema: constantShape ? schema() : undefined });
+        accepted.set(operation.query, { document, constantShape, schema: constantShape ? schema() : undefined, ...(constantShape ? { shape } : {}) });
       }
       return null;
     } catch (err) {

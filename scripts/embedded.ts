@@ -70,6 +70,7 @@ export async function startEmbedded(config: EmbeddedConfig): Promise<Embedded> {
     if (directory) running.push(directory);
     const upstream = new Upstream(
       directory ? { ...config.upstream, baseUrl: directory.url, tokenUrl: `${directory.url}/connect/token` } : config.upstream,
+      new Logger("upstream", level),
     );
     running.push(upstream);
     const subgraphs: RunningSubgraph[] = [];

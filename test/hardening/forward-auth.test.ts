@@ -48,12 +48,14 @@ describe("hostile corpus: forward auth", () => {
       { name: "a header past node's 16 KB limit", send: (s) => send(s.gateway.url, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${"A".repeat(20_000)}` }, body: JSON.stringify({ query: PROFILE }) }), status: 431 },
       {
         name: "a garbled token on a mutation writes nothing",
-        send: withAuthorization("Bearer not-a-token-at-all", `mutation { updateTimeEntry(id: "100095", input: { duration: "01:00:00" }) { __typename } }`),
+        send: withAuthorization("Bearer not-a-token-for-writes", `mutation { updateTimeEntry(id: "100095", input: { duration: "01:00:00" }) { __typename } }`),
         status: 200,
         code: ["UNAUTHENTICATED", "FORBIDDEN"],
         maxUpstreamCalls: 2,
         check: (_a, s) => expect(Object.keys(s.stats().byRoute).filter((r) => r.startsWith("PUT"))).toEqual([]),
       },
+      // the directory refused it in a case above: remembered (DIRECTORY_REFUSED_TOKEN_TTL_S), refused before any subgraph fetch
+      { name: "a token the directory just refused costs nothing the second time", send: withAuthorization("Bearer not-a-token-at-all"), status: 401, code: "UNAUTHENTICATED", maxUpstreamCalls: 0 },
       { name: "the limits come before authentication", send: gateway(`{ employee(id: "1") { ${"manager { ".repeat(30)}id${" }".repeat(30)} } }`), status: 400, code: "OPERATION_LIMIT_EXCEEDED" },
       { name: "a token does not lift the limits", prepare: withTokens, send: async (s) => withAuthorization(`Bearer ${tokens["demo-client"]}`, `{ ${Array.from({ length: 40 }, (_, i) => `a${i}: __typename`).join(" ")} }`)(s), status: 400, code: "OPERATION_LIMIT_EXCEEDED" },
       { name: "introspection without a token (outside production)", send: gateway(`{ __schema { queryType { name } } }`), status: 200 },

@@ -131,6 +131,24 @@ describe("forward mode", () => {
     expect(res.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
   });
 
+  it("makes no call with the facade's legacy key before it has checked the caller", async () => {
+    // without a token: nothing at all (a direct timeEntry request made one legacy GET first)
+    stack.resetStats();
+    const anonymous = await stack.gql(url, `{ timeEntry(id: "100095") { id } }`);
+    expect(anonymous.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+    expect(stack.stats().total).toBe(0);
+    // a token the directory does not know: its refusal of the caller check, no legacy call
+    stack.resetStats();
+    const garbled = await stack.gql(url, `{ timeEntry(id: "100095") { id } }`, undefined, { authorization: "Bearer never-issued" });
+    expect(garbled.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+    expect(Object.keys(stack.stats().byRoute).filter((r) => r.includes("/api/v3/"))).toEqual([]);
+    // and again: remembered, no call at all
+    stack.resetStats();
+    const again = await stack.gql(url, `{ timeEntry(id: "100095") { id } }`, undefined, { authorization: "Bearer never-issued" });
+    expect(again.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+    expect(stack.stats().total).toBe(0);
+  });
+
   it("lists only the members of a legacy department that the caller can read", async () => {
     const department = (await legacyGet(stack, `/api/v3/departments?id=${range(1, 40).join(",")}`)).data.items.find(
       (d: any) => d.users.some((u: any) => visible.includes(String(u.id))) && d.users.some((u: any) => hidden.includes(String(u.id))),

@@ -141,9 +141,29 @@ describe("forward mode", () => {
     expect(fx.stats()).toEqual({ total: 1, byRoute: { "GET /service-api/employees/{id}": 1 } });
   });
 
-  it("the legacy API is still called with the application key", async () => {
-    const session = fx.upstream.session();
+  it("a token the directory refused is refused again without a call, by the current and the legacy API alike", async () => {
+    await upstreamError(fx.upstream.session({ authorization: "Bearer refused-once" }).current.read(`/employees/${ids[0]}`));
+    fx.reset();
+    const session = fx.upstream.session({ authorization: "Bearer refused-once" });
+    const current = await upstreamError(session.current.read(`/employees/${ids[1]}`));
+    expect(current.code).toBe("UNAUTHENTICATED");
+    expect(current.status).toBe(401);
+    const legacy = await upstreamError(session.legacy.getOrNull(`/api/v3/users/${ids[0]}`));
+    expect(legacy.code).toBe("UNAUTHENTICATED");
+    expect(fx.stats().total).toBe(0);
+  });
+
+  it("the legacy API is still called with the application key, for a caller with credentials", async () => {
+    const token = await fetchToken(fx.directory.url, "demo-client");
+    const session = fx.upstream.session({ authorization: `Bearer ${token}` });
     const user = await session.legacy.getOrNull<{ data: { id: number } }>(`/api/v3/users/${ids[0]}`);
     expect(user?.data.id).toBe(Number(ids[0]));
+  });
+
+  it("no legacy call is made for a caller without credentials", async () => {
+    fx.reset();
+    const err = await upstreamError(fx.upstream.session().legacy.getOrNull(`/api/v3/users/${ids[0]}`));
+    expect(err.code).toBe("UNAUTHENTICATED");
+    expect(fx.stats().total).toBe(0);
   });
 });

@@ -85,7 +85,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     landingPage = subgraphLandingPage();
     tracing = await startTracing(tracingSettings(process.env, `directory-graph-${module.name}`));
     shutdown = loadShutdownSettings();
-    upstream = new Upstream(loadUpstreamConfig(process.env));
+    upstream = new Upstream(loadUpstreamConfig(process.env), logger);
     useExpectationLogger(logger);
   } catch (err) {
     console.error(`${module.name}: configuration error: ${(err as Error).message}`);

@@ -13,7 +13,7 @@ import { ErrorCode } from "../../../platform/error-codes.js";
 import { UpstreamError, budgetExceeded, deadlineExceeded, safeErrorParts, type UpstreamErrorCode } from "./errors.js";
 import { InFlight } from "../../../platform/inflight.js";
 import { LoaderRegistry } from "./loaders.js";
-import { MAX_CONNECT_TIMEOUT_MS, attemptTimeout, classifyFailure, parseRetryAfter, retryDelay, writeOutcomeUnknown, type AttemptOutcome } from "./retry.js";
+import { MAX_CONNECT_TIMEOUT_MS, MIN_ATTEMPT_MS, attemptTimeout, classifyFailure, parseRetryAfter, retryDelay, writeOutcomeUnknown, type AttemptOutcome } from "./retry.js";
 import { ClientCredentials } from "./token.js";
 import type { CallCounter, CursorSigner, QueryParams, SessionOptions, UpstreamSession } from "./types.js";
 import { Limiter, sleep } from "./util.js";
@@ -21,6 +21,12 @@ import { attemptDone, refusedUpstream, retrying, startAttemptSpan } from "./obse
 import { processMetrics, type BreakerState } from "../../../platform/metrics.js";
 import { currentRequestId } from "../../../platform/request-scope.js";
 import { REQUEST_ID_HEADER } from "../../../platform/headers.js";
+import { RequestPacer, rateBudgetExceeded } from "./pacer.js";
+import { Logger } from "../../../platform/log.js";
+import { RefusedTokens } from "../../../platform/refused-tokens.js";
+import { refuse } from "../../../platform/replica-metrics.js";
+import { SharedState } from "../../../platform/shared-state.js";
+import { LRUCache } from "lru-cache";
 
 /**
  * The one HTTP access layer to both APIs of the directory service.
@@ -43,6 +49,9 @@ import { REQUEST_ID_HEADER } from "../../../platform/headers.js";
  * - Every attempt is counted in the process's metrics and, when tracing is on, is a client span
  *   whose context the request carries (`traceparent`); retries and refusals are span events
  *   (observe.ts). The request id of the subgraph request goes along in `x-request-id`.
+ * - With REDIS_URL (platform/shared-state.ts) the replicas share the ETag cache, the upstream
+ *   request budget (DIRECTORY_RATE_LIMIT, pacer.ts) and the tokens the directory refused
+ *   (platform/refused-tokens.ts); each falls back to its in-process form while Redis is down.
  */
 
 export const API_VERSION = "2024-11-01";
@@ -79,7 +88,13 @@ interface SessionState {
   deadline: number;
   deadlineMs: number;
   /** the session's budget or deadline already refused an attempt (counted once per request) */
-  refused?: boolean;
+  refusalCounted?: boolean;
+  /** forward mode: whether the caller's token is one the directory just refused (asked once a session) */
+  refused?: Promise<boolean>;
+  /** forward mode: the current API accepted the caller's token (a 2xx or 304 for it) */
+  accepted?: boolean;
+  /** forward mode: the check of the caller made before its first legacy call */
+  callerCheck?: Promise<unknown>;
 }
 
 export class Upstream {
@@ -100,6 +115,14 @@ export class Upstream {
   private readonly tokenPath: string;
   /** signs connection cursors with the configured key (or a random one for this process) */
   readonly cursors: CursorSigner;
+  /** Redis when configured (REDIS_URL), else nothing shared */
+  readonly shared: SharedState;
+  /** DIRECTORY_RATE_LIMIT; null without one */
+  private readonly pacer: RequestPacer | null;
+  /** forward mode: the tokens the directory refused with 401, refused without calling again */
+  readonly refusedTokens: RefusedTokens;
+  /** forward mode: hashes of the tokens the current API accepted a moment ago (this process) */
+  private readonly acceptedTokens: LRUCache<string, true>;
   /** one breaker per API; none when `breakerFailures` is 0 */
   private readonly breakers: Partial<Record<Api, CircuitBreakerPolicy>> = {};
   /**
@@ -108,8 +131,12 @@ export class Upstream {
    */
   readonly inflight = new InFlight<unknown>((err) => err instanceof GraphQLError, (body) => structuredClone(body));
 
-  constructor(config: UpstreamConfig) {
+  constructor(config: UpstreamConfig, logger: Logger = new Logger("upstream")) {
     this.config = Object.freeze({ ...config });
+    this.shared = new SharedState(config.shared ?? { url: null, prefix: "", timeoutMs: 200 }, logger);
+    this.pacer = config.rateLimit ? new RequestPacer(config.rateLimit, this.shared) : null;
+    this.refusedTokens = new RefusedTokens(config.auth === "forward" ? (config.refusedTokenTtlSeconds ?? 30) : 0, this.shared);
+    this.acceptedTokens = new LRUCache<string, true>({ max: 10_000, ttl: Math.max(1, config.refusedTokenTtlSeconds ?? 30) * 1000 });
     this.base = new URL(config.baseUrl.replace(/\/+$/, ""));
     this.tokenPath = new URL(config.tokenUrl).pathname;
     this.cursors = cursorSigner(config.cursorSecret ?? randomBytes(32).toString("hex"));
@@ -121,7 +148,7 @@ export class Upstream {
         });
       }
     }
-    this.etags = config.etagCacheSize > 0 ? new EtagCache(config.etagCacheSize, config.etagCacheBytes) : null;
+    this.etags = config.etagCacheSize > 0 ? new EtagCache(config.etagCacheSize, config.etagCacheBytes, this.shared, config.etagCacheTtlSeconds) : null;
     this.credentials = new ClientCredentials(config, this.tokenPath);
     this.unwatch = processMetrics().watchUpstream({
       etagEntries: () => this.etags?.size ?? 0,
@@ -194,6 +221,7 @@ export class Upstream {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
     this.listeners.clear();
+    await this.shared.close();
   }
 
   // ---- request targets ----
@@ -257,35 +285,43 @@ export class Upstream {
     if (spec.api === "current") {
       headers["api-version"] = API_VERSION;
       if (this.config.auth === "forward") {
-        if (state.authorization === null) {
-          throw new UpstreamError({ method: spec.method, path: spec.path, status: null, reason: "unauthenticated" });
-        }
-        headers.authorization = state.authorization;
+        await this.checkCaller(state, spec);
+        headers.authorization = state.authorization!;
       } else {
         token = await this.token(state);
         headers.authorization = `Bearer ${token}`;
       }
     } else if (spec.api === "legacy") {
+      // forward mode: the facade's own key only for a caller checked first (checkCaller)
+      if (this.config.auth === "forward") await this.checkCaller(state, spec);
       headers.authorization = `service application=${this.config.apiKey ?? ""}`;
     }
 
     const cache = spec.method === "GET" && spec.api !== "token" ? this.etags : null;
     const cacheKey = EtagCache.key(state.identity, spec.method, spec.url);
-    const idempotent = spec.method === "GET" || spec.api === "token";
+    // a PUT replaces the whole entity (the legacy writes): repeating it changes nothing more, so it
+    // is retried like a read; a POST never is (retry.ts)
+    const idempotent = spec.method === "GET" || spec.method === "PUT" || spec.api === "token";
+    const write = spec.method !== "GET" && spec.api !== "token";
+    // an attempt of this write may have been applied without us knowing (no answer after it was
+    // sent, or a proxy's 502/504): if no later attempt settles it, the outcome stays unknown
+    let mayHaveApplied = false;
     let retriesLeft = this.config.retries;
     let refreshed = false;
     let attemptNo = 0;
     for (;;) {
       attemptNo++;
-      const cached = cache?.get(cacheKey);
+      const cached = await cache?.get(cacheKey);
       const attemptHeaders = cached ? { ...headers, "if-none-match": cached.etag } : headers;
       let response: Response<string>;
       const timeoutFor = (leftMs: number) => attemptTimeout(leftMs, { idempotent, retriesLeft }, this.config.timeoutMs);
       try {
         response = await this.attempt(state, spec, attemptHeaders, attemptNo, spec.api === "token" ? null : state.limiter, timeoutFor);
       } catch (err) {
-        if (err instanceof GraphQLError) throw err;
+        // the deadline or budget stopped a retry of a write an earlier attempt may have applied
+        if (err instanceof GraphQLError) throw mayHaveApplied ? outcomeUnknownError(spec) : err;
         const failure = classifyFailure(err);
+        if (write && !failure.notSent) mayHaveApplied = true;
         const delay = this.retryDelay({ failure }, state, idempotent, retriesLeft);
         if (delay !== null) {
           retrying({ api: spec.api, method: spec.method, route: routeOf(spec.method, spec.path) }, attemptNo + 1, delay, failure.summary);
@@ -295,7 +331,7 @@ export class Upstream {
         }
         // a write that may have reached the upstream and got no answer: applied or not, nobody
         // knows, whatever cut it off (the deadline included)
-        const outcomeUnknown = !idempotent && !failure.notSent;
+        const outcomeUnknown = mayHaveApplied;
         if (!outcomeUnknown && failure.reason === "timeout" && this.left(state) <= 0) throw deadlineExceeded(state.deadlineMs);
         throw new UpstreamError({
           method: spec.method,
@@ -310,14 +346,20 @@ export class Upstream {
       const status = response.statusCode;
       // a 304 answers the validator sent with this very attempt; one without a validator is an
       // upstream fault and falls through to the error below
+      if (spec.api === "current" && state.authorization !== null && (status === 304 || (status >= 200 && status < 300))) this.accepted(state);
       if (status === 304 && cached) return parseJson<T>(cached.text, spec);
       if (status >= 200 && status < 300) {
-        cache?.remember(cacheKey, header(response, "etag"), response.body);
+        await cache?.remember(cacheKey, header(response, "etag"), response.body);
         return parseJson<T>(response.body, spec, status);
       }
 
-      cache?.forget(cacheKey);
+      await cache?.forget(cacheKey);
       if (status === 404 && spec.nullOn404) return null;
+      // forward mode: the directory refused the caller's token; every replica refuses it for a while
+      if (status === 401 && spec.api === "current" && state.authorization !== null && this.config.auth === "forward") {
+        state.refused = Promise.resolve(true);
+        await this.refusedTokens.remember(state.authorization);
+      }
       if (status === 401 && token !== null && !refreshed) {
         // the token may have expired early or been revoked: one fresh token, one more try
         refreshed = true;
@@ -326,6 +368,7 @@ export class Upstream {
         headers.authorization = `Bearer ${token}`;
         continue;
       }
+      if (write && writeOutcomeUnknown(status)) mayHaveApplied = true;
       const retryAfter = status === 429 ? parseRetryAfter(header(response, "retry-after")) : undefined;
       const delay = this.retryDelay({ status, retryAfter }, state, idempotent, retriesLeft);
       if (delay !== null) {
@@ -334,8 +377,40 @@ export class Upstream {
         retriesLeft--;
         continue;
       }
-      throw this.httpError(spec, response, retryAfter, !idempotent && writeOutcomeUnknown(status));
+      throw this.httpError(spec, response, retryAfter, mayHaveApplied);
     }
+  }
+
+  /**
+   * Forward mode, before a call on the caller's behalf: a caller without credentials, or whose
+   * token the directory refused with 401 a moment ago (on any replica), is refused without a call;
+   * before a legacy call, a token the current API has not accepted yet is checked first.
+   */
+  private async checkCaller(state: SessionState, spec: RequestSpec): Promise<void> {
+    const refusal = (status: number | null, reason: "unauthenticated" | "http") =>
+      new UpstreamError({ method: spec.method, path: spec.path, status, reason, ...(status === 401 ? { summary: "Unauthorized (refused a moment ago)" } : {}) });
+    if (state.authorization === null) throw refusal(null, "unauthenticated");
+    state.refused ??= this.refusedTokens.has(state.authorization);
+    if (await state.refused) {
+      refuse("subgraph", "refusedToken");
+      throw refusal(401, "http");
+    }
+    // the facade's legacy key is used for a caller the current API accepted (in this request, or
+    // a moment ago): otherwise one page of one employee with the caller's token first
+    if (spec.api !== "legacy" || state.accepted) return;
+    if (this.acceptedTokens.has(state.identity)) {
+      state.accepted = true;
+      return;
+    }
+    state.callerCheck ??= this.send(state, { api: "current", method: "GET", ...this.target("/service-api/employees", { limit: 1 }) });
+    await state.callerCheck;
+  }
+
+  /** forward mode: the current API accepted the session's token */
+  private accepted(state: SessionState): void {
+    if (state.accepted) return;
+    state.accepted = true;
+    this.acceptedTokens.set(state.identity, true);
   }
 
   /** ms left before the session's deadline */
@@ -365,16 +440,17 @@ export class Upstream {
     const run = async () => {
       const left = this.left(state);
       if (left <= 0) {
-        if (!state.refused) refusedUpstream("deadline", { "directory_graph.limit_ms": state.deadlineMs });
-        state.refused = true;
+        if (!state.refusalCounted) refusedUpstream("deadline", { "directory_graph.limit_ms": state.deadlineMs });
+        state.refusalCounted = true;
         throw deadlineExceeded(state.deadlineMs);
       }
       if (state.calls.total >= this.config.callBudget) {
-        if (!state.refused) refusedUpstream("upstreamBudget", { "directory_graph.limit": this.config.callBudget });
-        state.refused = true;
+        if (!state.refusalCounted) refusedUpstream("upstreamBudget", { "directory_graph.limit": this.config.callBudget });
+        state.refusalCounted = true;
         throw budgetExceeded(this.config.callBudget);
       }
-      const timeoutMs = timeoutFor(left);
+      await this.pace(state, spec, left);
+      const timeoutMs = timeoutFor(this.left(state));
       const route = routeOf(spec.method, spec.path);
       count(state.calls, route);
       count(this.totals, route);
@@ -408,6 +484,19 @@ export class Upstream {
       }
     };
     return limiter ? limiter.run(run) : run();
+  }
+
+  /**
+   * DIRECTORY_RATE_LIMIT: waits for the API's next slot of the facade's own client (forward mode's
+   * current-API calls use the caller's token, whose limit is the caller's); fails fast when the
+   * slot comes too late for the request to be made before its deadline.
+   */
+  private async pace(state: SessionState, spec: RequestSpec, left: number): Promise<void> {
+    if (this.pacer === null || spec.api === "token" || (spec.api === "current" && this.config.auth === "forward")) return;
+    if (!(await this.pacer.acquire(spec.api, left - Math.min(left / 2, MIN_ATTEMPT_MS)))) {
+      refuse("subgraph", "upstreamRateBudget");
+      throw rateBudgetExceeded(this.pacer.perSecond);
+    }
   }
 
   private emit(span: Span | undefined, event: UpstreamCallEvent): void {
@@ -488,6 +577,10 @@ export class Upstream {
 const BREAKER_STATES: BreakerState[] = ["closed", "open", "half-open", "open"];
 /** the longest `/ready` waits for the token endpoint */
 const READY_PROBE_TIMEOUT_MS = 2000;
+/** A write an earlier attempt may have applied, stopped before any attempt settled it. */
+function outcomeUnknownError(spec: RequestSpec): UpstreamError {
+  return new UpstreamError({ code: ErrorCode.WRITE_OUTCOME_UNKNOWN, method: spec.method, path: spec.path, status: null, reason: "timeout", summary: "retry stopped" });
+}
 
 /** What opens a breaker: the upstream's own failures (5xx, timeouts, connections), never a caller's 4xx. */
 function isUpstreamFault(err: unknown): boolean {

@@ -1,5 +1,7 @@
 import { readyCheckIntervalMs } from "../../../platform/readiness.js";
 import { authMode, ConfigError, Environment, shown } from "../../../platform/config.js";
+import { loadSharedStateConfig, type SharedStateConfig } from "../../../platform/shared-state.js";
+import { refusedTokenTtlSeconds } from "../../../platform/refused-tokens.js";
 
 /**
  * Configuration of the upstream access layer, read from the environment once at start-up (with
@@ -82,6 +84,17 @@ export interface UpstreamConfig {
   breakerOpenMs: number;
   /** READY_CHECK_INTERVAL_MS, default 5000: how long `/ready`'s check of the upstream is kept (platform/readiness.ts) */
   readyIntervalMs: number;
+  /**
+   * DIRECTORY_RATE_LIMIT, default 0 (none): requests per second the facade's own client may send
+   * to each API, all replicas together when they share Redis (pacer.ts)
+   */
+  rateLimit?: number;
+  /** DIRECTORY_ETAG_CACHE_TTL_S, default 3600: how long a shared ETag entry lives in Redis */
+  etagCacheTtlSeconds?: number;
+  /** DIRECTORY_REFUSED_TOKEN_TTL_S, default 30 (0: not remembered): how long a token the directory refused with 401 is refused without asking again */
+  refusedTokenTtlSeconds?: number;
+  /** REDIS_URL, REDIS_KEY_PREFIX, REDIS_TIMEOUT_MS (platform/shared-state.ts); absent: in process */
+  shared?: SharedStateConfig;
 }
 
 /**
@@ -174,6 +187,10 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     breakerFailures: e.integer("DIRECTORY_BREAKER_FAILURES", 20, 0, 10_000),
     breakerOpenMs: e.integer("DIRECTORY_BREAKER_OPEN_S", 5, 1, 3600) * 1000,
     readyIntervalMs: readyCheckIntervalMs(env),
+    rateLimit: e.integer("DIRECTORY_RATE_LIMIT", 0, 0, 100_000),
+    etagCacheTtlSeconds: e.integer("DIRECTORY_ETAG_CACHE_TTL_S", 3600, 1, 7 * 86_400),
+    refusedTokenTtlSeconds: refusedTokenTtlSeconds(env),
+    shared: loadSharedStateConfig(env),
   };
 }
 

@@ -5,11 +5,14 @@ import { RequestError, TimeoutError } from "got";
  * attempt is retried and after how long (`retryDelay`), and how long an attempt may take
  * (`attemptTimeout`). `Upstream` (client.ts) applies them; nothing here sends or waits.
  *
- * - Reads (GETs, and token requests, which are idempotent) are retried on 429 within
+ * - Idempotent requests (GETs, token requests, and the legacy PUTs, which replace a whole entity
+ *   so that sending one twice leaves what sending it once does) are retried on 429 within
  *   `maxRetryAfterSeconds`, on 502/503/504, on connection failures and on timeouts, with
  *   jittered exponential backoff.
- * - A write (PUT/POST) is retried only when it provably never left this process (connection
- *   refused, DNS failure, connect timeout); once it may have reached the upstream it is sent once.
+ * - A POST is retried only when it provably never left this process (connection refused, DNS
+ *   failure, connect timeout); once it may have reached the upstream it is sent once.
+ * - A write that may have been applied (no answer once sent, a proxy's 502/504) and that no later
+ *   attempt settled answers WRITE_OUTCOME_UNKNOWN (client.ts).
  * - Every wait fits within what is left of the request's deadline.
  */
 
@@ -66,7 +69,7 @@ export interface RetryPolicy {
 
 /** Where a request stands when one of its attempts failed. */
 export interface RetryState {
-  /** GETs and token requests */
+  /** GETs, PUTs and token requests */
   idempotent: boolean;
   /** retries not used yet (the policy's `retries` at the first attempt) */
   retriesLeft: number;
@@ -101,8 +104,8 @@ export function retryDelay(outcome: AttemptOutcome, state: RetryState, policy: R
 }
 
 /**
- * The timeout of one attempt: a read shares what is left of the deadline with its possible
- * retries (at least MIN_ATTEMPT_MS of it), a write, sent once, has it all; never more than the
+ * The timeout of one attempt: an idempotent request shares what is left of the deadline with its possible
+ * retries (at least MIN_ATTEMPT_MS of it), a POST, sent once, has it all; never more than the
  * configured `timeoutMs`.
  */
 export function attemptTimeout(leftMs: number, state: Omit<RetryState, "leftMs">, timeoutMs: number): number {

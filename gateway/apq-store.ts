@@ -1,0 +1,54 @@
+import type { ApolloServerOptions, BaseContext } from "@apollo/server";
+import { LRUCache } from "lru-cache";
+import { replicaMetrics } from "../platform/replica-metrics.js";
+import type { SharedState } from "../platform/shared-state.js";
+
+type PersistedQueries = Exclude<NonNullable<ApolloServerOptions<BaseContext>["persistedQueries"]>, false>;
+type DocumentCache = NonNullable<PersistedQueries["cache"]>;
+
+/**
+ * The APQ store (automatic persisted queries: a client sends a document's SHA-256, and the whole
+ * document once when the gateway does not know it). Apollo Server's own store is in the process,
+ * so a hash registered on gateway A was unknown to gateway B. With Redis the documents are shared
+ * by every gateway, each with a TTL (GATEWAY_APQ_TTL_S); a document is at most GRAPHQL_MAX_BYTES
+ * (the limits are checked before Apollo registers it). The process keeps its own copy, bounded in
+ * size (GATEWAY_APQ_CACHE_MB), which serves while Redis is down.
+ *
+ * Written over the shared state rather than with Keyv's Redis adapter: the fallback to the process
+ * and its counting are the point, and Keyv would turn a Redis outage into misses or errors.
+ */
+export class ApqStore implements DocumentCache {
+  private readonly local: LRUCache<string, string>;
+
+  constructor(
+    private readonly shared: SharedState,
+    private readonly ttlSeconds: number,
+    maxBytes: number,
+  ) {
+    this.local = new LRUCache<string, string>({ maxSize: maxBytes, sizeCalculation: (v) => Math.max(1, v.length), ttl: ttlSeconds * 1000 });
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    if (!this.shared.enabled) return this.local.get(key);
+    return this.shared.use(
+      "apq",
+      async (redis) => {
+        const value = await redis.get(key);
+        replicaMetrics.sharedCacheLookups.inc({ use: "apq", result: value === null ? "miss" : "hit" });
+        return value ?? undefined;
+      },
+      () => this.local.get(key),
+    );
+  }
+
+  async set(key: string, value: string): Promise<void> {
+    this.local.set(key, value);
+    if (this.shared.enabled) await this.shared.use("apq", (redis) => redis.set(key, value, "EX", this.ttlSeconds), () => undefined);
+  }
+
+  async delete(key: string): Promise<boolean> {
+    this.local.delete(key);
+    if (this.shared.enabled) await this.shared.use("apq", (redis) => redis.del(key), () => undefined);
+    return true;
+  }
+}

@@ -1,0 +1,185 @@
+import type { HTTPGraphQLRequest } from "@apollo/server";
+import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from "graphql";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { ErrorCode } from "../platform/error-codes.js";
+import type { Refusal } from "../platform/http.js";
+import type { Logger } from "../platform/log.js";
+import { refuse, replicaMetrics } from "../platform/replica-metrics.js";
+import { loadOperations, type Operation } from "./operations.js";
+
+/**
+ * Trusted documents (persisted query lists): the gateway serves the documents its frontends ship
+ * (`operations/`), named by the SHA-256 of their text, and in `enforce` mode nothing else.
+ *
+ * The manifest, `operations/trusted-documents.json`, is `{ "<sha256 hex>": "<document>" }`, the
+ * format Apollo's and The Guild's tooling produce, built by `npm run trusted-documents` and
+ * committed. A client sends the hash instead of the document, as APQ's extension
+ * (`extensions.persistedQuery.sha256Hash`) or as `documentId` (`<hex>` or `sha256:<hex>`); the
+ * gateway puts the document in before anything else reads the request. Modes
+ * (GATEWAY_TRUSTED_DOCUMENTS):
+ *
+ * - `off`: any document, as before; a listed hash is still served from the manifest;
+ * - `log`: any document, and one not in the manifest is logged once per hash and counted;
+ * - `enforce`: a document or hash not in the manifest is refused (400) before parsing, planning
+ *   or any subgraph fetch. Introspection-only operations pass when introspection is on (outside
+ *   production), so the explorers still load the schema.
+ *
+ * A hash sent with a document it is not the hash of is refused in every mode.
+ */
+
+export type TrustedDocumentsMode = "off" | "log" | "enforce";
+export const TRUSTED_DOCUMENTS_MANIFEST = new URL("../operations/trusted-documents.json", import.meta.url);
+
+export function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** The manifest of the operations: each file's text exactly as a frontend would send it. */
+export function buildManifest(operations: Operation[] = loadOperations()): Record<string, string> {
+  return Object.fromEntries(operations.map((op) => [sha256(op.source), op.source]));
+}
+
+export function readManifest(path: URL | string = TRUSTED_DOCUMENTS_MANIFEST): Map<string, string> {
+  const raw = JSON.parse(readFileSync(path, "utf8")) as unknown;
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new Error(`${String(path)} must be a JSON object of sha256 → document`);
+  const manifest = new Map<string, string>();
+  for (const [hash, document] of Object.entries(raw)) {
+    if (!/^[0-9a-f]{64}$/.test(hash) || typeof document !== "string" || sha256(document) !== hash) {
+      throw new Error(`${String(path)}: the entry ${hash.slice(0, 16)}… is not "<sha256 of the document>": "<document>"`);
+    }
+    manifest.set(hash, document);
+  }
+  return manifest;
+}
+
+/** how many unlisted hashes `log` mode remembers having logged (then it starts again) */
+const LOGGED_HASHES = 10_000;
+
+function refusal(status: number, code: ErrorCode, message: string, outcome: string): Refusal {
+  replicaMetrics.trustedDocuments.inc({ outcome });
+  refuse("gateway", "trustedDocuments");
+  return { status, body: { errors: [{ message, extensions: { code } }] } };
+}
+
+/** The admission step of trusted documents: fills the document in from its hash, or refuses. */
+export function trustedDocuments(options: { mode: TrustedDocumentsMode; manifest: Map<string, string>; introspection: boolean; logger: Logger }) {
+  const { mode, manifest, logger } = options;
+  const logged = new Set<string>();
+  return (request: HTTPGraphQLRequest): Refusal | null => {
+    const fields = requestFields(request);
+    if (fields === null) return null; // not a single GraphQL request: Apollo answers it
+    const { query, hash: sentHash } = fields;
+    if (sentHash !== undefined && !/^[0-9a-f]{64}$/.test(sentHash)) {
+      return refusal(400, ErrorCode.BAD_REQUEST, "The document hash must be 64 lowercase hex digits (SHA-256)", "refused_unknown_hash");
+    }
+    if (query === undefined) {
+      if (sentHash === undefined) return null;
+      const document = manifest.get(sentHash);
+      if (document !== undefined) {
+        fields.setQuery(document);
+        replicaMetrics.trustedDocuments.inc({ outcome: "served" });
+        return null;
+      }
+      // not in the manifest: APQ's own store may know it, unless only listed documents are served
+      if (mode !== "enforce" && !fields.documentId) return null;
+      return refusal(400, ErrorCode.PERSISTED_QUERY_NOT_IN_LIST, "No trusted document has this hash", "refused_unknown_hash");
+    }
+    const hash = sha256(query);
+    if (sentHash !== undefined && sentHash !== hash) {
+      return refusal(400, ErrorCode.BAD_REQUEST, "The document hash sent is not the SHA-256 of the document sent", "refused_hash_mismatch");
+    }
+    if (manifest.has(hash)) {
+      if (fields.documentId) fields.setQuery(query);
+      replicaMetrics.trustedDocuments.inc({ outcome: "served" });
+      return null;
+    }
+    if (mode === "off") return null;
+    if (mode === "enforce") {
+      if (options.introspection && isIntrospectionOnly(query, fields.operationName)) return null;
+      return refusal(400, ErrorCode.PERSISTED_QUERY_NOT_IN_LIST, "Only trusted documents are served here: send the hash of a document of the manifest", "refused_unknown_document");
+    }
+    replicaMetrics.trustedDocuments.inc({ outcome: "unlisted_served" });
+    if (!logged.has(hash)) {
+      if (logged.size >= LOGGED_HASHES) logged.clear();
+      logged.add(hash);
+      logger.warn("document not in the trusted documents", { documentHash: hash, operationName: typeof fields.operationName === "string" ? fields.operationName.slice(0, 100) : null });
+    }
+    return null;
+  };
+}
+
+interface RequestFields {
+  query?: string;
+  hash?: string;
+  documentId: boolean;
+  operationName?: unknown;
+  setQuery(query: string): void;
+}
+
+/** The document, its hash and operation name of a POST body or a GET query string; null when neither is one GraphQL request. */
+function requestFields(request: HTTPGraphQLRequest): RequestFields | null {
+  if (request.method === "POST") {
+    const body = request.body as Record<string, unknown> | undefined;
+    if (!body || typeof body !== "object" || Array.isArray(body)) return null;
+    const documentId = typeof body.documentId === "string" ? body.documentId : undefined;
+    return {
+      ...(typeof body.query === "string" ? { query: body.query } : {}),
+      ...hashOf(documentId, body.extensions),
+      documentId: documentId !== undefined,
+      operationName: body.operationName,
+      setQuery(query) {
+        body.query = query;
+        delete body.documentId;
+      },
+    };
+  }
+  if (request.method !== "GET") return null;
+  const search = new URLSearchParams(request.search);
+  let extensions: unknown;
+  try {
+    extensions = JSON.parse(search.get("extensions") ?? "null");
+  } catch {
+    extensions = null; // Apollo answers the unreadable extensions
+  }
+  const documentId = search.get("documentId") ?? undefined;
+  const query = search.get("query") ?? undefined;
+  return {
+    ...(query !== undefined ? { query } : {}),
+    ...hashOf(documentId, extensions),
+    documentId: documentId !== undefined,
+    operationName: search.get("operationName"),
+    setQuery(text) {
+      search.set("query", text);
+      search.delete("documentId");
+      request.search = `?${search.toString()}`;
+    },
+  };
+}
+
+function hashOf(documentId: string | undefined, extensions: unknown): { hash?: string } {
+  if (documentId !== undefined) return { hash: documentId.replace(/^sha256:/, "") };
+  const apq = (extensions as { persistedQuery?: { sha256Hash?: unknown } } | null)?.persistedQuery?.sha256Hash;
+  return typeof apq === "string" ? { hash: apq } : {};
+}
+
+function isIntrospectionOnly(query: string, operationName: unknown): boolean {
+  let document: DocumentNode;
+  try {
+    document = parse(query, { noLocation: true, maxTokens: 20_000 });
+  } catch {
+    return false;
+  }
+  return introspectionOnly(document, typeof operationName === "string" ? operationName : null);
+}
+
+/** The operation reads only `__schema`, `__type` and `__typename`. */
+export function introspectionOnly(document: DocumentNode, operationName: string | null | undefined): boolean {
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName),
+  );
+  if (!operation || operation.operation !== "query") return false;
+  return operation.selectionSet.selections.every(
+    (s) => s.kind === Kind.FIELD && (s.name.value === "__schema" || s.name.value === "__type" || s.name.value === "__typename"),
+  );
+}

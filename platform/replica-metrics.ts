@@ -1,0 +1,41 @@
+import { Counter } from "prom-client";
+import { processMetrics } from "./metrics.js";
+
+/**
+ * The counters of the replica features (trusted documents, per-client limits, the shared state
+ * on Redis and its fallbacks, the upstream request budget), registered on the process's registry
+ * of platform/metrics.ts and so scraped at `GET /metrics` with the others. Every label has a
+ * fixed set of values (listed on each). Refusals that stop an operation are also counted in
+ * `graphql_refusals_total` under their limit's name (`refuse` below).
+ */
+
+const registers = () => [processMetrics().registry];
+
+function counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
+  return new Counter({ name, help, labelNames, registers: registers() });
+}
+
+export const replicaMetrics = {
+  /** outcome: served (listed), unlisted_served (log mode), refused_unknown_document, refused_unknown_hash, refused_hash_mismatch */
+  trustedDocuments: counter("graphql_trusted_documents_total", "Operations by trusted-document outcome (GATEWAY_TRUSTED_DOCUMENTS)", ["outcome"]),
+  /** use: apq, etag, budget, rate_limit, refused_tokens */
+  sharedStateFallbacks: counter("shared_state_fallbacks_total", "Uses of Redis that fell back to the process's own state (Redis absent from the connection, failing or slow)", ["use"]),
+  /** use: apq, etag; result: hit, miss */
+  sharedCacheLookups: counter("shared_cache_lookups_total", "Lookups of a cache shared through Redis, by use and result", ["use", "result"]),
+  /** api: current, legacy; outcome: paced (waited for its slot), exceeded (UPSTREAM_BUDGET_EXCEEDED) */
+  upstreamBudget: counter("upstream_rate_budget_total", "Upstream requests paced or refused by DIRECTORY_RATE_LIMIT, by API and outcome", ["api", "outcome"]),
+};
+
+/**
+ * An operation refused by one of this module's limits, in `graphql_refusals_total`: `rateLimit`
+ * (per client: operations, writes, cost), `refusedToken`, `trustedDocuments`, `upstreamRateBudget`.
+ */
+export function refuse(component: "gateway" | "subgraph", limit: "rateLimitOperations" | "rateLimitWrites" | "rateLimitCost" | "refusedToken" | "trustedDocuments" | "upstreamRateBudget"): void {
+  processMetrics().refused(component, limit);
+}
+
+/** A counter's total over the series whose labels include `labels` (tests, logs). */
+export async function counterValue(metric: Counter<string>, labels: Record<string, string> = {}): Promise<number> {
+  const { values } = await metric.get();
+  return values.filter((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x)).reduce((n, v) => n + v.value, 0);
+}
