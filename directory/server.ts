@@ -123,6 +123,7 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
         raw: req,
       };
       response = await found.handler(request);
+      faults.shapeEmbedded(response.body);
     } catch (err) {
       if (err instanceof HttpError) response = { status: err.status, headers: err.headers, body: err.body };
       else {
