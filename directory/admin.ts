@@ -113,13 +113,18 @@ export class Faults {
     this.windowCount = 0;
   }
 
+  /** Whether the embed faults are on: answers then carry no version tag (they differ from the version they would name). */
+  get shapesEmbedded(): boolean {
+    return this.settings.partialEmbedRate > 0 || this.settings.missingEmbedRate > 0;
+  }
+
   /**
    * An answer's `embedded` as the embed faults shape it: each representation left out with
    * `missingEmbedRate`, else cut to `id`, `type`, `url` with `partialEmbedRate`.
    */
   shapeEmbedded(body: unknown): void {
     const s = this.settings;
-    if (s.partialEmbedRate === 0 && s.missingEmbedRate === 0) return;
+    if (!this.shapesEmbedded) return;
     const embedded = typeof body === "object" && body !== null ? (body as { embedded?: unknown }).embedded : undefined;
     if (typeof embedded !== "object" || embedded === null) return;
     for (const byId of Object.values(embedded as Record<string, Record<string, Record<string, unknown>>>)) {

@@ -38,6 +38,12 @@ export interface GatewayConfig {
   corsOrigins: CorsOrigins;
   /** GATEWAY_EXPLORER: the exploration pages served (default: both outside production, none in production) */
   explorers: Explorers;
+  /**
+   * GATEWAY_PREFETCH: the subgraphs a query's later entity fetches are announced to as it starts
+   * (speculate.ts), so that their reads needing no id begin in the first round; default
+   * `organisation`, `none` for none
+   */
+  prefetch: ReadonlySet<SubgraphName>;
 }
 
 /** `sandbox`: Apollo Sandbox at `/` (loaded from Apollo's CDN); `explorer`: GraphiQL at `/explorer`, served offline. */
@@ -83,7 +89,22 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     debugErrors: debugErrors(env),
     corsOrigins: parseCorsOrigins(e.text("GATEWAY_CORS_ORIGINS"), production),
     explorers: parseExplorers(e.text("GATEWAY_EXPLORER"), production),
+    prefetch: parsePrefetch(e.text("GATEWAY_PREFETCH")),
   };
+}
+
+/** GATEWAY_PREFETCH: unset → `organisation`; `none`; or a comma-separated list of subgraph names. */
+function parsePrefetch(text: string | undefined): ReadonlySet<SubgraphName> {
+  if (text === undefined) return new Set(["organisation"]);
+  if (text.trim() === "none") return new Set();
+  const out = new Set<SubgraphName>();
+  for (const entry of text.split(",").map((e) => e.trim())) {
+    if (!(SUBGRAPH_NAMES as readonly string[]).includes(entry)) {
+      throw new ConfigError(`GATEWAY_PREFETCH must be "none" or a comma-separated list of ${SUBGRAPH_NAMES.join(", ")}, got "${shown(entry)}"`, "GATEWAY_PREFETCH");
+    }
+    out.add(entry as SubgraphName);
+  }
+  return out;
 }
 
 /** GATEWAY_EXPLORER: unset → both outside production, none in production; `none`; or a comma-separated list of `sandbox`, `explorer`. */

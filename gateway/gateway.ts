@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { listen, sendJson, serveGraphQL, type HttpListener } from "../platform/http.js";
 import { formatErrorHygienically, unknownOperationIsClientError } from "../platform/errors.js";
 import { operationGuard } from "../platform/limits.js";
-import { DEADLINE_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
+import { DEADLINE_HEADER, OPERATION_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
+import { randomUUID } from "node:crypto";
 import { Logger } from "../platform/log.js";
 import { InFlight } from "../platform/inflight.js";
 import { operationLog } from "../platform/operation-log.js";
@@ -28,6 +29,8 @@ import { claimSpeculation, speculate, type SpeculationContext } from "./speculat
 
 interface GatewayContext extends SpeculationContext {
   authorization?: string;
+  /** this operation's id, sent with its query fetches so that a subgraph shares its loaders among them (operation-scope.ts) */
+  operationId: string;
   /** subgraph fetches made for this operation */
   subgraphFetches: number;
   /** when the operation's time is up (`performance.now()` time) */
@@ -91,7 +94,8 @@ async function fetchWithinDeadline(url: string, init: RequestInit & { headers: R
  * own copy of the answer. Mutations are always sent, and no query asked after one joins a query
  * that started before it. The deadline header is left out of the key:
  * it differs by the millisecond between callers of the same fetch. A joiner whose first caller
- * ran out of time fetches on its own.
+ * ran out of time fetches on its own. The header `x-operation-id` is left out too: an operation that
+ * joins another's fetch (or announcement, speculate.ts) is answered from that operation's loaders.
  */
 function subgraphFetcher(inflight: InFlight<SubgraphAnswer>): (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<Response> {
   return async (url, init) => {
@@ -164,6 +168,7 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     if (context && "subgraphFetches" in context) {
       context.subgraphFetches++;
       if (context.authorization) request.http?.headers.set("authorization", context.authorization);
+      if (!/^\s*mutation\b/.test(request.query ?? "")) request.http?.headers.set(OPERATION_HEADER, context.operationId);
       request.http?.headers.set(DEADLINE_HEADER, String(Math.max(0, Math.floor(context.deadline - performance.now()))));
     }
     if (this.secret) request.http?.headers.set(SUBGRAPH_SECRET_HEADER, this.secret);
@@ -189,7 +194,8 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
         : await readSupergraph(config.supergraphPath, config.prefix),
     buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight),
     // entity fetches a root lookup by id makes predictable start with the root fetch (speculate.ts)
-    experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0]),
+    // and the later entity fetches of GATEWAY_PREFETCH's subgraphs are announced to them at once
+    experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0], config.prefetch),
     // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
     // line per operation
     logger: {
@@ -241,7 +247,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     if (handleCors(config.corsOrigins, req, res)) return;
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
-    await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits);
+    await serveGraphQL(apollo, req, res, async () => ({ authorization, operationId: randomUUID(), subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits);
   }
 
   let http: HttpListener;

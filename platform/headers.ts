@@ -5,3 +5,18 @@ export const SUBGRAPH_SECRET_HEADER = "x-subgraph-secret";
 
 /** The milliseconds left to the operation (an integer); a subgraph's deadline is the lesser of it and its own. */
 export const DEADLINE_HEADER = "x-deadline-ms";
+
+/**
+ * One gateway operation's id (a random UUID), on each of its subgraph query fetches: the fetches of
+ * one operation and one caller share the subgraph's loaders, so that a read one of them started
+ * (an early prefetch, a split fetch) answers the others (docs/graph.md#query-plans).
+ */
+export const OPERATION_HEADER = "x-operation-id";
+
+/**
+ * The operation name of the gateway's announcements (gateway/speculate.ts): a query of the entity
+ * fetches a subgraph will be asked later, with no representation, sent as the operation starts so
+ * that the subgraph starts their reads that need no id. A subgraph answers it once those reads
+ * have settled, so that identical operations at once share one announcement as they share fetches.
+ */
+export const ANNOUNCEMENT_OPERATION = "GatewayPrefetch";

@@ -4,7 +4,7 @@ import { debugErrors as readDebugErrors, Environment, graphPrefix, isProduction,
 import { Logger, readLogLevel } from "../../../platform/log.js";
 import { loadUpstreamConfig, Upstream, useExpectationLogger } from "../upstream/index.js";
 import { loadOperationLimits, type OperationLimits } from "../../../platform/limits.js";
-import { startSubgraph, type RunningSubgraph } from "./server.js";
+import { startSubgraph, type RunningSubgraph, type SubgraphContext } from "./server.js";
 import type { FieldChecks, IdRule } from "../../../platform/input-checks.js";
 
 /** What each subgraph folder exports from its `index.ts`. */
@@ -20,6 +20,8 @@ export interface SubgraphModule {
   ids?: IdRule;
   /** argument checks of particular fields, run on the whole operation before it starts */
   fieldChecks?: FieldChecks;
+  /** the reads a query needs no id for, started as it begins to run (docs/graph.md#batching-rules) */
+  prefetch?: (ctx: SubgraphContext) => Promise<unknown> | void;
 }
 
 export interface StartOptions {
@@ -53,6 +55,7 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     ids: module.ids,
     fieldChecks: module.fieldChecks,
     prefix: options.prefix ?? null,
+    ...(module.prefetch ? { prefetch: module.prefetch } : {}),
   });
 }
 
