@@ -44,6 +44,8 @@ export interface GatewayConfig {
    * `organisation`, `none` for none
    */
   prefetch: ReadonlySet<SubgraphName>;
+  /** GATEWAY_SPLIT_ROOT_FETCH, default true: the part of a root lookup's fetch later fetches need is asked on its own (speculate.ts) */
+  splitRootFetch: boolean;
 }
 
 /** `sandbox`: Apollo Sandbox at `/` (loaded from Apollo's CDN); `explorer`: GraphiQL at `/explorer`, served offline. */
@@ -90,6 +92,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     corsOrigins: parseCorsOrigins(e.text("GATEWAY_CORS_ORIGINS"), production),
     explorers: parseExplorers(e.text("GATEWAY_EXPLORER"), production),
     prefetch: parsePrefetch(e.text("GATEWAY_PREFETCH")),
+    splitRootFetch: e.boolean("GATEWAY_SPLIT_ROOT_FETCH", true),
   };
 }
 

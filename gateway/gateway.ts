@@ -18,7 +18,7 @@ import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.
 import { handleCors } from "./cors.js";
 import { createExploration } from "./explore.js";
 import { ErrorCode } from "../platform/error-codes.js";
-import { claimSpeculation, speculate, type SpeculationContext } from "./speculate.js";
+import { claimSpeculation, speculate, SPLIT_PART, type SpeculationContext } from "./speculate.js";
 
 /**
  * The gateway: composes the three subgraphs (from the committed supergraph, or by introspecting
@@ -160,7 +160,10 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
   /** A fetch the operation already started with its root fetch (speculate.ts) is answered by it. */
   override process(options: GraphQLDataSourceProcessOptions<GatewayContext>): ReturnType<RemoteGraphQLDataSource<GatewayContext>["process"]> {
     const started = claimSpeculation(this.name, options as GraphQLDataSourceProcessOptions);
-    return (started as ReturnType<RemoteGraphQLDataSource<GatewayContext>["process"]> | undefined) ?? super.process(options);
+    if (started) return started as ReturnType<RemoteGraphQLDataSource<GatewayContext>["process"]>;
+    // a split part's errors are the whole root fetch's to report (speculate.ts)
+    if (options.request.operationName?.endsWith(SPLIT_PART)) return super.process(options).then(({ errors: _dropped, ...rest }) => rest);
+    return super.process(options);
   }
 
   override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
@@ -194,8 +197,9 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
         : await readSupergraph(config.supergraphPath, config.prefix),
     buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight),
     // entity fetches a root lookup by id makes predictable start with the root fetch (speculate.ts)
-    // and the later entity fetches of GATEWAY_PREFETCH's subgraphs are announced to them at once
-    experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0], config.prefetch),
+    // and the later entity fetches of GATEWAY_PREFETCH's subgraphs are announced to them at once,
+    // and a root lookup's fetch is split so that what later fetches need answers first
+    experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0], config.prefetch, config.splitRootFetch),
     // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
     // line per operation
     logger: {

@@ -5,6 +5,8 @@ import {
   Kind,
   parse,
   print,
+  stripIgnoredCharacters,
+  visit,
   type DocumentNode,
   type FieldNode,
   type OperationDefinitionNode,
@@ -49,13 +51,17 @@ export function speculate(
     requestContext: { request: { variables?: Record<string, unknown> | undefined }; context: unknown };
   },
   prefetchTo: ReadonlySet<string> = new Set(),
+  splitRoot = false,
 ): void {
   const { queryPlan, serviceMap, requestContext } = options;
   const context = requestContext.context as SpeculationContext | undefined;
   if (!context) return;
   const variables = requestContext.request.variables ?? {};
   announce(queryPlan, serviceMap, requestContext, prefetchTo);
-  for (const candidate of candidatesOf(queryPlan)) {
+  const candidates = candidatesOf(queryPlan);
+  // after the candidates and the announcements, which read the plan as planned
+  if (splitRoot) split(queryPlan);
+  for (const candidate of candidates) {
     const id = candidate.id.variable === undefined ? candidate.id.literal : variables[candidate.id.variable];
     const service = serviceMap[candidate.fetch.serviceName];
     if (typeof id !== "string" || !service) continue;
@@ -313,4 +319,146 @@ function allFetches(root: PlanNode): FetchNode[] {
   walk(root);
   // a fetch with no requirement starts with the operation anyway
   return out.filter((f) => f.requires && f.requires.length > 0);
+}
+
+// ---- split: the part of the root fetch later fetches need, asked on its own ----
+
+/**
+ * A root fetch's later fetches wait for its whole answer, although they need only some of it: in
+ * `employee(id) { manager { … } applicableEmployment { workContract } }` legacy-time needs the
+ * applicable employment's representation, which the people subgraph has after one upstream round,
+ * while the manager takes a second. When the root fields are lookups by id, the plan
+ * `Sequence[root, rest…]` becomes `Parallel[root, Sequence[part, rest…]]`: `part` is the root
+ * fetch cut down to the fields the later fetches need (their paths and their representations'
+ * fields), sent beside it to the same subgraph with the same operation id, so that its reads are
+ * the root fetch's own (operation-scope.ts: one read each); the later fetches start when `part`
+ * answers, and the root fetch's answer is merged over it. `part`'s errors are dropped: the root
+ * fetch makes the same reads and reports them. Only for queries, and only where every later fetch's
+ * path runs through the root fetch's fields without fragments or rewrites; otherwise the plan runs
+ * as planned. Done once per plan (the gateway caches plans), in place.
+ */
+export function split(plan: QueryPlan): void {
+  if (splitPlans.has(plan)) return;
+  splitPlans.add(plan);
+  const root = plan.node;
+  if (root?.kind !== "Sequence" || root.nodes.length < 2) return;
+  const first = root.nodes[0]!;
+  if (first.kind !== "Fetch" || first.requires || first.operationKind !== "query" || first.inputRewrites?.length || first.outputRewrites?.length) return;
+  const part = partOf(first, root.nodes.slice(1));
+  if (!part) return;
+  (plan as { node?: PlanNode }).node = { kind: "Parallel", nodes: [first, { kind: "Sequence", nodes: [part, ...root.nodes.slice(1)] }] };
+}
+
+const splitPlans = new WeakSet<QueryPlan>();
+
+/** The operation-name suffix of a split part: its errors are the root fetch's to report. */
+export const SPLIT_PART = "__part";
+
+/** The fields each later fetch needs of the root fetch's answer: response name -> what below it. */
+type Needed = Map<string, Needed>;
+
+function partOf(fetch: FetchNode, rest: PlanNode[]): FetchNode | null {
+  let document: DocumentNode;
+  try {
+    document = fetch.operationDocumentNode ?? parse(fetch.operation);
+  } catch {
+    return null;
+  }
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (!operation || document.definitions.length !== 1) return null;
+  // root lookups by id only: their reads are the loaders' own, shared by the part and the whole
+  if (!operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && (s.name.value === "__typename" || idArgument(s) !== null))) return null;
+  const needed: Needed = new Map();
+  const roots = new Set(operation.selectionSet.selections.map((s) => (s.kind === Kind.FIELD ? (s.alias?.value ?? s.name.value) : "")));
+  let dependents = 0;
+  for (const flatten of flattensOf(rest)) {
+    if (!roots.has(String(flatten.path[0]))) continue;
+    const inner = flatten.node;
+    if (inner.kind !== "Fetch" || !inner.requires || inner.inputRewrites?.length || inner.contextRewrites?.length) return null;
+    let level = needed;
+    for (const segment of flatten.path) {
+      if (segment === "@") continue;
+      if (typeof segment !== "string" || segment.startsWith("|") || segment.startsWith("...")) return null;
+      let next = level.get(segment);
+      if (!next) level.set(segment, (next = new Map()));
+      level = next;
+    }
+    addRequired(level, inner.requires);
+    dependents++;
+  }
+  if (dependents === 0) return null;
+  const selections = prune(operation.selectionSet.selections, needed);
+  if (selections === null || selections.length === 0) return null;
+  const name = `${operation.name?.value ?? "Query"}${SPLIT_PART}`;
+  const cut: DocumentNode = {
+    kind: Kind.DOCUMENT,
+    definitions: [{ ...operation, name: { kind: Kind.NAME, value: name }, selectionSet: { kind: Kind.SELECTION_SET, selections } }],
+  };
+  // minified, as the planner writes its fetches
+  const text = stripIgnoredCharacters(print(cut));
+  if (text.length >= stripIgnoredCharacters(fetch.operation).length) return null;
+  const used = new Set<string>();
+  visit(cut, { Variable: (v) => void used.add(v.name.value) });
+  return {
+    kind: "Fetch",
+    serviceName: fetch.serviceName,
+    variableUsages: (fetch.variableUsages ?? []).filter((v) => used.has(v)),
+    operation: text,
+    operationName: name,
+    operationKind: fetch.operationKind,
+    operationDocumentNode: cut,
+  };
+}
+
+function addRequired(level: Needed, requires: readonly QueryPlanSelectionNode[]): void {
+  for (const node of requires) {
+    if (node.kind === "InlineFragment") addRequired(level, node.selections);
+    else {
+      const key = node.alias ?? node.name;
+      let next = level.get(key);
+      if (!next) level.set(key, (next = new Map()));
+      if (node.selections) addRequired(next, node.selections);
+    }
+  }
+}
+
+/** The selections kept for `needed` (with every `__typename`); null when a fragment spread makes it unsure. */
+function prune(selections: readonly SelectionNode[], needed: Needed): SelectionNode[] | null {
+  const out: SelectionNode[] = [];
+  for (const selection of selections) {
+    if (selection.kind === Kind.FRAGMENT_SPREAD) return null;
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      const inner = prune(selection.selectionSet.selections, needed);
+      if (inner === null) return null;
+      if (inner.some((s) => !(s.kind === Kind.FIELD && s.name.value === "__typename"))) out.push({ ...selection, selectionSet: { ...selection.selectionSet, selections: inner } });
+      continue;
+    }
+    const key = selection.alias?.value ?? selection.name.value;
+    if (selection.name.value === "__typename") {
+      out.push(selection);
+      continue;
+    }
+    const below = needed.get(key);
+    if (!below) continue;
+    if (!selection.selectionSet) {
+      out.push(selection);
+      continue;
+    }
+    const inner = prune(selection.selectionSet.selections, below);
+    if (inner === null) return null;
+    const kept = inner.length > 0 ? inner : [{ kind: Kind.FIELD, name: { kind: Kind.NAME, value: "__typename" } } as FieldNode];
+    out.push({ ...selection, selectionSet: { ...selection.selectionSet, selections: kept } });
+  }
+  return out;
+}
+
+/** Every Flatten of the plan nodes, at any depth. */
+function flattensOf(nodes: readonly PlanNode[]): Array<{ path: ReadonlyArray<string | number>; node: PlanNode }> {
+  const out: Array<{ path: ReadonlyArray<string | number>; node: PlanNode }> = [];
+  const walk = (node: PlanNode): void => {
+    if (node.kind === "Flatten") out.push({ path: node.path, node: node.node });
+    else if (node.kind === "Sequence" || node.kind === "Parallel") node.nodes.forEach(walk);
+  };
+  nodes.forEach(walk);
+  return out;
 }

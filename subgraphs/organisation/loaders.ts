@@ -115,13 +115,13 @@ export const webhookDeliveryAttemptLoader = (ctx: SubgraphContext) =>
   );
 
 /**
- * The reads an organisation request needs no id for, started as it begins to run
- * (`SubgraphModule.prefetch`, docs/graph.md#batching-rules): the first page of each reference list
+ * The reads a gateway's announcement of organisation's later fetches needs no id for, started as
+ * it begins to run (`SubgraphModule.prefetch`, docs/graph.md#batching-rules): the first page of each reference list
  * whose entities the operation reads beyond their id (the whole list where there is no single
  * read), while it fits a page the one call their references cost anyway. Not for a type the
- * operation reads as a root list, whose page primes the loader itself. A request the gateway
- * announces (gateway/speculate.ts) thus starts them in the operation's first round, in the loaders
- * its later fetches share (operation-scope.ts).
+ * operation reads as a root list, whose page primes the loader itself. The announcement
+ * (gateway/speculate.ts) thus starts them in the operation's first round, in the loaders its later
+ * fetches share (operation-scope.ts); it is answered once they have settled.
  */
 export function prefetchOrganisation(ctx: SubgraphContext): Promise<unknown> | void {
   const operation = ctx.operation;

@@ -105,4 +105,10 @@ describe("one reader: a variable means the same thing in the gateway and the sub
     expect([...loadGatewayConfig({ GATEWAY_PREFETCH: "organisation, legacy-time" }).prefetch].sort()).toEqual(["legacy-time", "organisation"]);
     for (const bad of ["gateway", "organisation,", "none,people"]) expect(() => loadGatewayConfig({ GATEWAY_PREFETCH: bad })).toThrow(/GATEWAY_PREFETCH/);
   });
+
+  it("GATEWAY_SPLIT_ROOT_FETCH is on by default; false turns it off; anything else names the variable", () => {
+    expect(loadGatewayConfig({}).splitRootFetch).toBe(true);
+    expect(loadGatewayConfig({ GATEWAY_SPLIT_ROOT_FETCH: "false" }).splitRootFetch).toBe(false);
+    expect(() => loadGatewayConfig({ GATEWAY_SPLIT_ROOT_FETCH: "maybe" })).toThrow(/GATEWAY_SPLIT_ROOT_FETCH/);
+  });
 });

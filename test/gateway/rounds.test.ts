@@ -25,12 +25,9 @@ const EXPECTED: Record<string, { calls: number; rounds: number; why?: string }> 
   // announced by the gateway (speculate.ts) and read in the operation's loaders (operation-scope.ts)
   DirectorySearch: { calls: 3, rounds: 1 },
   // people (the employee and everything its id names; then the manager) beside organisation's
-  // reference lists (announced), then legacy-time
-  EmployeeProfile: {
-    calls: 13,
-    rounds: 3,
-    why: "rounds: legacy-time's work contract is asked with the applicable employment's representation, which the people fetch answers only with the rest of it, after its manager round",
-  },
+  // reference lists (announced); legacy-time's contract beside the manager, after the part of the
+  // people fetch it needs (the root fetch split, speculate.ts)
+  EmployeeProfile: { calls: 13, rounds: 2 },
   // organisation (the department and its parent, one page) beside people (members with their
   // positions embedded: its fetch starts with the root fetch) and organisation's establishments
   // (announced, legal entities embedded), then the managers (the department's among them: the

@@ -58,8 +58,8 @@ export interface SubgraphServerOptions {
   /** GRAPH_PREFIX the schema was built with, so that the input checks know its names */
   prefix?: string | null;
   /**
-   * the reads a query operation needs no id for, started as it begins to run, after its checks
-   * (`SubgraphModule.prefetch`, docs/graph.md#batching-rules)
+   * the reads a gateway's announcement of later fetches needs no id for, started as it begins to
+   * run, after its checks (`SubgraphModule.prefetch`, docs/graph.md#batching-rules)
    */
   prefetch?: (ctx: SubgraphContext) => Promise<unknown> | void;
 }
@@ -119,9 +119,11 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
         async requestDidStart() {
           let started: Promise<unknown> | undefined | void;
           return {
-            async executionDidStart({ contextValue, document, schema, operation }) {
+            async executionDidStart({ contextValue, document, schema, operation, operationName }) {
               contextValue.operation = operationSelections(schema, document, options.prefix ?? null);
-              if (operation?.operation === "query") started = options.prefetch?.(contextValue);
+              // the reads no id is needed for, when the gateway announces later fetches (gateway/speculate.ts):
+              // a request with representations resolves them at once, and reads what they name itself
+              if (operation?.operation === "query" && operationName === ANNOUNCEMENT_OPERATION) started = options.prefetch?.(contextValue);
             },
             // a gateway's announcement is answered once the reads it started have settled
             async willSendResponse({ operationName }) {
