@@ -1,11 +1,18 @@
 /**
  * What a perfect planner needs, worked out by hand from the REST interface (docs/interface.md):
  * the fewest upstream calls, and the fewest dependent round trips when each hop may only use ids
- * the previous hops returned (an argument is known at once; a reference read by id waits for the
- * answer that names the id; reference lists without an `id` filter are read whole, one call while
- * they fit one page of 100, or by single reads when fewer ids than pages are needed).
+ * the previous hops returned, with the two shortcuts the interface offers
+ * (docs/graph.md#batching-rules):
+ * - `include=embedded`: an employee list embeds each employee's applicable job position and
+ *   employment, a job position its department, job qualification and employment, an establishment
+ *   its legal entity, an attribute its definition and taxonomy labels: read with their parent,
+ *   they cost neither a call nor a round of their own;
+ * - a reference list read whole needs no id (departments, establishments, legal entities,
+ *   templates, job qualifications, occupation categories while they fit a page of 100): it starts
+ *   in the first round, whatever names the ids; an argument is known at once.
+ * A reference read by id waits for the answer that names the id.
  *
- * 300 employees, the demo's variables. Each line is one upstream call.
+ * 300 employees, the demo's variables. Each line is one round; each call is one upstream call.
  */
 
 export interface Floor {
@@ -17,36 +24,36 @@ export interface Floor {
 
 export const FLOORS: Record<string, Floor> = {
   DirectorySearch: {
-    calls: 4,
-    rounds: 3,
+    calls: 3,
+    rounds: 1,
     reasoning: [
-      "1: GET /employees?search&status=active&sort=familyName&limit=20&include=totalCount (the page, its job position refs)",
-      "2: GET /job-positions?id=<the page's applicable job positions> (title, department and establishment refs)",
-      "3: GET /departments and GET /business-establishments together (no id filter: each read whole, one page)",
+      "1: GET /employees?search&status=active&sort=familyName&limit=20&include=totalCount,embedded (the page, each applicable job position",
+      "   embedded: its title, department and establishment refs); GET /departments and GET /business-establishments (whole, one page",
+      "   each: no id needed) — 3 calls in 1 round",
     ],
   },
   EmployeeProfile: {
     calls: 13,
     rounds: 2,
     reasoning: [
-      "1, all from the argument: GET /employees?id=X; GET /employees?applicableJobPosition.manager.id=X&limit=25&include=totalCount (direct reports);",
+      "1, from the argument: GET /employees?id=X; GET /employees?applicableJobPosition.manager.id=X&limit=25&include=totalCount (direct reports);",
       "   GET /employments?employee.id=X (every employment, the applicable one among them); GET /job-positions?employment.employee.id=X",
       "   (every position, the applicable one among them: the manager's id); GET /employee-attributes?employee.id=X&include=embedded;",
-      "   GET /probationary-periods?employment.employee.id=X; legacy GET /work-contracts?ownerId=X (a contract has its employment's id)",
-      "2, from ids of round 1: GET /employees?id=<manager>; GET /legal-entities/<id>; GET /employment-templates (no single read: whole);",
-      "   GET /departments, GET /job-qualifications (whole), GET /occupation-categories/<id> — 7 + 6 = 13 calls in 2 rounds",
+      "   GET /probationary-periods?employment.employee.id=X; legacy GET /work-contracts?ownerId=X (a contract has its employment's id);",
+      "   and, needing no id: GET /legal-entities, /employment-templates, /departments, /job-qualifications, /occupation-categories (whole,",
+      "   one page each: one call, as the single reads of the ids named would be)",
+      "2, from an id of round 1: GET /employees?id=<manager> — 12 + 1 = 13 calls in 2 rounds",
     ],
   },
   OrgChart: {
-    calls: 6,
-    rounds: 4,
+    calls: 4,
+    rounds: 2,
     reasoning: [
-      "1, from the argument: GET /departments (whole, one page: the department with its level, parent and manager refs, and its parent —",
-      "   two ids of a one-page list, so the page is cheaper than two single reads) and",
-      "   GET /employees?applicableJobPosition.department.id=X&limit=50&include=totalCount (the members)",
-      "2: GET /job-positions?id=<the members' applicable positions>",
-      "3: GET /employees?id=<the positions' managers and the department's manager> (one call); GET /business-establishments (whole)",
-      "4: GET /legal-entities (whole) — 6 calls in 4 rounds",
+      "1, from the argument: GET /departments (whole, one page: the department with its level, parent and manager refs, and its parent);",
+      "   GET /employees?applicableJobPosition.department.id=X&limit=50&include=totalCount,embedded (the members, each applicable job",
+      "   position embedded: title, start, manager and establishment refs); GET /business-establishments?include=embedded (whole, one",
+      "   page, each establishment's legal entity embedded: no id needed)",
+      "2: GET /employees?id=<the positions' managers and the department's manager> (one call) — 4 calls in 2 rounds",
     ],
   },
   Timesheet: {
@@ -54,7 +61,8 @@ export const FLOORS: Record<string, Floor> = {
     rounds: 2,
     reasoning: [
       "1, from the arguments: GET /employees?id=X and legacy GET /timeentries?ownerId=X&date range",
-      "2: legacy GET /axisSections?id=<the entries' sections> (with their parents' id and code) — 3 calls in 2 rounds",
+      "2: legacy GET /axisSections?id=<the entries' sections> (with their parents' id and code; the legacy list is paged by",
+      "   offset, so reading it whole would cost more calls than the round) — 3 calls in 2 rounds",
     ],
   },
   UpdateTimeEntry: {
@@ -66,14 +74,13 @@ export const FLOORS: Record<string, Floor> = {
     ],
   },
   LargeList: {
-    calls: 6,
-    rounds: 4,
+    calls: 4,
+    rounds: 2,
     reasoning: [
-      "1: GET /employees?limit=100 (the page, its job position refs)",
-      "2: GET /job-positions?id=<100 ids>",
-      "3: GET /employees?id=<the managers>; GET /departments and GET /business-establishments (whole while one page;",
-      "   at 100 000 employees the fewer of single reads of the ids named and pages of the whole list)",
-      "4: GET /legal-entities (whole) — 6 calls in 4 rounds at 300 employees",
+      "1: GET /employees?limit=100&include=embedded (the page, each applicable job position embedded: title, manager, department and",
+      "   establishment refs); GET /departments and GET /business-establishments?include=embedded (whole while one page, the legal",
+      "   entities embedded; at 100 000 employees the fewer of single reads of the ids named and pages of the whole list)",
+      "2: GET /employees?id=<the managers> — 4 calls in 2 rounds at 300 employees",
     ],
   },
 };

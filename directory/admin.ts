@@ -35,6 +35,13 @@ export interface FaultSettings {
   rateLimitPerSecond: number;
   /** share of requests (0..1) that never get an answer */
   hangRate: number;
+  /**
+   * share (0..1) of the representations of an answer's `embedded` served partial: `id`, `type`
+   * and `url` only (the interface allows partial embedded representations)
+   */
+  partialEmbedRate: number;
+  /** share (0..1) of the representations of an answer's `embedded` left out */
+  missingEmbedRate: number;
 }
 
 const NO_FAULTS: FaultSettings = {
@@ -44,6 +51,8 @@ const NO_FAULTS: FaultSettings = {
   errorStatus: 503,
   rateLimitPerSecond: 0,
   hangRate: 0,
+  partialEmbedRate: 0,
+  missingEmbedRate: 0,
 };
 
 /** Longest added latency: beyond 2^31 ms a Node timer would fire at once. */
@@ -57,6 +66,8 @@ const SETTING_RULES: Record<keyof FaultSettings, { valid: (n: number) => boolean
   // a share of a request per second would refuse every request
   rateLimitPerSecond: { valid: (n) => Number.isInteger(n) && n >= 0, message: "must be a whole number >= 0 (0: no limit)" },
   hangRate: { valid: (n) => n >= 0 && n <= 1, message: "must be a number from 0 to 1" },
+  partialEmbedRate: { valid: (n) => n >= 0 && n <= 1, message: "must be a number from 0 to 1" },
+  missingEmbedRate: { valid: (n) => n >= 0 && n <= 1, message: "must be a number from 0 to 1" },
 };
 
 export type FaultDecision =
@@ -100,6 +111,30 @@ export class Faults {
     this.settings = { ...NO_FAULTS };
     this.windowStart = 0;
     this.windowCount = 0;
+  }
+
+  /** Whether the embed faults are on: answers then carry no version tag (they differ from the version they would name). */
+  get shapesEmbedded(): boolean {
+    return this.settings.partialEmbedRate > 0 || this.settings.missingEmbedRate > 0;
+  }
+
+  /**
+   * An answer's `embedded` as the embed faults shape it: each representation left out with
+   * `missingEmbedRate`, else cut to `id`, `type`, `url` with `partialEmbedRate`.
+   */
+  shapeEmbedded(body: unknown): void {
+    const s = this.settings;
+    if (!this.shapesEmbedded) return;
+    const embedded = typeof body === "object" && body !== null ? (body as { embedded?: unknown }).embedded : undefined;
+    if (typeof embedded !== "object" || embedded === null) return;
+    for (const byId of Object.values(embedded as Record<string, Record<string, Record<string, unknown>>>)) {
+      for (const [id, representation] of Object.entries(byId)) {
+        if (s.missingEmbedRate > 0 && Math.random() < s.missingEmbedRate) delete byId[id];
+        else if (s.partialEmbedRate > 0 && Math.random() < s.partialEmbedRate) {
+          byId[id] = { id: representation.id, type: representation.type, url: representation.url };
+        }
+      }
+    }
   }
 
   /** What happens to the next request. */

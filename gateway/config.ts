@@ -62,6 +62,14 @@ export interface GatewayConfig {
   refusedTokenTtlSeconds: number;
   /** REDIS_URL, REDIS_KEY_PREFIX, REDIS_TIMEOUT_MS: the state the replicas share */
   shared: SharedStateConfig;
+  /**
+   * GATEWAY_PREFETCH: the subgraphs a query's later entity fetches are announced to as it starts
+   * (speculate.ts), so that their reads needing no id begin in the first round; default
+   * `organisation`, `none` for none
+   */
+  prefetch: ReadonlySet<SubgraphName>;
+  /** GATEWAY_SPLIT_ROOT_FETCH, default true: the part of a root lookup's fetch later fetches need is asked on its own (speculate.ts) */
+  splitRootFetch: boolean;
 }
 
 /** `sandbox`: Apollo Sandbox at `/` (loaded from Apollo's CDN); `explorer`: GraphiQL at `/explorer`, served offline. */
@@ -116,7 +124,23 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     apqCacheBytes: e.integer("GATEWAY_APQ_CACHE_MB", 32, 1, 4096) * (1 << 20),
     refusedTokenTtlSeconds: refusedTokenTtlSeconds(env),
     shared: loadSharedStateConfig(env),
+    prefetch: parsePrefetch(e.text("GATEWAY_PREFETCH")),
+    splitRootFetch: e.boolean("GATEWAY_SPLIT_ROOT_FETCH", true),
   };
+}
+
+/** GATEWAY_PREFETCH: unset → `organisation`; `none`; or a comma-separated list of subgraph names. */
+function parsePrefetch(text: string | undefined): ReadonlySet<SubgraphName> {
+  if (text === undefined) return new Set(["organisation"]);
+  if (text.trim() === "none") return new Set();
+  const out = new Set<SubgraphName>();
+  for (const entry of text.split(",").map((e) => e.trim())) {
+    if (!(SUBGRAPH_NAMES as readonly string[]).includes(entry)) {
+      throw new ConfigError(`GATEWAY_PREFETCH must be "none" or a comma-separated list of ${SUBGRAPH_NAMES.join(", ")}, got "${shown(entry)}"`, "GATEWAY_PREFETCH");
+    }
+    out.add(entry as SubgraphName);
+  }
+  return out;
 }
 
 /** GATEWAY_EXPLORER: unset → both outside production, none in production; `none`; or a comma-separated list of `sandbox`, `explorer`. */

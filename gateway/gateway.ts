@@ -10,10 +10,11 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { listen, sendJson, serveGraphQL, type HttpListener } from "../platform/http.js";
 import { formatErrorHygienically, unknownOperationIsClientError } from "../platform/errors.js";
 import { operationGuard } from "../platform/limits.js";
-import { DEADLINE_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
+import { DEADLINE_HEADER, OPERATION_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
 import { processMetrics } from "../platform/metrics.js";
 import { currentRequestId, injectTraceContext } from "../platform/request-scope.js";
 import { loadOperations, OPERATIONS_DIR } from "./operations.js";
+import { randomUUID } from "node:crypto";
 import { Logger } from "../platform/log.js";
 import { InFlight } from "../platform/inflight.js";
 import { processLifecycle } from "../platform/lifecycle.js";
@@ -25,7 +26,7 @@ import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.
 import { handleCors } from "./cors.js";
 import { createExploration } from "./explore.js";
 import { ErrorCode } from "../platform/error-codes.js";
-import { claimSpeculation, speculate, type SpeculationContext } from "./speculate.js";
+import { claimSpeculation, speculate, SPLIT_PART, type SpeculationContext } from "./speculate.js";
 import { introspectionOnly, readManifest, trustedDocuments } from "./trusted-documents.js";
 import { ApqStore } from "./apq-store.js";
 import { rateLimitGate } from "./rate-limits.js";
@@ -41,6 +42,8 @@ import { SharedState } from "../platform/shared-state.js";
 
 interface GatewayContext extends SpeculationContext {
   authorization?: string;
+  /** this operation's id, sent with its query fetches so that a subgraph shares its loaders among them (operation-scope.ts) */
+  operationId: string;
   /** subgraph fetches made for this operation */
   subgraphFetches: number;
   /** when the operation's time is up (`performance.now()` time) */
@@ -154,7 +157,8 @@ function post(url: string, init: RequestInit & { headers: Record<string, string>
  * own copy of the answer. Mutations are always sent, and no query asked after one joins a query
  * that started before it. The deadline header is left out of the key:
  * it differs by the millisecond between callers of the same fetch. A joiner whose first caller
- * ran out of time fetches on its own.
+ * ran out of time fetches on its own. The header `x-operation-id` is left out too: an operation that
+ * joins another's fetch (or announcement, speculate.ts) is answered from that operation's loaders.
  */
 function subgraphFetcher(
   subgraph: string,
@@ -264,6 +268,9 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     const started = claimSpeculation(this.name, options as GraphQLDataSourceProcessOptions);
     if (started) return started as ProcessResult;
     const { context, request } = options;
+    // a split part goes alone, not batched with the whole root fetch it runs beside (the later
+    // fetches wait for it, not for the whole); its errors are the whole fetch's to report (speculate.ts)
+    if (request.operationName?.endsWith(SPLIT_PART)) return super.process(options).then(({ errors: _dropped, ...rest }) => rest);
     // the gateway's own requests (health checks, introspection) have no operation context
     if (!context || !("subgraphFetches" in context) || !request.query) return super.process(options);
     const document = parsedQuery(request.query);
@@ -285,6 +292,7 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     if (context && "subgraphFetches" in context) {
       context.subgraphFetches++;
       if (context.authorization) request.http?.headers.set("authorization", context.authorization);
+      if (!/^\s*mutation\b/.test(request.query ?? "")) request.http?.headers.set(OPERATION_HEADER, context.operationId);
       request.http?.headers.set(DEADLINE_HEADER, String(Math.max(0, Math.floor(context.deadline - performance.now()))));
     }
     // the operation's request id and trace context (the active span is @apollo/gateway's `gateway.fetch`)
@@ -332,7 +340,9 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     // the operation's text or the errors' messages, which may carry the caller's values
     telemetry: { includeDocument: false, recordExceptions: false },
     // entity fetches a root lookup by id makes predictable start with the root fetch (speculate.ts)
-    experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0]),
+    // and the later entity fetches of GATEWAY_PREFETCH's subgraphs are announced to them at once,
+    // and a root lookup's fetch is split so that what later fetches need answers first
+    experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0], config.prefetch, config.splitRootFetch),
     // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
     // line per operation
     logger: {
@@ -392,7 +402,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     if (handleCors(config.corsOrigins, req, res, config.corsAllowedHeaders)) return;
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
-    await serveGraphQL(apollo, req, res, async () => ({ authorization, subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits, { admit, meter, requestErrors4xx: true });
+    await serveGraphQL(apollo, req, res, async () => ({ authorization, operationId: randomUUID(), subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits, { admit, meter, requestErrors4xx: true });
   }
 
   let http: HttpListener;

@@ -1,6 +1,18 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from "@apollo/gateway";
+import { ANNOUNCEMENT_OPERATION } from "../platform/headers.js";
 import type { FetchNode, PlanNode, QueryPlan, QueryPlanSelectionNode } from "@apollo/query-planner";
-import { Kind, parse, type FieldNode, type OperationDefinitionNode } from "graphql";
+import {
+  Kind,
+  parse,
+  print,
+  stripIgnoredCharacters,
+  visit,
+  type DocumentNode,
+  type FieldNode,
+  type OperationDefinitionNode,
+  type SelectionNode,
+  type VariableDefinitionNode,
+} from "graphql";
 
 /**
  * Entity fetches started with the root fetch instead of after it (docs/graph.md#query-plans).
@@ -32,28 +44,32 @@ export function speculationKey(serviceName: string, request: { query?: string; v
  * `experimental_didResolveQueryPlan` of ApolloGateway: starts the entity fetches a root lookup by
  * id makes predictable, and keeps them in the operation's context for `claimSpeculation`.
  */
-export function speculate(options: {
-  queryPlan: QueryPlan;
-  serviceMap: Record<string, GraphQLDataSource>;
-  requestContext: { request: { variables?: Record<string, unknown> | undefined }; context: unknown };
-}): void {
+export function speculate(
+  options: {
+    queryPlan: QueryPlan;
+    serviceMap: Record<string, GraphQLDataSource>;
+    requestContext: { request: { variables?: Record<string, unknown> | undefined }; context: unknown };
+  },
+  prefetchTo: ReadonlySet<string> = new Set(),
+  splitRoot = false,
+): void {
   const { queryPlan, serviceMap, requestContext } = options;
   const context = requestContext.context as SpeculationContext | undefined;
   if (!context) return;
   const variables = requestContext.request.variables ?? {};
-  for (const candidate of candidatesOf(queryPlan)) {
+  announce(queryPlan, serviceMap, requestContext, prefetchTo);
+  const candidates = candidatesOf(queryPlan);
+  // after the candidates and the announcements, which read the plan as planned
+  if (splitRoot) split(queryPlan);
+  for (const candidate of candidates) {
     const id = candidate.id.variable === undefined ? candidate.id.literal : variables[candidate.id.variable];
     const service = serviceMap[candidate.fetch.serviceName];
     if (typeof id !== "string" || !service) continue;
     const fetch = candidate.fetch;
     // the executor's request: the variables it uses, in order, then the representations
-    const used: Record<string, unknown> = Object.create(null);
-    for (const name of fetch.variableUsages ?? []) {
-      if (Object.prototype.hasOwnProperty.call(variables, name) && variables[name] !== undefined) used[name] = variables[name];
-    }
     const request = {
       query: fetch.operation,
-      variables: { ...used, representations: [{ __typename: candidate.typename, id }] },
+      variables: { ...usedVariables(fetch.variableUsages ?? [], variables), representations: [{ __typename: candidate.typename, id }] },
       operationName: fetch.operationName,
     };
     const answer = service.process({
@@ -77,17 +93,17 @@ interface Candidate {
   fetch: FetchNode;
 }
 
-/** Per plan (the gateway caches plans): the fetches that can be started with the root fetch. */
-const candidatesByPlan = new WeakMap<QueryPlan, Candidate[]>();
-
-function candidatesOf(plan: QueryPlan): Candidate[] {
-  let found = candidatesByPlan.get(plan);
-  if (!found) {
-    found = findCandidates(plan);
-    candidatesByPlan.set(plan, found);
-  }
-  return found;
+/** A function of a plan computed once per plan (the gateway caches plans). */
+function perPlan<T>(find: (plan: QueryPlan) => T): (plan: QueryPlan) => T {
+  const found = new WeakMap<QueryPlan, T>();
+  return (plan) => {
+    if (!found.has(plan)) found.set(plan, find(plan));
+    return found.get(plan) as T;
+  };
 }
+
+/** The fetches that can be started with the root fetch. */
+const candidatesOf = perPlan(findCandidates);
 
 function findCandidates(plan: QueryPlan): Candidate[] {
   const root = plan.node;
@@ -106,6 +122,15 @@ function findCandidates(plan: QueryPlan): Candidate[] {
     if (typename !== null) out.push({ id, typename, fetch });
   }
   return out;
+}
+
+/** The operation's variables of `names` that it gives, in that order. */
+function usedVariables(names: readonly string[], variables: Record<string, unknown>): Record<string, unknown> {
+  const used: Record<string, unknown> = Object.create(null);
+  for (const name of names) {
+    if (Object.prototype.hasOwnProperty.call(variables, name) && variables[name] !== undefined) used[name] = variables[name];
+  }
+  return used;
 }
 
 /** The speculative answer to this request of the operation, if one was started (once). */
@@ -170,4 +195,270 @@ function keyOnly(requires: QueryPlanSelectionNode[] | undefined): string | null 
   if (fragment.kind !== "InlineFragment" || !fragment.typeCondition) return null;
   const names = fragment.selections.map((s) => (s.kind === "Field" && !s.selections ? s.name : "?"));
   return names.length === 2 && names[0] === "__typename" && names[1] === "id" ? fragment.typeCondition : null;
+}
+
+// ---- announcements: the later entity fetches, told to their subgraph as the operation starts ----
+
+/**
+ * A subgraph asked late in a plan (after another subgraph answered) can start, as the operation
+ * starts, the reads its answer will need that need no id: whole reference lists such as the
+ * departments or the establishments (docs/graph.md#query-plans). The gateway announces them: for
+ * each subgraph of `prefetchTo` with entity fetches after the first fetch of the plan, one request
+ * at once with those fetches' selections and no representation (`_entities(representations: [])`,
+ * which answers []). The subgraph starts the reads its prefetch finds in the selection, in the
+ * loaders of this operation (`x-operation-id`, operation-scope.ts), which its later fetches then
+ * find read or in flight. The answer is dropped; the cost, for an operation whose earlier fetches
+ * name nothing of those lists (an empty page), is the reads started for nothing.
+ */
+function announce(
+  plan: QueryPlan,
+  serviceMap: Record<string, GraphQLDataSource>,
+  requestContext: { request: { variables?: Record<string, unknown> | undefined }; context: unknown },
+  prefetchTo: ReadonlySet<string>,
+): void {
+  if (prefetchTo.size === 0) return;
+  const variables = requestContext.request.variables ?? {};
+  for (const announcement of announcementsOf(plan)) {
+    const service = serviceMap[announcement.serviceName];
+    if (!service || !prefetchTo.has(announcement.serviceName)) continue;
+    const answer = service.process({
+      kind: "incoming operation" as never,
+      request: { query: announcement.query, variables: { ...usedVariables(announcement.variables, variables), representations: [] }, operationName: ANNOUNCEMENT },
+      incomingRequestContext: requestContext as never,
+      context: requestContext.context as never,
+      document: announcement.document,
+      pathInIncomingRequest: [],
+    } as GraphQLDataSourceProcessOptions);
+    answer.catch(() => undefined);
+  }
+}
+
+/** The operation name of an announcement, which the subgraphs know (platform/headers.ts). */
+const ANNOUNCEMENT = ANNOUNCEMENT_OPERATION;
+
+interface Announcement {
+  serviceName: string;
+  query: string;
+  document: DocumentNode;
+  /** the operation's variables its selections use */
+  variables: string[];
+}
+
+const announcementsOf = perPlan(findAnnouncements);
+
+/** Per subgraph, the selections of its entity fetches that wait for another fetch, as one `_entities` query. */
+function findAnnouncements(plan: QueryPlan): Announcement[] {
+  const root = plan.node;
+  if (root?.kind !== "Sequence" && root?.kind !== "Parallel") return [];
+  const fetches = allFetches(root);
+  if (fetches.some((f) => f.operationKind !== "query")) return [];
+  const bySubgraph = new Map<string, { selections: SelectionNode[]; definitions: Map<string, VariableDefinitionNode> }>();
+  for (const fetch of fetches) {
+    if (!fetch.requires || fetch.requires.length === 0) continue;
+    let operation: OperationDefinitionNode | undefined;
+    try {
+      const document = fetch.operationDocumentNode ?? parse(fetch.operation);
+      operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+    } catch {
+      continue;
+    }
+    const entities = operation?.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD && s.name.value === "_entities");
+    if (!operation || !entities?.selectionSet) continue;
+    let group = bySubgraph.get(fetch.serviceName);
+    if (!group) bySubgraph.set(fetch.serviceName, (group = { selections: [], definitions: new Map() }));
+    group.selections.push(...entities.selectionSet.selections);
+    for (const definition of operation.variableDefinitions ?? []) group.definitions.set(definition.variable.name.value, definition);
+  }
+  const out: Announcement[] = [];
+  for (const [serviceName, group] of bySubgraph) {
+    const document: DocumentNode = {
+      kind: Kind.DOCUMENT,
+      definitions: [
+        {
+          kind: Kind.OPERATION_DEFINITION,
+          operation: "query" as never,
+          name: { kind: Kind.NAME, value: ANNOUNCEMENT },
+          variableDefinitions: [...group.definitions.values()],
+          selectionSet: {
+            kind: Kind.SELECTION_SET,
+            selections: [
+              {
+                kind: Kind.FIELD,
+                name: { kind: Kind.NAME, value: "_entities" },
+                arguments: [{ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: "representations" }, value: { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: "representations" } } }],
+                selectionSet: { kind: Kind.SELECTION_SET, selections: group.selections },
+              },
+            ],
+          },
+        },
+      ],
+    };
+    out.push({ serviceName, query: print(document), document, variables: [...group.definitions.keys()].filter((n) => n !== "representations") });
+  }
+  return out;
+}
+
+/** Every fetch of a plan but its first (the one nothing waits for), in plan order. */
+function allFetches(root: PlanNode): FetchNode[] {
+  const out: FetchNode[] = [];
+  const walk = (node: PlanNode): void => {
+    switch (node.kind) {
+      case "Fetch":
+        out.push(node);
+        return;
+      case "Flatten":
+        return walk(node.node);
+      case "Sequence":
+      case "Parallel":
+        return node.nodes.forEach(walk);
+      default:
+        // conditions, deferred parts, subscriptions: announced by nothing
+        return;
+    }
+  };
+  walk(root);
+  // a fetch with no requirement starts with the operation anyway
+  return out.filter((f) => f.requires && f.requires.length > 0);
+}
+
+// ---- split: the part of the root fetch later fetches need, asked on its own ----
+
+/**
+ * A root fetch's later fetches wait for its whole answer, although they need only some of it: in
+ * `employee(id) { manager { … } applicableEmployment { workContract } }` legacy-time needs the
+ * applicable employment's representation, which the people subgraph has after one upstream round,
+ * while the manager takes a second. When the root fields are lookups by id, the plan
+ * `Sequence[root, rest…]` becomes `Parallel[root, Sequence[part, rest…]]`: `part` is the root
+ * fetch cut down to the fields the later fetches need (their paths and their representations'
+ * fields), sent beside it to the same subgraph with the same operation id, so that its reads are
+ * the root fetch's own (operation-scope.ts: one read each); the later fetches start when `part`
+ * answers, and the root fetch's answer is merged over it. `part`'s errors are dropped: the root
+ * fetch makes the same reads and reports them. Only for queries, and only where every later fetch's
+ * path runs through the root fetch's fields without fragments or rewrites; otherwise the plan runs
+ * as planned. Done once per plan (the gateway caches plans), in place.
+ */
+export function split(plan: QueryPlan): void {
+  if (splitPlans.has(plan)) return;
+  splitPlans.add(plan);
+  const root = plan.node;
+  if (root?.kind !== "Sequence" || root.nodes.length < 2) return;
+  const first = root.nodes[0]!;
+  if (first.kind !== "Fetch" || first.requires || first.operationKind !== "query" || first.inputRewrites?.length || first.outputRewrites?.length) return;
+  const part = partOf(first, root.nodes.slice(1));
+  if (!part) return;
+  (plan as { node?: PlanNode }).node = { kind: "Parallel", nodes: [first, { kind: "Sequence", nodes: [part, ...root.nodes.slice(1)] }] };
+}
+
+const splitPlans = new WeakSet<QueryPlan>();
+
+/** The operation-name suffix of a split part: its errors are the root fetch's to report. */
+export const SPLIT_PART = "__part";
+
+/** The fields each later fetch needs of the root fetch's answer: response name -> what below it. */
+type Needed = Map<string, Needed>;
+
+function partOf(fetch: FetchNode, rest: PlanNode[]): FetchNode | null {
+  let document: DocumentNode;
+  try {
+    document = fetch.operationDocumentNode ?? parse(fetch.operation);
+  } catch {
+    return null;
+  }
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (!operation || document.definitions.length !== 1) return null;
+  // root lookups by id only: their reads are the loaders' own, shared by the part and the whole
+  if (!operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD && (s.name.value === "__typename" || idArgument(s) !== null))) return null;
+  const needed: Needed = new Map();
+  const roots = new Set(operation.selectionSet.selections.map((s) => (s.kind === Kind.FIELD ? (s.alias?.value ?? s.name.value) : "")));
+  let dependents = 0;
+  for (const flatten of flattensOf(rest)) {
+    if (!roots.has(String(flatten.path[0]))) continue;
+    const inner = flatten.node;
+    if (inner.kind !== "Fetch" || !inner.requires || inner.inputRewrites?.length || inner.contextRewrites?.length) return null;
+    let level = needed;
+    for (const segment of flatten.path) {
+      if (segment === "@") continue;
+      if (typeof segment !== "string" || segment.startsWith("|") || segment.startsWith("...")) return null;
+      let next = level.get(segment);
+      if (!next) level.set(segment, (next = new Map()));
+      level = next;
+    }
+    addRequired(level, inner.requires);
+    dependents++;
+  }
+  if (dependents === 0) return null;
+  const selections = prune(operation.selectionSet.selections, needed);
+  if (selections === null || selections.length === 0) return null;
+  const name = `${operation.name?.value ?? "Query"}${SPLIT_PART}`;
+  const cut: DocumentNode = {
+    kind: Kind.DOCUMENT,
+    definitions: [{ ...operation, name: { kind: Kind.NAME, value: name }, selectionSet: { kind: Kind.SELECTION_SET, selections } }],
+  };
+  // minified, as the planner writes its fetches
+  const text = stripIgnoredCharacters(print(cut));
+  if (text.length >= stripIgnoredCharacters(fetch.operation).length) return null;
+  const used = new Set<string>();
+  visit(cut, { Variable: (v) => void used.add(v.name.value) });
+  return {
+    kind: "Fetch",
+    serviceName: fetch.serviceName,
+    variableUsages: (fetch.variableUsages ?? []).filter((v) => used.has(v)),
+    operation: text,
+    operationName: name,
+    operationKind: fetch.operationKind,
+    operationDocumentNode: cut,
+  };
+}
+
+function addRequired(level: Needed, requires: readonly QueryPlanSelectionNode[]): void {
+  for (const node of requires) {
+    if (node.kind === "InlineFragment") addRequired(level, node.selections);
+    else {
+      const key = node.alias ?? node.name;
+      let next = level.get(key);
+      if (!next) level.set(key, (next = new Map()));
+      if (node.selections) addRequired(next, node.selections);
+    }
+  }
+}
+
+/** The selections kept for `needed` (with every `__typename`); null when a fragment spread makes it unsure. */
+function prune(selections: readonly SelectionNode[], needed: Needed): SelectionNode[] | null {
+  const out: SelectionNode[] = [];
+  for (const selection of selections) {
+    if (selection.kind === Kind.FRAGMENT_SPREAD) return null;
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      const inner = prune(selection.selectionSet.selections, needed);
+      if (inner === null) return null;
+      if (inner.some((s) => !(s.kind === Kind.FIELD && s.name.value === "__typename"))) out.push({ ...selection, selectionSet: { ...selection.selectionSet, selections: inner } });
+      continue;
+    }
+    const key = selection.alias?.value ?? selection.name.value;
+    if (selection.name.value === "__typename") {
+      out.push(selection);
+      continue;
+    }
+    const below = needed.get(key);
+    if (!below) continue;
+    if (!selection.selectionSet) {
+      out.push(selection);
+      continue;
+    }
+    const inner = prune(selection.selectionSet.selections, below);
+    if (inner === null) return null;
+    const kept = inner.length > 0 ? inner : [{ kind: Kind.FIELD, name: { kind: Kind.NAME, value: "__typename" } } as FieldNode];
+    out.push({ ...selection, selectionSet: { ...selection.selectionSet, selections: kept } });
+  }
+  return out;
+}
+
+/** Every Flatten of the plan nodes, at any depth. */
+function flattensOf(nodes: readonly PlanNode[]): Array<{ path: ReadonlyArray<string | number>; node: PlanNode }> {
+  const out: Array<{ path: ReadonlyArray<string | number>; node: PlanNode }> = [];
+  const walk = (node: PlanNode): void => {
+    if (node.kind === "Flatten") out.push({ path: node.path, node: node.node });
+    else if (node.kind === "Sequence" || node.kind === "Parallel") node.nodes.forEach(walk);
+  };
+  nodes.forEach(walk);
+  return out;
 }

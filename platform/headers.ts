@@ -8,3 +8,18 @@ export const DEADLINE_HEADER = "x-deadline-ms";
 
 /** The request's id: taken from the client when well formed (request-scope.ts), passed to the subgraphs and the directory, answered. */
 export const REQUEST_ID_HEADER = "x-request-id";
+
+/**
+ * One gateway operation's id (a random UUID), on each of its subgraph query fetches: the fetches of
+ * one operation and one caller share the subgraph's loaders, so that a read one of them started
+ * (an early prefetch, a split fetch) answers the others (docs/graph.md#query-plans).
+ */
+export const OPERATION_HEADER = "x-operation-id";
+
+/**
+ * The operation name of the gateway's announcements (gateway/speculate.ts): a query of the entity
+ * fetches a subgraph will be asked later, with no representation, sent as the operation starts so
+ * that the subgraph starts their reads that need no id. A subgraph answers it once those reads
+ * have settled, so that identical operations at once share one announcement as they share fetches.
+ */
+export const ANNOUNCEMENT_OPERATION = "GatewayPrefetch";

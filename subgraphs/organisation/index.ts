@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from "graphql";
 import { buildFederatedSchema, type SubgraphModule } from "../shared/graphql/index.js";
+import { prefetchOrganisation } from "./loaders.js";
 import { businessEstablishmentReference } from "./business-establishment/business-establishment.reference.js";
 import { BusinessEstablishmentResolver } from "./business-establishment/business-establishment.resolver.js";
 import { departmentReference } from "./department/department.reference.js";
@@ -33,6 +34,7 @@ export const subgraph: SubgraphModule = {
   portVariable: "ORGANISATION_PORT",
   defaultPort: 4002,
   fieldChecks: professionFieldChecks,
+  prefetch: prefetchOrganisation,
   buildSchema: (naming): Promise<GraphQLSchema> =>
     buildFederatedSchema({
       ...naming,

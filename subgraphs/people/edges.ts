@@ -1,5 +1,5 @@
 import type { ChildEdge, SubgraphContext } from "../shared/graphql/index.js";
-import { applicableEmploymentOf, applicableJobPositionOf, employmentLoader } from "./loaders.js";
+import { applicableEmploymentOf, applicableJobPositionOf, employeeListEmbeds, employmentLoader } from "./loaders.js";
 import type { RestEmployee, RestEmployment, RestJobPosition } from "./rest.js";
 
 /**
@@ -66,6 +66,7 @@ function employeesByApplicable<R>(
     path: "/employees",
     filter,
     filterField,
+    embeds: employeeListEmbeds,
     parentOf: async (employee, ctx) => {
       const applicable = await applicableOf(ctx, employee);
       return applicable ? parentOf(applicable) : null;

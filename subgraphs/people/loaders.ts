@@ -1,6 +1,18 @@
 import type DataLoader from "dataloader";
-import type { SubgraphContext } from "../shared/graphql/index.js";
-import { adaptiveLoader, groupedLoader, keyedLoader, listByIdsLoader, loadEvery, nextPageCursor, singleReadLoader, type QueryParams, type UpstreamSession } from "../shared/upstream/index.js";
+import type { GraphQLResolveInfo } from "graphql";
+import { connectionItems, fieldTypeName, readsReference, type EmbeddedPrime, type SubgraphContext } from "../shared/graphql/index.js";
+import {
+  adaptiveLoader,
+  groupedLoader,
+  keyedLoader,
+  listByIdsLoader,
+  loadEvery,
+  MAX_FILTER_VALUES,
+  nextPageCursor,
+  singleReadLoader,
+  type QueryParams,
+  type UpstreamSession,
+} from "../shared/upstream/index.js";
 import type {
   RestEmployee,
   RestEmployeeAttribute,
@@ -11,6 +23,8 @@ import type {
   RestPortrait,
   RestProbationaryPeriod,
 } from "./rest.js";
+// edges.ts imports this module too: its edges are read when a loader is made, never at load time
+import { jobPositionsOfEmployee } from "./edges.js";
 import { taxonomyLabelIds, type EmbeddedLabel } from "./employee-attribute/taxonomy-labels.js";
 
 /**
@@ -28,8 +42,6 @@ import { taxonomyLabelIds, type EmbeddedLabel } from "./employee-attribute/taxon
  * members) are in edges.ts.
  */
 
-const MAX_IDS = 100;
-
 export const employeeLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("employee", () => listByIdsLoader<RestEmployee>(ctx.upstream, "/employees"));
 
@@ -39,6 +51,15 @@ export const employeeLoader = (ctx: SubgraphContext) =>
  */
 export const employeeWithLinksLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("employeeWithLinks", () => listByIdsLoader<RestEmployee>(ctx.upstream, "/employees", { query: { include: "links" } }));
+
+/**
+ * Every job position of an employee (`job-positions?employment.employee.id=`, by start date, the
+ * order of `Employee.jobPositions`), one call per 100 employees: what `employee(id)` prefetches.
+ */
+export const jobPositionsByEmployeeLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("jobPositionsByEmployee", () =>
+    groupedLoader<RestJobPosition>(ctx.upstream, "/job-positions", "employment.employee.id", (p) => p.employee?.id, { sort: jobPositionsOfEmployee.sort! }),
+  );
 
 export const employmentLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("employment", () => listByIdsLoader<RestEmployment>(ctx.upstream, "/employments"));
@@ -106,7 +127,7 @@ export const probationaryPeriodsByEmployeeLoader = (ctx: SubgraphContext) =>
         for (const period of periods) groups.get(employeeOf.get(period.employment.id) ?? "")?.push(period);
         return groups;
       },
-      { maxBatchSize: MAX_IDS },
+      { maxBatchSize: MAX_FILTER_VALUES },
     ),
   );
 
@@ -132,7 +153,7 @@ async function readAttributes(session: UpstreamSession, query: QueryParams, embe
   for (;;) {
     const envelope = await session.current.page<RestEmployeeAttribute>("/employee-attributes", {
       ...query,
-      limit: MAX_IDS,
+      limit: MAX_FILTER_VALUES,
       ...(embed ? { include: "embedded" } : {}),
       ...(page ? { page } : {}),
     });
@@ -161,7 +182,7 @@ export const attributeLoader = (ctx: SubgraphContext, embed: boolean): DataLoade
         const items = listable.length > 0 ? await readAttributes(ctx.upstream, { id: listable }, embed) : [];
         return new Map(items.map((item) => [item.id, item]));
       },
-      { maxBatchSize: MAX_IDS },
+      { maxBatchSize: MAX_FILTER_VALUES },
     ),
   );
 
@@ -179,9 +200,37 @@ export const attributesByEmployeeLoader = (ctx: SubgraphContext, query: Record<s
         for (const item of items) groups.get(item.employee.id)?.push(item);
         return groups;
       },
-      { maxBatchSize: MAX_IDS },
+      { maxBatchSize: MAX_FILTER_VALUES },
     ),
   );
+
+// ---- embedded prefetch (docs/graph.md#batching-rules) ----
+
+/** A job position's graph fields that read REST members of other names. */
+const JOB_POSITION_MEMBERS = { jobTitle: ["jobTitle", "t9n"], jobTitleTranslations: ["t9n"] } as const;
+/** An employment's graph fields that read REST members of other names. */
+const EMPLOYMENT_MEMBERS = { startsOn: ["start"], endsOn: ["end"] } as const;
+
+/**
+ * What an employee list asks embedded (`include=embedded` on `/employees`): each employee's
+ * applicable job position and employment, when the operation reads them beyond their id under
+ * the list's items; they prime the job-position and employment loaders, so that the positions'
+ * titles, managers and departments need no `/job-positions?id=` round. None: nothing embedded.
+ */
+export function employeeListEmbeds(ctx: SubgraphContext, info: GraphQLResolveInfo): EmbeddedPrime[] {
+  const items = connectionItems(info);
+  if (items.typeName === null) return [];
+  const out: EmbeddedPrime[] = [];
+  const position = fieldTypeName(info.schema, items.typeName, "applicableJobPosition");
+  if (position && readsReference(items.selections, info, "applicableJobPosition")) {
+    out.push({ restType: "job-position", graphType: position, members: JOB_POSITION_MEMBERS, prime: (entries) => jobPositionLoader(ctx).primeEntries(entries as Array<[string, RestJobPosition]>) });
+  }
+  const employment = fieldTypeName(info.schema, items.typeName, "applicableEmployment");
+  if (employment && readsReference(items.selections, info, "applicableEmployment")) {
+    out.push({ restType: "employment", graphType: employment, members: EMPLOYMENT_MEMBERS, prime: (entries) => employmentLoader(ctx).primeEntries(entries as Array<[string, RestEmployment]>) });
+  }
+  return out;
+}
 
 /** The applicable job position of an employee, through the job-position loader. */
 export async function applicableJobPositionOf(ctx: SubgraphContext, employee: RestEmployee): Promise<RestJobPosition | null> {

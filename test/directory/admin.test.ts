@@ -77,7 +77,7 @@ describe("request statistics", () => {
 
 describe("fault injection", () => {
   it("has no faults until some are set, and answers the settings in force", async () => {
-    const none = { latencyMs: 0, jitterMs: 0, errorRate: 0, errorStatus: 503, rateLimitPerSecond: 0, hangRate: 0 };
+    const none = { latencyMs: 0, jitterMs: 0, errorRate: 0, errorStatus: 503, rateLimitPerSecond: 0, hangRate: 0, partialEmbedRate: 0, missingEmbedRate: 0 };
     expect((await admin("GET", "/_admin/faults")).body).toEqual(none);
     const set = await setFaults({ latencyMs: 10 });
     expect(set.status).toBe(200);
@@ -131,6 +131,24 @@ describe("fault injection", () => {
     await setFaults({ hangRate: 1 });
     await expect(fetch(`${directory.url}/service-api/employees/1`, { signal: AbortSignal.timeout(300) })).rejects.toThrow();
     expect((await admin("GET", "/_admin/faults")).body.hangRate).toBe(1);
+  });
+
+  it("partialEmbedRate 1 serves every embedded representation as id, type and url; missingEmbedRate 1 leaves them out", async () => {
+    const list = async () => (await get(directory.url, token, "/service-api/employees?limit=3&include=embedded")).body as any;
+    const whole = await list();
+    const positions = Object.values<any>(whole.embedded["job-position"]);
+    expect(positions.length).toBeGreaterThan(0);
+    expect(positions[0]).toHaveProperty("jobTitle");
+    await setFaults({ partialEmbedRate: 1 });
+    const partial = await list();
+    expect(partial.items).toEqual(whole.items);
+    for (const byId of Object.values<any>(partial.embedded)) {
+      for (const representation of Object.values<any>(byId)) expect(Object.keys(representation).sort()).toEqual(["id", "type", "url"]);
+    }
+    await setFaults({ missingEmbedRate: 1 });
+    const missing = await list();
+    expect(missing.items).toEqual(whole.items);
+    for (const byId of Object.values<any>(missing.embedded)) expect(byId).toEqual({});
   });
 
   it("DELETE ends every fault", async () => {

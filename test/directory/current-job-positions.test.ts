@@ -138,6 +138,10 @@ describe("job-position representation", () => {
     });
     expect(body.embedded.department[departmentId]).toHaveProperty("parent");
     expect(body.embedded.department[departmentId]).toHaveProperty("manager");
+    // the specification's embedded form is partial: no description, no sort order
+    expect(Object.keys(body.embedded.department[departmentId]).sort()).toEqual(
+      ["id", "isArchived", "level", "manager", "name", "owningApplication", "parent", "remoteId", "type", "url"],
+    );
   });
 
   it("embedded types the caller has no scope for are left out", async () => {

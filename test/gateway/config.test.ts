@@ -93,8 +93,22 @@ describe("one reader: a variable means the same thing in the gateway and the sub
     ["GATEWAY_COMPOSE", ""],
     ["GATEWAY_PORT", ""],
     ["GATEWAY_EXPLORER", " "],
+    ["GATEWAY_PREFETCH", " "],
     ["PEOPLE_URL", ""],
   ])("%s=%j is unset: the default applies", (variable, value) => {
     expect(loadGatewayConfig({ [variable]: value })).toEqual(loadGatewayConfig({}));
+  });
+
+  it("GATEWAY_PREFETCH names the subgraphs announced to: organisation by default, none, or a list; anything else names the variable", () => {
+    expect([...loadGatewayConfig({}).prefetch]).toEqual(["organisation"]);
+    expect([...loadGatewayConfig({ GATEWAY_PREFETCH: "none" }).prefetch]).toEqual([]);
+    expect([...loadGatewayConfig({ GATEWAY_PREFETCH: "organisation, legacy-time" }).prefetch].sort()).toEqual(["legacy-time", "organisation"]);
+    for (const bad of ["gateway", "organisation,", "none,people"]) expect(() => loadGatewayConfig({ GATEWAY_PREFETCH: bad })).toThrow(/GATEWAY_PREFETCH/);
+  });
+
+  it("GATEWAY_SPLIT_ROOT_FETCH is on by default; false turns it off; anything else names the variable", () => {
+    expect(loadGatewayConfig({}).splitRootFetch).toBe(true);
+    expect(loadGatewayConfig({ GATEWAY_SPLIT_ROOT_FETCH: "false" }).splitRootFetch).toBe(false);
+    expect(() => loadGatewayConfig({ GATEWAY_SPLIT_ROOT_FETCH: "maybe" })).toThrow(/GATEWAY_SPLIT_ROOT_FETCH/);
   });
 });

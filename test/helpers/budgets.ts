@@ -12,19 +12,21 @@ export interface Budget {
 }
 
 export const BUDGETS: Readonly<Record<string, Budget>> = {
-  DirectorySearch: { calls: 4, rounds: 3 },
-  // people (the employee and everything its id names; then the manager), then organisation and legacy-time
-  EmployeeProfile: {
-    calls: 13,
-    rounds: 3,
-    why: "rounds: organisation and legacy-time wait for the people fetch, whose manager read waits for the job positions",
-  },
-  // organisation (the department and its parent, one page) beside people (members, positions,
-  // managers: its fetch starts with the root fetch, gateway/speculate.ts), then organisation
-  // (establishments and legal entities, together)
-  OrgChart: { calls: 7, rounds: 4, why: "calls: the department's manager is a people fetch of its own, after the department, apart from the positions' managers" },
+  // people's page (positions embedded) beside organisation's departments and establishments,
+  // announced by the gateway (speculate.ts) and read in the operation's loaders (operation-scope.ts)
+  DirectorySearch: { calls: 3, rounds: 1 },
+  // people (the employee and everything its id names; then the manager) beside organisation's
+  // reference lists (announced); legacy-time's contract beside the manager, after the part of the
+  // people fetch it needs (the root fetch split, speculate.ts)
+  EmployeeProfile: { calls: 13, rounds: 2 },
+  // organisation (the department and its parent, one page) beside people (members with their
+  // positions embedded: its fetch starts with the root fetch) and organisation's establishments
+  // (announced, legal entities embedded), then the managers (the department's among them: the
+  // two people fetches share the operation's loaders)
+  OrgChart: { calls: 4, rounds: 2 },
   // the employee beside legacy-time's time entries (speculate.ts), then the entries' sections
   Timesheet: { calls: 3, rounds: 2 },
   UpdateTimeEntry: { calls: 2, rounds: 2 },
-  LargeList: { calls: 6, rounds: 4 },
+  // the page (positions embedded) beside the departments and establishments (announced), then the managers
+  LargeList: { calls: 4, rounds: 2 },
 };

@@ -67,8 +67,8 @@ describe("include=embedded", () => {
     expect(urls.find((u) => u.startsWith("/service-api/employee-attributes"))).not.toContain("include");
   });
 
-  it("is never asked of any other list", async () => {
-    const { urls } = await requests(`{ employees(first: 30) { totalCount nodes { id manager { id } applicableEmployment { id probationaryPeriods { id } }
+  it("is asked of no other list, nor of the employee list when no embedded resource is read beyond its id", async () => {
+    const { urls } = await requests(`{ employees(first: 30) { totalCount nodes { id manager { id } applicableEmployment { id } applicableJobPosition { id }
       employments { nodes { jobPositions { nodes { id } } } } jobPositions { nodes { id } } personalRecord { id } probationaryPeriods { id } directReports { totalCount } } } }`);
     expect(urls.length).toBeGreaterThan(5);
     for (const url of urls) expect(params(url).get("include") ?? "").not.toContain("embedded");

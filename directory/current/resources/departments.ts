@@ -27,6 +27,20 @@ export function serializeDepartment(r: Department, view: View): Record<string, u
   );
 }
 
+/**
+ * A department as a job position embeds it: the members the specification lists for that form
+ * (`id`, `type`, `url`, `name`, `remoteId`, `isArchived`, `parent`, `level`, `manager`,
+ * `owningApplication`, `links`), a partial representation without `description` and `sortOrder`.
+ */
+const EMBEDDED_MEMBERS = ["id", "type", "url", "name", "remoteId", "isArchived", "parent", "level", "manager", "owningApplication", "links"];
+
+export function embedDepartment(view: View, id: string | null | undefined): { id: string; representation: unknown } | null {
+  const record = id === null || id === undefined ? undefined : view.ctx.lookup.departments.get(id);
+  if (!record) return null;
+  const full = serializeDepartment(record, view);
+  return { id: record.id, representation: Object.fromEntries(EMBEDDED_MEMBERS.filter((m) => m in full).map((m) => [m, full[m]])) };
+}
+
 export const departments: ResourceDef<Department> = {
   collection: "departments",
   type: "department",

@@ -1,6 +1,7 @@
 import type { JobPosition } from "../../data/model.js";
 import { employeeVisible, STATUSES, UPDATED_ATTRIBUTES } from "../derived.js";
 import { embedById } from "../engine.js";
+import { embedDepartment } from "./departments.js";
 import { dateEquals, dateRange, enumList, idList, stringList } from "../filters.js";
 import { ref, resourceUrl } from "../refs.js";
 import type { CurrentContext, ResourceDef, View } from "../resource.js";
@@ -52,7 +53,8 @@ export const jobPositions: ResourceDef<JobPosition> = {
   visible: (p, caller, ctx) => employeeVisible(p.employeeId, caller, ctx),
   serialize: serializeJobPosition,
   embeddables: {
-    department: (p, view) => [embedById(view, "department", p.departmentId)],
+    // the embedded department is the partial shape the specification gives (docs/interface.md#job-position)
+    department: (p, view) => [embedDepartment(view, p.departmentId)],
     "job-qualification": (p, view) => [embedById(view, "job-qualification", p.jobQualificationId)],
     employee: (p, view) => [embedById(view, "employee", p.employeeId)],
     employment: (p, view) => [embedById(view, "employment", p.employmentId)],

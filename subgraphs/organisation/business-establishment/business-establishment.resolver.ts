@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
 import { filterArgs, type FilterArgs, RestFilter, listConnection, requiredId, type SubgraphContext } from "../../shared/graphql/index.js";
 import { LegalEntity } from "../legal-entity/legal-entity.js";
-import { businessEstablishmentLoader, legalEntityLoader, occupationCategoryLoader } from "../loaders.js";
+import { businessEstablishmentLoader, establishmentEmbeds, legalEntityLoader, occupationCategoryLoader } from "../loaders.js";
 import { OccupationCategory } from "../occupation-category/occupation-category.js";
 import type { RestBusinessEstablishment, RestLegalEntity, RestOccupationCategory } from "../rest.js";
 import { BusinessEstablishment, BusinessEstablishmentConnection, BusinessEstablishmentFilter } from "./business-establishment.js";
@@ -26,7 +26,7 @@ export class BusinessEstablishmentResolver {
       .strings("legalEntity.id", "legalEntityIds", filter?.legalEntityIds)
       .search("search", "search", filter?.search, { trim: true })
       .boolean("isArchived", filter?.isArchived).query;
-    return listConnection(ctx, info, "/business-establishments", query, { first, after }, businessEstablishmentLoader(ctx));
+    return listConnection(ctx, info, "/business-establishments", query, { first, after }, businessEstablishmentLoader(ctx), undefined, establishmentEmbeds(ctx));
   }
 
   @FieldResolver(() => [OccupationCategory], {

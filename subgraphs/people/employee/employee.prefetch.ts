@@ -7,10 +7,11 @@ import {
   attributesByEmployeeLoader,
   employeeLoader,
   jobPositionLoader,
-  PROBATION_ORDER,
+  jobPositionsByEmployeeLoader,
+  probationaryPeriodsByEmployeeLoader,
   probationaryPeriodsByEmploymentLoader,
 } from "../loaders.js";
-import type { RestEmployee, RestJobPosition, RestProbationaryPeriod } from "../rest.js";
+import type { RestEmployee } from "../rest.js";
 import { employeeQuery } from "./employee.js";
 
 /**
@@ -23,6 +24,8 @@ import { employeeQuery } from "./employee.js";
  *   answers the reference to the applicable position and each employment's positions, so neither
  *   waits for the employee, then for the employment, nor reads again;
  * - every probationary period of the employee, when the operation reads those of an employment.
+ * Every read goes through a loader of the request (or of the operation, operation-scope.ts), so a
+ * second request of the operation that asks the same finds it read or in flight.
  * Nothing here answers the client: a read that fails is read again by its field, which reports it.
  * The cost of an employee that does not exist is these reads, made for nothing.
  */
@@ -63,7 +66,7 @@ export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo,
 
   const readsApplicablePosition = fields.get("applicableJobPosition")?.some((n) => readsBeyondKey(n.selectionSet?.selections ?? [], info)) ?? false;
   if (fields.has("manager") || readsApplicablePosition || fields.has("jobPositions") || mentions("employments", "jobPositions")) {
-    const positions = ctx.upstream.current.allByValues<RestJobPosition>("/job-positions", "employment.employee.id", [id], { sort: jobPositionsOfEmployee.sort! });
+    const positions = jobPositionsByEmployeeLoader(ctx).load(id);
     jobPositionLoader(ctx).expectAll(positions);
     knownChildren(ctx, jobPositionsOfEmployee).expect(positions.then((list) => [[id, list] as const]));
     knownChildren(ctx, jobPositionsOfEmployment).expect(positions.then((list) => groupBy(list, (p) => p.employment.id)));
@@ -71,7 +74,7 @@ export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo,
   }
 
   if (mentions("applicableEmployment", "probationaryPeriods") || mentions("employments", "probationaryPeriods")) {
-    const periods = ctx.upstream.current.allByValues<RestProbationaryPeriod>("/probationary-periods", "employment.employee.id", [id], PROBATION_ORDER);
+    const periods = probationaryPeriodsByEmployeeLoader(ctx).load(id).then((list) => list ?? []);
     const employee = employeeLoader(ctx).load(id) as Promise<RestEmployee | null>;
     probationaryPeriodsByEmploymentLoader(ctx).expect(
       Promise.all([periods, employee]).then(([list, found]) => {

@@ -11,6 +11,7 @@ import { EmployeePersonalRecord } from "../employee-personal-record/employee-per
 import { Employment, EmploymentConnection, EmploymentListArgs, employmentQuery } from "../employment/employment.js";
 import { JobPosition, JobPositionConnection, JobPositionListArgs, jobPositionQuery } from "../job-position/job-position.js";
 import {
+  employeeListEmbeds,
   applicableJobPositionOf,
   attributesByEmployeeLoader,
   employmentLoader,
@@ -34,7 +35,7 @@ export class EmployeeResolver {
 
   @Query(() => EmployeeConnection, { nullable: true, description: "Employees, a page at a time." })
   employees(@Args(() => EmployeeListArgs) args: EmployeeListArgs, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo) {
-    return listConnection(ctx, info, "/employees", listQuery(args, employeeQuery), args, undefined, employeeIncludes(info));
+    return listConnection(ctx, info, "/employees", listQuery(args, employeeQuery), args, undefined, employeeIncludes(info), employeeListEmbeds(ctx, info));
   }
 
   @FieldResolver(() => Portrait, { nullable: true })

@@ -3,7 +3,7 @@ import { type FieldNode, type GraphQLResolveInfo, type SelectionNode } from "gra
 import { Directive, Field, Int, ObjectType, type ClassType } from "type-graphql";
 import { groupedLoader, type ParentKeys } from "../upstream/loaders.js";
 import { asError, followPages, isListable, nextPageCursor } from "../upstream/util.js";
-import type { QueryParams, UpstreamSession } from "../upstream/types.js";
+import type { Envelope, QueryParams, UpstreamSession } from "../upstream/types.js";
 import { cursorScope, decodeCursor, encodeCursor, NOT_A_CURSOR, type Cursor, type CursorBinding } from "./cursors.js";
 import { badUserInput, MAX_FIRST, DEFAULT_FIRST } from "../../../platform/user-input.js";
 
@@ -160,6 +160,8 @@ export interface RestConnectionOptions<T, N> {
    */
   include?: readonly string[];
   map?: (item: T) => N;
+  /** every page read, as it comes (its `embedded` primes loaders: embedded.ts) */
+  onPage?: (envelope: Envelope<T>) => void;
 }
 
 /**
@@ -193,6 +195,7 @@ export async function restConnection<T, N = T>(
         ...(pageCursor !== null ? { page: pageCursor } : {}),
         limit,
       });
+      options.onPage?.(envelope);
       const totalCount = askTotal ? (envelope.totalCount ?? null) : undefined;
       askTotal = false;
       return { items: envelope.items, next: nextPageCursor(envelope), totalCount };
@@ -351,7 +354,7 @@ export function childConnectionLoader<T, N = T>(
   filter: string,
   /** the parents an item belongs to; may load what it needs (through the request's loaders) */
   parentsOf: (item: T) => ParentKeys | Promise<ParentKeys>,
-  options: { query?: QueryParams; map?: (item: T) => N } = {},
+  options: { query?: QueryParams; map?: (item: T) => N; include?: readonly string[]; onPage?: (envelope: Envelope<T>) => void } = {},
 ): DataLoader<ChildConnectionKey, ConnectionResult<N>, string> {
   const query = options.query ?? {};
   const map = options.map ?? ((item: T) => item as unknown as N);
@@ -365,7 +368,12 @@ export function childConnectionLoader<T, N = T>(
           try {
             const alone = Boolean(k.args.after) || !shared;
             if (alone && isListable(k.parentId)) {
-              return await restConnection<T, N>(session, path, { ...query, [filter]: k.parentId }, k.args, { totalCount: k.totalCount, map });
+              return await restConnection<T, N>(session, path, { ...query, [filter]: k.parentId }, k.args, {
+                totalCount: k.totalCount,
+                map,
+                ...(options.include ? { include: options.include } : {}),
+                ...(options.onPage ? { onPage: options.onPage } : {}),
+              });
             }
             const binding = { signer: session.cursors, scope: cursorScope(path, { ...query, [filter]: k.parentId }) };
             return arrayConnection((await grouped.load(k.parentId)).map(map), k.args, binding);

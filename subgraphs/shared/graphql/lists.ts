@@ -3,6 +3,7 @@ import type { QueryParams } from "../upstream/types.js";
 import { InFlightReads } from "../upstream/loaders.js";
 import { arrayConnection, childConnectionLoader, cursorScope, pageSize, restConnection, selects, type ConnectionArgs, type ConnectionResult } from "./connection.js";
 import type { SubgraphContext } from "./server.js";
+import { primeEmbedded, selectedFieldsIn, type EmbeddedPrime } from "./embedded.js";
 import { edgeOwnFilterRefusal } from "../../../platform/input-checks.js";
 
 /**
@@ -34,10 +35,14 @@ export async function listConnection<T>(
   args: ConnectionArgs,
   primes?: Primes<T>,
   include?: readonly string[],
+  /** the resources the items embed that the operation reads (embedded.ts): asked for and primed */
+  embeds: readonly EmbeddedPrime[] = [],
 ): Promise<ConnectionResult<T>> {
+  const all = embeds.length > 0 ? [...(include ?? []), "embedded"] : include;
   const connection = await restConnection<T>(ctx.upstream, path, query, { first: args.first, after: args.after }, {
     totalCount: selects(info, "totalCount"),
-    ...(include ? { include } : {}),
+    ...(all ? { include: all } : {}),
+    ...(embeds.length > 0 ? { onPage: (envelope) => primeEmbedded(envelope, embeds, selectedFieldsIn(info)) } : {}),
   });
   primes?.primeAll(connection.nodes);
   return connection;
@@ -60,6 +65,8 @@ export interface ChildEdge<T> {
   parentOf(item: T, ctx: SubgraphContext): string | null | undefined | Promise<string | null | undefined>;
   /** the entity loader the children are primed into, if any */
   primes?(ctx: SubgraphContext): Primes<T>;
+  /** the resources the children embed that the operation reads (embedded.ts): asked for and primed */
+  embeds?(ctx: SubgraphContext, info: GraphQLResolveInfo): readonly EmbeddedPrime[];
 }
 
 /**
@@ -100,9 +107,14 @@ export async function childConnection<T>(
       return arrayConnection(known, page, binding);
     }
   }
-  // the same edge asked with other filters or another sort needs a loader of its own
-  const loader = ctx.loaders.get(`children:${edge.path}:${edge.filter}:${JSON.stringify(full)}`, () =>
-    childConnectionLoader<T>(ctx.upstream, edge.path, edge.filter, (item) => edge.parentOf(item, ctx), { query: full }),
+  // the same edge asked with other filters or another sort, or with other embeds, needs a loader of its own
+  const embeds = edge.embeds?.(ctx, info) ?? [];
+  const embedding = embeds.map((e) => e.restType).join(",");
+  const loader = ctx.loaders.get(`children:${edge.path}:${edge.filter}:${JSON.stringify(full)}:${embedding}`, () =>
+    childConnectionLoader<T>(ctx.upstream, edge.path, edge.filter, (item) => edge.parentOf(item, ctx), {
+      query: full,
+      ...(embeds.length > 0 ? { include: ["embedded"], onPage: (envelope) => primeEmbedded(envelope, embeds, selectedFieldsIn(info)) } : {}),
+    }),
   );
   const loading = loader.load({ parentId, args: { first: page.first, after: page.after }, totalCount: selects(info, "totalCount") });
   const primes = edge.primes?.(ctx);

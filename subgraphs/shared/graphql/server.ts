@@ -10,7 +10,8 @@ import { listen, sendJson, serveGraphQL } from "../../../platform/http.js";
 import { formatErrorHygienically, unknownOperationIsClientError } from "../../../platform/errors.js";
 import { DEFAULT_OPERATION_LIMITS, operationGuard, type OperationLimits } from "../../../platform/limits.js";
 import { operationLog } from "../../../platform/operation-log.js";
-import { DEADLINE_HEADER, SUBGRAPH_SECRET_HEADER } from "../../../platform/headers.js";
+import { ANNOUNCEMENT_OPERATION, DEADLINE_HEADER, OPERATION_HEADER, SUBGRAPH_SECRET_HEADER } from "../../../platform/headers.js";
+import { OperationScopes } from "./operation-scope.js";
 import { guardEntities } from "./entities.js";
 import { verifiedCursorPayload } from "./cursors.js";
 import { currentApiId, edgeOwnFilterChecks, inputChecks, type FieldChecks, type IdRule } from "../../../platform/input-checks.js";
@@ -19,16 +20,19 @@ import { ErrorCode } from "../../../platform/error-codes.js";
 import { processMetrics } from "../../../platform/metrics.js";
 import type { Lifecycle } from "../../../platform/lifecycle.js";
 import { cachedCheck } from "../../../platform/readiness.js";
+import { operationSelections, type OperationSelections } from "./embedded.js";
 
 /** The GraphQL context of one request: its upstream session and its loaders, never shared. */
 export interface SubgraphContext {
   upstream: UpstreamSession;
-  /** the session's own loader registry (`upstream.loaders`): one per request */
+  /** the request's loaders: the session's own, or those of the gateway operation it is part of (operation-scope.ts) */
   loaders: LoaderScope;
   /** the server's logger (the audit lines of writes) */
   logger?: Logger;
   /** the configured upstream base URL (DIRECTORY_BASE_URL), against which relative REST links resolve */
   upstreamBaseUrl?: string;
+  /** what the operation selects, set once it is known to run (embedded.ts) */
+  operation?: OperationSelections;
 }
 
 export interface SubgraphServerOptions {
@@ -58,6 +62,11 @@ export interface SubgraphServerOptions {
   prefix?: string | null;
   /** the process's lifecycle, when this subgraph faces callers itself (platform/lifecycle.ts) */
   lifecycle?: Lifecycle;
+  /**
+   * the reads a gateway's announcement of later fetches needs no id for, started as it begins to
+   * run, after its checks (`SubgraphModule.prefetch`, docs/graph.md#batching-rules)
+   */
+  prefetch?: (ctx: SubgraphContext) => Promise<unknown> | void;
 }
 
 export interface RunningSubgraph {
@@ -109,6 +118,25 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
         prefix: options.prefix,
       }),
       operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 })),
+      // what the operation selects, for the embedded prefetch and the reads that start at once;
+      // after every check (a refused operation never gets here and costs no call)
+      {
+        async requestDidStart() {
+          let started: Promise<unknown> | undefined | void;
+          return {
+            async executionDidStart({ contextValue, document, schema, operation, operationName }) {
+              contextValue.operation = operationSelections(schema, document, options.prefix ?? null);
+              // the reads no id is needed for, when the gateway announces later fetches (gateway/speculate.ts):
+              // a request with representations resolves them at once, and reads what they name itself
+              if (operation?.operation === "query" && operationName === ANNOUNCEMENT_OPERATION) started = options.prefetch?.(contextValue);
+            },
+            // a gateway's announcement is answered once the reads it started have settled
+            async willSendResponse({ operationName }) {
+              if (operationName === ANNOUNCEMENT_OPERATION && started) await started;
+            },
+          };
+        },
+      },
     ],
     // upstream failures get the graph's error codes; anything unexpected is logged and masked so
     // that no upstream body, token or stack trace reaches a caller
@@ -117,6 +145,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
   await apollo.start();
 
   const secret = options.secret ? digest(options.secret) : null;
+  const scopes = new OperationScopes();
   const checkLimits = operationGuard(options.limits ?? DEFAULT_OPERATION_LIMITS, () => options.schema, logger);
   const readiness = cachedCheck(() => options.upstream.readiness(), options.upstream.config.readyIntervalMs);
 
@@ -140,12 +169,21 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     }
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
     const asked = deadlineOf(req.headers[DEADLINE_HEADER]) ?? options.upstream.config.deadlineMs;
-    await serveGraphQL(apollo, req, res, async () => {
-      // the deadline runs from the request's receipt: reading its body counts
-      const deadlineMs = Math.max(0, Math.min(asked, options.upstream.config.deadlineMs) - (performance.now() - received));
-      const upstream = options.upstream.session({ authorization, deadlineMs });
-      return { upstream, loaders: upstream.loaders, logger, upstreamBaseUrl: options.upstream.config.baseUrl };
-    }, checkLimits);
+    const operationId = req.headers[OPERATION_HEADER];
+    let release = () => {};
+    try {
+      await serveGraphQL(apollo, req, res, async () => {
+        // the deadline runs from the request's receipt: reading its body counts
+        const deadlineMs = Math.max(0, Math.min(asked, options.upstream.config.deadlineMs) - (performance.now() - received));
+        const upstream = options.upstream.session({ authorization, deadlineMs });
+        // the loaders of the gateway operation this request is part of, when it says so (operation-scope.ts)
+        const scope = scopes.acquire(typeof operationId === "string" ? operationId : undefined, authorization, upstream.loaders, Math.min(deadlineMs, SCOPE_KEEP_MS));
+        release = scope.release;
+        return { upstream, loaders: scope.loaders, logger, upstreamBaseUrl: options.upstream.config.baseUrl };
+      }, checkLimits);
+    } finally {
+      release();
+    }
   }
 
   const http = await listen(handle, { port: options.port, host: options.host || "127.0.0.1", logger, lifecycle: options.lifecycle });
@@ -159,6 +197,9 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     },
   };
 }
+
+/** How long an operation's shared loaders outlive its last request at most (operation-scope.ts). */
+const SCOPE_KEEP_MS = 5000;
 
 /** `x-deadline-ms` as ms, or undefined when absent or not a whole number (the configured default applies). */
 function deadlineOf(header: string | string[] | undefined): number | undefined {

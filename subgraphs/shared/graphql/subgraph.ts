@@ -5,7 +5,7 @@ import { Logger, readLogLevel } from "../../../platform/log.js";
 import { loadShutdownSettings, processLifecycle, stopOnSignals, type Lifecycle, type ShutdownSettings } from "../../../platform/lifecycle.js";
 import { loadUpstreamConfig, Upstream, useExpectationLogger } from "../upstream/index.js";
 import { loadOperationLimits, type OperationLimits } from "../../../platform/limits.js";
-import { startSubgraph, type RunningSubgraph } from "./server.js";
+import { startSubgraph, type RunningSubgraph, type SubgraphContext } from "./server.js";
 import type { FieldChecks, IdRule } from "../../../platform/input-checks.js";
 import { startTracing, tracingSettings, type Tracing } from "../../../platform/tracing.js";
 
@@ -22,6 +22,8 @@ export interface SubgraphModule {
   ids?: IdRule;
   /** argument checks of particular fields, run on the whole operation before it starts */
   fieldChecks?: FieldChecks;
+  /** the reads a query needs no id for, started as it begins to run (docs/graph.md#batching-rules) */
+  prefetch?: (ctx: SubgraphContext) => Promise<unknown> | void;
 }
 
 export interface StartOptions {
@@ -58,6 +60,7 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     fieldChecks: module.fieldChecks,
     prefix: options.prefix ?? null,
     lifecycle: options.lifecycle,
+    ...(module.prefetch ? { prefetch: module.prefetch } : {}),
   });
 }
 

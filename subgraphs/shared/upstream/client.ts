@@ -227,7 +227,7 @@ export class Upstream {
   // ---- request targets ----
 
   private target(path: string, query?: QueryParams): { path: string; url: string } {
-    const qs = buildQuery(query, { allowEmbedded: EMBEDDED_SOURCES.has(path) });
+    const qs = buildQuery(query, { allowEmbedded: embeddable(path) });
     return { path, url: `${this.base.href.replace(/\/+$/, "")}${path}${qs ? `?${qs}` : ""}` };
   }
 
@@ -618,14 +618,17 @@ export function routeOf(method: string, path: string): string {
 }
 
 /**
- * The one exception to "never `include=embedded`" (docs/graph.md#batching-rules): employee-attribute definitions
- * exist only embedded in attribute lists, the interface has no other read of them.
+ * The reads that may ask `include=embedded` (docs/graph.md#batching-rules): employee-attribute
+ * definitions exist only embedded in attribute lists; an employee list's embedded job positions
+ * and employments, and an establishment's embedded legal entity, prime the loaders of their type
+ * (subgraphs/shared/graphql/embedded.ts). Lists and their single reads.
  */
-const EMBEDDED_SOURCES = new Set(["/service-api/employee-attributes"]);
+const EMBEDDED_SOURCES = ["/service-api/employee-attributes", "/service-api/employees", "/service-api/business-establishments"];
+const embeddable = (path: string) => EMBEDDED_SOURCES.some((source) => path === source || (path.startsWith(`${source}/`) && !path.slice(source.length + 1).includes("/")));
 
 /**
  * Arrays comma-joined, null/undefined left out, `embedded` never requested (docs/graph.md#batching-rules) unless
- * `allowEmbedded` (the list is one of EMBEDDED_SOURCES).
+ * `allowEmbedded` (the read is one of EMBEDDED_SOURCES).
  */
 export function buildQuery(query?: QueryParams, options: { allowEmbedded?: boolean } = {}): string {
   const params = new URLSearchParams();

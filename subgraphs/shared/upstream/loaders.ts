@@ -1,5 +1,5 @@
 import DataLoader from "dataloader";
-import type { LoaderScope, QueryParams, UpstreamSession } from "./types.js";
+import type { Envelope, LoaderScope, QueryParams, UpstreamSession } from "./types.js";
 import { MAX_FILTER_VALUES, asError, isListable, mapConcurrent, nextPageCursor } from "./util.js";
 
 /**
@@ -249,13 +249,16 @@ export class AdaptiveLoader<T extends { id: string }> extends DataLoader<string,
    * then waits for that page instead of reading after it. While the collection fits one page the
    * page is the one call those references cost anyway (a batch of several ids reads it; one id
    * reads itself singly, also one call) and it answers them a round earlier; beyond one page an
-   * id it does not hold costs one call more. Without a single read, the whole list.
+   * id it does not hold costs one call more. Without a single read, the whole list. Settles
+   * (never rejects) when that read has.
    */
-  warm(): this {
+  warm(): Promise<void> {
     const started = this.options.single === undefined ? this.all() : this.readFirstPage();
-    // a failure is the batch's to report, when a reference asks
-    started.catch(() => undefined);
-    return this;
+    // settled when the read is, never rejected: a failure is the batch's to report, when a reference asks
+    return started.then(
+      () => undefined,
+      () => undefined,
+    );
   }
 
   /** Makes items read elsewhere in the request known to the loader. */
@@ -265,14 +268,19 @@ export class AdaptiveLoader<T extends { id: string }> extends DataLoader<string,
     return this;
   }
 
+  private embedQuery(): QueryParams {
+    return this.options.embedded ? { include: "embedded" } : {};
+  }
+
   private remember(items: readonly T[]): void {
     for (const item of items) if (item && typeof item.id === "string") this.known.set(item.id, item);
   }
 
   private readFirstPage(): Promise<FirstPage<T>> {
     this.firstPage ??= this.session.current
-      .page<T>(this.options.list, { limit: PAGE, include: "totalCount" })
+      .page<T>(this.options.list, { limit: PAGE, include: this.options.embedded ? "totalCount,embedded" : "totalCount" })
       .then((envelope) => {
+        this.options.embedded?.(envelope);
         this.remember(envelope.items);
         return { items: envelope.items, next: nextPageCursor(envelope), total: envelope.totalCount ?? null };
       })
@@ -291,7 +299,8 @@ export class AdaptiveLoader<T extends { id: string }> extends DataLoader<string,
     while (cursor !== null) {
       if (seen.has(cursor)) throw new Error(`GET ${this.options.list}: links.next repeats a page already read`);
       seen.add(cursor);
-      const envelope = await this.session.current.page<T>(this.options.list, { limit: PAGE, page: cursor });
+      const envelope = await this.session.current.page<T>(this.options.list, { limit: PAGE, page: cursor, ...this.embedQuery() });
+      this.options.embedded?.(envelope);
       this.remember(envelope.items);
       items.push(...envelope.items);
       cursor = nextPageCursor(envelope);
@@ -305,8 +314,9 @@ export class AdaptiveLoader<T extends { id: string }> extends DataLoader<string,
     await Promise.all(
       ids.map(async (id) => {
         try {
-          const item = await this.session.current.read<T>(this.options.single!(id));
+          const item = await this.session.current.read<T & { embedded?: Envelope<T>["embedded"] }>(this.options.single!(id), this.embedQuery());
           if (item) {
+            this.options.embedded?.(item);
             this.known.set(id, item);
             outcomes.set(id, item);
           }
@@ -350,6 +360,11 @@ export interface AdaptiveLoaderOptions {
   list: string;
   /** the single read's path for an id, when the interface has one */
   single?: (id: string) => string;
+  /**
+   * when set, every read asks `include=embedded` and hands each answer (a page, or a single
+   * read's representation) here, to prime the loaders of what it embeds (docs/graph.md#batching-rules)
+   */
+  embedded?: (answer: Pick<Envelope<unknown>, "embedded">) => void;
 }
 
 const PAGE = 100;
