@@ -192,6 +192,12 @@ describe("OrgChart", () => {
     const source = orgChart().source;
     const small = source.replace("employees(first: 50)", "employees(first: 5)");
     expect(small).not.toBe(source);
+    // each text run once first: OrgChart's two people fetches of managers share one read only
+    // when the members' fetch comes first, and a query's first run (its plan being made) can
+    // order them the other way (docs/graph.md#query-plans); what is asserted is that the calls do
+    // not grow with the page
+    await run(source, { departmentId: demo.department.id });
+    await run(small, { departmentId: demo.department.id });
     const fifty = await run(source, { departmentId: demo.department.id });
     const five = await run(small, { departmentId: demo.department.id });
     expectNoErrors(five.response);
