@@ -12,3 +12,4 @@ export * from "./translation.js";
 export * from "./writes.js";
 export * from "./entities.js";
 export { isIsoDate } from "../../../platform/user-input.js";
+export * from "./renamed.js";
