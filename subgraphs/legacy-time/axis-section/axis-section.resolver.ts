@@ -2,7 +2,9 @@ import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Mutation, Query, Re
 import {
   PageArgs,
   RestFilter,
+  LocalDateTimeScalar,
   Translation,
+  renamedFrom,
   arrayConnection,
   audited,
   givenFields,
@@ -90,6 +92,13 @@ export class AxisSectionResolver {
     return translate(invariantName(section), { name: sectionNames(section) }, "name", lang);
   }
 
+  // the name before 0.1.0's renames, kept deprecated for at least one minor version (CHANGELOG.md);
+  // the method has another name than the field: AxisSection's property already has the old one
+  @FieldResolver(() => LocalDateTimeScalar, { name: "endOn", nullable: true, ...renamedFrom("endsAt", "as every date-time is `…At`.") })
+  endOnAlias(@Root() section: RestAxisSectionFlat): string | null {
+    return section.endOn;
+  }
+
   @FieldResolver(() => [Translation], { description: "The name in every language it has (legacy `multilingualName`)." })
   nameTranslations(@Root() section: RestAxisSectionFlat): Translation[] {
     return translations({ name: sectionNames(section) }, "name");
@@ -173,6 +182,7 @@ function checkInput(input: AxisSectionInput): InvalidInputError | null {
   if (input.names && new Set(input.names.map((n) => n.language)).size !== input.names.length) {
     return invalidInput("names lists a language twice.", ["names"]);
   }
+  if (input.endOn !== undefined && input.endsAt !== undefined) return invalidInput("endOn is the deprecated name of endsAt: give only endsAt.", ["endOn", "endsAt"]);
   if (typeof input.ownerId === "string" && !isLegacyId(input.ownerId)) return invalidInput(`ownerId ${JSON.stringify(input.ownerId.slice(0, 40))} is not an employee id.`, ["ownerId"]);
   if (typeof input.parentId === "string" && !isLegacyId(input.parentId)) return invalidInput(`parentId ${JSON.stringify(input.parentId.slice(0, 40))} is not an axis section id.`, ["parentId"]);
   return null;
@@ -180,6 +190,7 @@ function checkInput(input: AxisSectionInput): InvalidInputError | null {
 
 /** The whole section to PUT, in the legacy body shape (read-only `name` and children left out). */
 function merge(current: RestAxisSection, input: AxisSectionInput): Record<string, unknown> {
+  const endsAt = input.endsAt !== undefined ? input.endsAt : input.endOn; // endOn: its name before 0.1.0
   const parentId = input.parentId === undefined ? (current.parentAxisSections?.[0]?.id ?? null) : input.parentId === null ? null : Number(input.parentId);
   return {
     code: input.code ?? current.code,
@@ -187,7 +198,7 @@ function merge(current: RestAxisSection, input: AxisSectionInput): Record<string
     axisId: input.axisId ?? current.axisId,
     description: input.description === undefined ? current.description : input.description,
     ownerId: input.ownerId === undefined ? current.ownerId : input.ownerId === null ? null : Number(input.ownerId),
-    endOn: input.endsAt === undefined ? current.endOn : input.endsAt,
+    endOn: endsAt === undefined ? current.endOn : endsAt,
     active: input.active ?? current.active,
     isPublic: input.isPublic ?? current.isPublic,
     parentAxisSections: parentId === null ? [] : [{ id: parentId }],

@@ -1,5 +1,5 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { LocalDateTimeScalar } from "../../shared/graphql/index.js";
+import { LocalDateTimeScalar, renamedFrom } from "../../shared/graphql/index.js";
 
 /**
  * A legacy axis section (`/api/v3/axisSections`): an analytical item attached to time entries,
@@ -70,6 +70,10 @@ export class AxisSectionInput {
 
   @Field(() => LocalDateTimeScalar, { nullable: true, description: "When the section closes; null: it does not close (legacy `endOn`)." })
   endsAt?: string | null;
+
+  // the name before 0.1.0's renames, kept deprecated for at least one minor version (CHANGELOG.md)
+  @Field(() => LocalDateTimeScalar, { nullable: true, ...renamedFrom("endsAt", "as every date-time is `…At`; giving both is refused.") })
+  endOn?: string | null;
 
   @Field(() => Boolean, { nullable: true })
   active?: boolean | null;

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Args, ArgsType, Ctx, Field, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import { isLegacyId } from "../../shared/upstream/index.js";
-import { DateScalar, LocalDateTimeScalar, PageArgs, badUserInput, pageSize, selects, type ConnectionResult, type SubgraphContext } from "../../shared/graphql/index.js";
+import { DateScalar, LocalDateTimeScalar, PageArgs, badUserInput, pageSize, renamedFrom, selects, type ConnectionResult, type SubgraphContext } from "../../shared/graphql/index.js";
 import { LegacyUser } from "../legacy-user/legacy-user.js";
 import { timeEntryPagesLoader } from "../connections.js";
 import { MAX_LISTED_TIME_ENTRIES, TooManyTimeEntries, legacyUserLoader, timeEntriesLoader, workContractsByOwnerLoader } from "../loaders.js";
@@ -113,5 +113,12 @@ export class EmployeeResolver {
   legacyUser(@Root() employee: EmployeeRef, @Ctx() ctx: SubgraphContext): Promise<RestLegacyUser | null> {
     if (!isLegacyId(employee.id)) return Promise.resolve(null);
     return loadIfVisible(ctx, employee.id, () => legacyUserLoader(ctx).load(employee.id));
+  }
+
+  // the name before 0.1.0's renames, kept deprecated for at least one minor version (CHANGELOG.md);
+  // its type then, LegacyProfile, is LegacyUser now: a type cannot keep two names
+  @FieldResolver(() => LegacyUser, { nullable: true, ...renamedFrom("legacyUser", "as the legacy API's users (`legacyUsers`, `updateLegacyUser`).") })
+  legacyProfile(@Root() employee: EmployeeRef, @Ctx() ctx: SubgraphContext): Promise<RestLegacyUser | null> {
+    return this.legacyUser(employee, ctx);
   }
 }

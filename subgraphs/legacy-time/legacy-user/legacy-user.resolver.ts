@@ -161,7 +161,8 @@ export class LegacyUserResolver {
 
   @FieldResolver(() => [LegacyWorkCycle], { description: "Expected recurring working hours, period by period." })
   workCycles(@Root() user: RestLegacyUser): LegacyWorkCycle[] {
-    return (user.userWorkCycles ?? []).map((c) => ({ id: c.id, workCycleId: c.workCycleID, startsAt: c.startsOn, endsAt: c.endsOn ?? null }));
+    // startsOn and endsOn: the deprecated names before 0.1.0 (legacy-user.ts)
+    return (user.userWorkCycles ?? []).map((c) => ({ id: c.id, workCycleId: c.workCycleID, startsAt: c.startsOn, endsAt: c.endsOn ?? null, startsOn: c.startsOn, endsOn: c.endsOn ?? null }));
   }
 
   @FieldResolver(() => [LegacyExtendedDataEntry], { description: "Extended data (legacy `e_` fields), by key." })

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
-import { DateScalar, JSONScalar, LocalDateTimeScalar } from "../../shared/graphql/index.js";
+import { DateScalar, JSONScalar, LocalDateTimeScalar, renamedFrom } from "../../shared/graphql/index.js";
 
 export enum LegacyGender {
   UNDEFINED = "Undefined",
@@ -34,6 +34,13 @@ export class LegacyWorkCycle {
 
   @Field(() => LocalDateTimeScalar, { nullable: true, description: "When the period ends; null: open-ended (legacy `endsOn`)." })
   endsAt!: string | null;
+
+  // the names before 0.1.0's renames, with their type then (LocalDateTime), kept deprecated for at least one minor version (CHANGELOG.md)
+  @Field(() => LocalDateTimeScalar, renamedFrom("startsAt", "as every date-time is `…At`."))
+  startsOn!: string;
+
+  @Field(() => LocalDateTimeScalar, { nullable: true, ...renamedFrom("endsAt", "as every date-time is `…At`.") })
+  endsOn!: string | null;
 }
 
 @ObjectType({ description: "An extended-data entry of a legacy user." })

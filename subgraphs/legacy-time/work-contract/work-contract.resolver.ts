@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { PageArgs, RestFilter, connectionType, cursorScope, ref, selects, type ConnectionResult } from "../../shared/graphql/index.js";
+import { DateScalar, PageArgs, RestFilter, connectionType, renamedFrom, cursorScope, ref, selects, type ConnectionResult } from "../../shared/graphql/index.js";
 import { isLegacyId, type QueryParams } from "../../shared/upstream/index.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
@@ -58,6 +58,18 @@ export class WorkContractResolver {
     const binding = { signer: ctx.upstream.cursors, scope: cursorScope(WORK_CONTRACTS_PATH, query ?? { ownerId: "" }) };
     if (query === null) return legacyConnection<RestWorkContract>([], legacyStart(args.after, binding), binding, { hasNextPage: false, totalCount: 0 });
     return legacyListConnection<RestWorkContract>(ctx, WORK_CONTRACTS_PATH, query, args, { binding, withCount: selects(info, "totalCount") });
+  }
+
+  // the names before 0.1.0's renames, kept deprecated for at least one minor version (CHANGELOG.md);
+  // the methods have other names than the fields: WorkContract's properties already have the old ones
+  @FieldResolver(() => DateScalar, { name: "trialPeriodEndDate", nullable: true, ...renamedFrom("trialPeriodEndsOn", "as every date is `…On`.") })
+  trialPeriodEndDateAlias(@Root() contract: RestWorkContract): string | null {
+    return contract.trialPeriodEndDate;
+  }
+
+  @FieldResolver(() => DateScalar, { name: "trialPeriodEndDate2", nullable: true, ...renamedFrom("renewedTrialPeriodEndsOn", 'as every date is `…On` and "2" said nothing.') })
+  trialPeriodEndDate2Alias(@Root() contract: RestWorkContract): string | null {
+    return contract.trialPeriodEndDate2;
   }
 
   @FieldResolver(() => Employee, { nullable: true })

@@ -2,7 +2,7 @@ import { Directive, Field, ID, InputType, ObjectType, registerEnumType } from "t
 import { EmploymentStatus } from "./employment-status.js";
 import { connectionType, DateScalar, DateTimeScalar } from "../../shared/graphql/index.js";
 import { DateRange, RestFilter } from "../../shared/graphql/index.js";
-import { listArgs, type ListArgs } from "../../shared/graphql/index.js";
+import { badUserInput, listArgs, renamedFrom, type ListArgs } from "../../shared/graphql/index.js";
 
 /**
  * A continuous relationship between an employee and a legal entity (REST `employment`): a work
@@ -36,8 +36,24 @@ export enum EmploymentSort {
   STARTS_ON_DESC = "-start.date",
   ENDS_ON_ASC = "end.date",
   ENDS_ON_DESC = "-end.date",
+  // the names before 0.1.0's renames, kept deprecated for at least one minor version (CHANGELOG.md)
+  START_DATE_ASC = "start.date",
+  START_DATE_DESC = "-start.date",
+  END_DATE_ASC = "end.date",
+  END_DATE_DESC = "-end.date",
 }
-registerEnumType(EmploymentSort, { name: "EmploymentSort" });
+const SORT_RENAMED = "as the field it sorts by (`Employment.startsOn`, `.endsOn`).";
+registerEnumType(EmploymentSort, {
+  name: "EmploymentSort",
+  valuesConfig: {
+    START_DATE_ASC: renamedFrom("STARTS_ON_ASC", SORT_RENAMED),
+    START_DATE_DESC: renamedFrom("STARTS_ON_DESC", SORT_RENAMED),
+    END_DATE_ASC: renamedFrom("ENDS_ON_ASC", SORT_RENAMED),
+    END_DATE_DESC: renamedFrom("ENDS_ON_DESC", SORT_RENAMED),
+  },
+});
+
+const FILTER_RENAMED = "as the field it filters (`Employment.startsOn`, `.endsOn`); giving both is refused.";
 
 @InputType({ description: "Filters of the employment list; all given filters must match." })
 export class EmploymentFilter {
@@ -70,6 +86,19 @@ export class EmploymentFilter {
 
   @Field(() => DateRange, { nullable: true })
   endsOnBetween?: DateRange | null;
+
+  // the names before 0.1.0's renames, kept deprecated for at least one minor version (CHANGELOG.md)
+  @Field(() => DateScalar, { nullable: true, ...renamedFrom("startsOn", FILTER_RENAMED) })
+  startDate?: string | null;
+
+  @Field(() => DateRange, { nullable: true, ...renamedFrom("startsOnBetween", FILTER_RENAMED) })
+  startDateBetween?: DateRange | null;
+
+  @Field(() => DateScalar, { nullable: true, ...renamedFrom("endsOn", FILTER_RENAMED) })
+  endDate?: string | null;
+
+  @Field(() => DateRange, { nullable: true, ...renamedFrom("endsOnBetween", FILTER_RENAMED) })
+  endDateBetween?: DateRange | null;
 }
 
 /** The arguments of the lists of employments: `employments`, `LegalEntity.employments`, `EmploymentTemplate.employments`. */
@@ -78,7 +107,7 @@ export type EmploymentListArgs = ListArgs<EmploymentFilter, EmploymentSort>;
 
 /** The REST filters of `/employments` (docs/interface.md#employment) for a filter input. */
 export function employmentQuery(filter: EmploymentFilter | null | undefined, argument = "filter"): Record<string, string> {
-  const f = filter ?? {};
+  const f = withRenamedFilters(filter ?? {}, argument);
   return new RestFilter(argument)
     .strings("id", "ids", f.ids)
     .strings("remoteId", "remoteIds", f.remoteIds, { maxLength: 200 })
@@ -90,4 +119,28 @@ export function employmentQuery(filter: EmploymentFilter | null | undefined, arg
     .range("start.date.between", "startsOnBetween", f.startsOnBetween)
     .date("end.date", "endsOn", f.endsOn, { nullLiteral: true })
     .range("end.date.between", "endsOnBetween", f.endsOnBetween).query;
+}
+
+/**
+ * The filters under their names before 0.1.0 (`startDate`, ...) read as the new ones; an old and a
+ * new name given together is refused, before any upstream call. An explicit null counts as given
+ * (`endDate: null` selects the open-ended employments, as `endsOn: null` does).
+ */
+function withRenamedFilters(f: EmploymentFilter, argument: string): EmploymentFilter {
+  const renamed = [
+    ["startDate", "startsOn"],
+    ["startDateBetween", "startsOnBetween"],
+    ["endDate", "endsOn"],
+    ["endDateBetween", "endsOnBetween"],
+  ] as const;
+  const merged: EmploymentFilter = { ...f };
+  for (const [old, now] of renamed) {
+    if (f[old] === undefined) continue;
+    if (f[now] !== undefined) {
+      const names = [old, now].map((n) => (argument === "" ? n : `${argument}.${n}`));
+      throw badUserInput(`${names[0]} is the deprecated name of ${names[1]}: give only ${names[1]}`, names[0]!);
+    }
+    (merged as Record<string, unknown>)[now] = f[old];
+  }
+  return merged;
 }

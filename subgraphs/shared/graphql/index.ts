@@ -13,3 +13,4 @@ export * from "./writes.js";
 export * from "./entities.js";
 export { isIsoDate } from "../../../platform/user-input.js";
 export * from "./embedded.js";
+export * from "./renamed.js";

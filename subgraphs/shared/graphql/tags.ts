@@ -28,6 +28,7 @@ const PERSONAL = [
 
 const LEGACY = [
   "Employee.legacyUser",
+  "Employee.legacyProfile", // its name before 0.1.0, deprecated
   "Employee.workContracts",
   "Employee.applicableWorkContract",
   "Employee.timeEntries",
