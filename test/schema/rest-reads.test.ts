@@ -27,7 +27,8 @@ function getRoutes(): string[] {
   const ctx = { company: generateCompany({ employees: 5 }), options: { tokenLifetimeSeconds: 60 } };
   registerCurrentApi(router, ctx as never);
   registerLegacyApi(router, ctx as never);
-  return router.list().filter((r) => r.method === "GET").map((r) => r.pattern);
+  // the in-process service's description of itself is no read of the interface: no field serves it
+  return router.list().filter((r) => r.method === "GET" && r.pattern !== "/service-api/openapi.json").map((r) => r.pattern);
 }
 
 describe("the README's table of REST reads", () => {
