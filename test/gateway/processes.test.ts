@@ -72,7 +72,8 @@ const REFUSED = `query RefusedRange { employee(id: "3") { timeEntries(from: "202
 
 /** The log lines of one operation, once the process has written them. */
 async function operationLine(process: ScriptProcess, name: RegExp): Promise<Record<string, unknown>> {
-  await process.waitFor(new RegExp(`"msg":"operation","operation":"${name.source}"`), 5_000);
+  // the request's own fields (`requestId`, with tracing `traceId`, `spanId`) come between the two
+  await process.waitFor(new RegExp(`"msg":"operation",(?:"[A-Za-z]+":"[^"]*",)*"operation":"${name.source}"`), 5_000);
   return logLines(process.stdout(), "operation").find((line) => name.test(String(line.operation)))!;
 }
 
