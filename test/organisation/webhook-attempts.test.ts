@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startStack, useStack, type Stack } from "../helpers/stack.js";
 import { useFixture } from "../helpers/fixture.js";
-import { counting, query, send } from "./helpers.js";
+import { counting, query, representations, send } from "./helpers.js";
 
 /**
  * The reads of webhook delivery attempts of their own (`GET /webhook-delivery-attempts[/{id}]`):
@@ -108,7 +108,7 @@ describe("webhookDeliveryAttempt(id) and the entity", () => {
       const wanted = attempts.slice(0, n);
       const { result, calls } = await counting(stack, () =>
         query(stack, `query($r: [_Any!]!) { _entities(representations: $r) { ... on WebhookDeliveryAttempt { ${FIELDS} } } }`, {
-          r: [...wanted.map((a: any) => ({ __typename: "WebhookDeliveryAttempt", id: a.id })), { __typename: "WebhookDeliveryAttempt", id: "999999" }],
+          r: representations("WebhookDeliveryAttempt", [...wanted.map((a: any) => a.id), "999999"]),
         }),
       );
       expect(result._entities, `${n} references`).toEqual([...wanted.map(asNode), null]);
