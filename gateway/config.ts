@@ -1,5 +1,5 @@
 import { readyCheckIntervalMs } from "../platform/readiness.js";
-import { authMode, ConfigError, debugErrors, Environment, graphPrefix, isProduction, listenHost, shown, subgraphSecret } from "../platform/config.js";
+import { authMode, ConfigError, debugErrors, Environment, graphPrefix, isProduction, listenHost, excerpt, subgraphSecret } from "../platform/config.js";
 import { loadOperationLimits, type OperationLimits } from "../platform/limits.js";
 import { readLogLevel, type LogLevel } from "../platform/log.js";
 import { parseCorsAllowedHeaders, parseCorsOrigins, type CorsOrigins } from "./cors.js";
@@ -126,7 +126,7 @@ function parseExplorers(text: string | undefined, production: boolean): Explorer
   if (text === "none") return explorers;
   for (const entry of text.split(",").map((e) => e.trim())) {
     if (entry !== "sandbox" && entry !== "explorer") {
-      throw new ConfigError(`GATEWAY_EXPLORER must be "none" or a comma-separated list of "sandbox" and "explorer", got "${shown(entry)}"`, "GATEWAY_EXPLORER");
+      throw new ConfigError(`GATEWAY_EXPLORER must be "none" or a comma-separated list of "sandbox" and "explorer", got "${excerpt(entry)}"`, "GATEWAY_EXPLORER");
     }
     explorers[entry] = true;
   }
