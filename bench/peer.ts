@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
-import { freePorts, runScript, type ScriptProcess } from "../test/helpers/process.js";
-import { directoryToken } from "../test/helpers/stack.js";
+import { freePorts, runScript, type ScriptProcess } from "../harness/process.js";
+import { directoryToken } from "../harness/stack.js";
 import { composeMeshSupergraph } from "./mesh/compose.js";
 import { PEER_OPERATIONS } from "./mesh/operations.js";
 

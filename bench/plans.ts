@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { parse } from "graphql";
 import { Supergraph, operationFromDocument } from "@apollo/federation-internals";
 import { QueryPlanner, prettyFormatQueryPlan } from "@apollo/query-planner";
-import { loadOperations } from "../test/helpers/operations.js";
+import { loadOperations } from "../harness/operations.js";
 import { LARGE_LIST } from "./floors.js";
 
 /**

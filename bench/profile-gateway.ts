@@ -2,8 +2,8 @@ import "reflect-metadata";
 import { spawn } from "node:child_process";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { generateCompany } from "../directory/data/generate.js";
-import { freePorts, runScript } from "../test/helpers/process.js";
-import { loadOperations, pickDemoData, variablesOf } from "../test/helpers/operations.js";
+import { freePorts, runScript } from "../harness/process.js";
+import { loadOperations, pickDemoData, variablesOf } from "../harness/operations.js";
 
 /**
  * `npx tsx bench/profile-gateway.ts [Operation] [clients] [seconds]`: a CPU profile of our gateway

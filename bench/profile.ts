@@ -2,8 +2,8 @@ import "reflect-metadata";
 import { Session } from "node:inspector/promises";
 import { writeFileSync } from "node:fs";
 import { generateCompany } from "../directory/data/generate.js";
-import { loadOperations, pickDemoData, variablesOf } from "../test/helpers/operations.js";
-import { startGatewayStack } from "../test/helpers/gateway-stack.js";
+import { loadOperations, pickDemoData, variablesOf } from "../harness/operations.js";
+import { startGatewayStack } from "../harness/gateway-stack.js";
 /**
  * `NODE_ENV=production npx tsx bench/profile.ts`: a CPU profile of the whole stack in one process
  * (directory, subgraphs, gateway and 8 clients running the read operations in turn for 8 s): its

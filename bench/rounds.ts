@@ -1,8 +1,8 @@
 import "reflect-metadata";
 import { generateCompany } from "../directory/data/generate.js";
-import { loadOperations, pickDemoData, variablesOf } from "../test/helpers/operations.js";
-import { startGatewayStack } from "../test/helpers/gateway-stack.js";
-import { measureRounds } from "../test/helpers/rounds.js";
+import { loadOperations, pickDemoData, variablesOf } from "../harness/operations.js";
+import { startGatewayStack } from "../harness/gateway-stack.js";
+import { measureRounds } from "../harness/rounds.js";
 import { FLOORS, LARGE_LIST } from "./floors.js";
 
 /**

@@ -1,7 +1,7 @@
 import "reflect-metadata";
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
-import { startStack } from "../test/helpers/stack.js";
+import { startStack } from "../harness/stack.js";
 
 /**
  * The benchmark's back end as its own process: the in-process directory (BENCH_EMPLOYEES

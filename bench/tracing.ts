@@ -5,9 +5,9 @@ import { Logger } from "../platform/log.js";
 import { inRequestScope, injectTraceContext, spanEvent } from "../platform/request-scope.js";
 import { startTracing } from "../platform/tracing.js";
 import { startAttemptSpan } from "../subgraphs/shared/upstream/observe.js";
-import { startOtlpReceiver } from "../test/helpers/otlp.js";
-import { loadOperations, operationNamed, pickDemoData, variablesOf } from "../test/helpers/operations.js";
-import { startStack } from "../test/helpers/stack.js";
+import { startOtlpReceiver } from "../harness/otlp.js";
+import { loadOperations, operationNamed, pickDemoData, variablesOf } from "../harness/operations.js";
+import { startStack } from "../harness/stack.js";
 
 /**
  * `npm run bench:tracing`: what tracing costs (README, Observability). In one process: the

@@ -12,7 +12,7 @@ try {
   const options = directoryOptionsFromEnv(process.env);
   shutdown = loadShutdownSettings();
   logger = new Logger("directory", readLogLevel());
-  directory = await startDirectory({ ...options, port: directoryPort(), host: listenHost(), lifecycle: processLifecycle });
+  directory = await startDirectory({ ...options, port: directoryPort(), host: listenHost(), lifecycle: processLifecycle, logger });
 } catch (err) {
   // a bad variable, or the port taken ("listen EADDRINUSE: address already in use 127.0.0.1:4010")
   console.error(`directory: cannot start: ${(err as Error).message}`);

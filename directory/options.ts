@@ -1,4 +1,4 @@
-import { ConfigError, Environment, shown } from "../platform/config.js";
+import { ConfigError, Environment, excerpt } from "../platform/config.js";
 import { parseIsoDate } from "./data/calendar.js";
 import { MAX_EMPLOYEES } from "./data/generate.js";
 import type { DirectoryOptions, RunningDirectory } from "./server.js";
@@ -17,7 +17,7 @@ export function directoryOptionsFromEnv(env: NodeJS.ProcessEnv): DirectoryOption
   const seed = e.text("DIRECTORY_SEED");
   if (seed !== undefined) {
     const n = /^-?\d{1,15}$/.test(seed) ? Number(seed) : NaN;
-    if (!Number.isSafeInteger(n)) throw new ConfigError(`DIRECTORY_SEED must be a whole number of at most 15 digits, got "${shown(seed)}"`, "DIRECTORY_SEED");
+    if (!Number.isSafeInteger(n)) throw new ConfigError(`DIRECTORY_SEED must be a whole number of at most 15 digits, got "${excerpt(seed)}"`, "DIRECTORY_SEED");
     options.seed = n;
   }
   const today = e.text("DIRECTORY_TODAY");
@@ -25,7 +25,7 @@ export function directoryOptionsFromEnv(env: NodeJS.ProcessEnv): DirectoryOption
     try {
       parseIsoDate(today);
     } catch {
-      throw new ConfigError(`DIRECTORY_TODAY must be a calendar date as YYYY-MM-DD, got "${shown(today)}"`, "DIRECTORY_TODAY");
+      throw new ConfigError(`DIRECTORY_TODAY must be a calendar date as YYYY-MM-DD, got "${excerpt(today)}"`, "DIRECTORY_TODAY");
     }
     options.today = today;
   }

@@ -1,7 +1,7 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { shutdownGate, type Lifecycle } from "../platform/lifecycle.js";
-import { compressAnswer } from "../platform/compression.js";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { BodyTooLargeError, listen, readBody } from "../platform/http.js";
+import type { Lifecycle } from "../platform/lifecycle.js";
+import { Logger } from "../platform/log.js";
 import { Faults, RequestStats, registerAdminRoutes } from "./admin.js";
 import type { DirectoryContext } from "./context.js";
 import type { DirectoryClient } from "./current/auth.js";
@@ -10,7 +10,7 @@ import { registerCurrentApi } from "./current/index.js";
 import { generateCompany } from "./data/generate.js";
 import type { Company, GenerateOptions } from "./data/model.js";
 import { errorBodyFor } from "./http/errors.js";
-import { HttpError, Router, type DirectoryRequest, type DirectoryResponse } from "./http/router.js";
+import { HttpError, Router, type DirectoryResponse } from "./http/router.js";
 import { registerLegacyApi } from "./legacy/index.js";
 
 /**
@@ -29,6 +29,8 @@ export interface DirectoryOptions extends GenerateOptions {
   clients?: Record<string, DirectoryClient>;
   /** the process's lifecycle when the directory runs alone: its stop drains it (platform/lifecycle.ts) */
   lifecycle?: Lifecycle;
+  /** where a failed handler is logged; default a `directory` logger at LOG_LEVEL */
+  logger?: Logger;
 }
 
 export interface RunningDirectory {
@@ -43,8 +45,6 @@ export interface RunningDirectory {
   close(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 1 << 20;
-
 export async function startDirectory(options: DirectoryOptions = {}): Promise<RunningDirectory> {
   const company = generateCompany(options);
   const ctx: DirectoryContext = {
@@ -53,130 +53,97 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
   };
   const stats = new RequestStats();
   const faults = new Faults();
-
   const admin = new Router();
   registerAdminRoutes(admin, stats, faults);
   const api = new Router();
   const work = registerCurrentApi(api, ctx);
   registerLegacyApi(api, ctx);
+  const logger = options.logger ?? new Logger("directory");
 
-  const hanging = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
-    if (options.lifecycle && shutdownGate(options.lifecycle, req, res)) return;
-    // the interface's Accept-Encoding: answers compressed as the client accepts (platform/compression.ts)
-    compressAnswer(req, res, () =>
-      handle(req, res).catch((err) => {
+  // platform/http.ts: the shutdown gate, compression as the client accepts, the request's scope
+  const listener = await listen(
+    async (req, res) => {
+      const answer = await answerFor(req, { admin, api, stats, faults }).catch((err: unknown) => {
         // handlers answer their own errors; this is a bug in the service itself
-        console.error("directory: unhandled error", err);
-        if (!res.headersSent) send(res, { status: 500, body: errorBodyFor(req.url ?? "/", 500) }, false);
-      }),
-    );
-  });
-  server.keepAliveTimeout = 65_000;
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const origin = `http://${req.headers.host ?? `127.0.0.1:${port}`}`;
-    const url = new URL(req.url ?? "/", origin);
-    const method = req.method ?? "GET";
-    const isHead = method === "HEAD";
-    const lookup = isHead ? "GET" : method;
-
-    if (url.pathname.startsWith("/_admin/")) {
-      // as if they did not exist: the admin routes are a local test hook, never a remote one
-      if (!isLoopback(req.socket.remoteAddress)) return send(res, { status: 404, body: errorBodyFor(url.pathname, 404) }, isHead);
-      return dispatch(admin.match(lookup, url.pathname), lookup, url, req, res, origin, isHead);
-    }
-
-    const found = api.match(lookup, url.pathname);
-    stats.record(found && "route" in found ? `${found.route.method} ${found.route.pattern}` : `${method} (unmatched)`);
-
-    const fault = faults.decide();
-    if (fault.kind === "hang") {
-      hanging.add(res);
-      res.on("close", () => hanging.delete(res));
-      return;
-    }
-    if (fault.delayMs > 0) await sleep(fault.delayMs);
-    if (fault.kind === "error") {
-      const headers: Record<string, string> = fault.retryAfter ? { "retry-after": String(fault.retryAfter) } : {};
-      return send(res, { status: fault.status, headers, body: errorBodyFor(url.pathname, fault.status) }, isHead);
-    }
-    return dispatch(found, lookup, url, req, res, origin, isHead);
-  }
-
-  async function dispatch(
-    found: ReturnType<Router["match"]>,
-    method: string,
-    url: URL,
-    req: IncomingMessage,
-    res: ServerResponse,
-    origin: string,
-    isHead: boolean,
-  ): Promise<void> {
-    if (found === null) return send(res, { status: 404, body: errorBodyFor(url.pathname, 404) }, isHead);
-    if ("allowed" in found) {
-      return send(res, { status: 405, headers: { allow: found.allowed.join(", ") }, body: errorBodyFor(url.pathname, 405) }, isHead);
-    }
-    let response: DirectoryResponse;
-    try {
-      const body = await readBody(req, url.pathname);
-      const request: DirectoryRequest = {
-        method,
-        path: url.pathname,
-        query: url.searchParams,
-        // a shaped answer is no version of the resource: no 304 against the version a client holds
-        headers: faults.shapesEmbedded ? withoutHeader(req.headers, "if-none-match") : req.headers,
-        params: found.params,
-        body,
-        origin,
-        raw: req,
-      };
-      response = await found.handler(request);
-      if (faults.shapesEmbedded) {
-        faults.shapeEmbedded(response.body);
-        // nor a version tag a client would keep the shaped answer under
-        if (response.headers) response = { ...response, headers: withoutHeader(response.headers, "etag") as Record<string, string> };
-      }
-    } catch (err) {
-      if (err instanceof HttpError) response = { status: err.status, headers: err.headers, body: err.body };
-      else {
-        console.error("directory: handler failed", err);
-        response = { status: 500, body: errorBodyFor(url.pathname, 500) };
-      }
-    }
-    send(res, response, isHead);
-  }
-
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-  const host = options.host && options.host !== "0.0.0.0" && options.host !== "::" ? options.host : "127.0.0.1";
-
-  return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
-    port,
-    company,
-    stats,
-    faults,
-    work,
-    close: () => closeServer(server, hanging),
-  };
+        logger.error("handler failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+        return { status: 500, body: errorBodyFor(pathOf(req), 500) };
+      });
+      if (answer !== HANG) send(res, answer, req.method === "HEAD");
+    },
+    { port: options.port ?? 0, host: options.host ?? "127.0.0.1", logger, lifecycle: options.lifecycle, keepAliveTimeoutMs: 65_000, cutOnClose: true, traced: false },
+  );
+  return { url: listener.origin, port: listener.port, company, stats, faults, work, close: () => listener.close() };
 }
 
-async function readBody(req: IncomingMessage, path: string): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    // the rest of the body is not read, so the connection cannot carry another request
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, errorBodyFor(path, 413), { connection: "close" });
-    chunks.push(chunk as Buffer);
+/** a fault that never answers: the connection stays open until the client or `close` cuts it */
+const HANG = Symbol("hang");
+
+interface Routes {
+  admin: Router;
+  api: Router;
+  stats: RequestStats;
+  faults: Faults;
+}
+
+/** The answer to one request: the admin routes (loopback only), else the APIs behind the injected faults. */
+async function answerFor(req: IncomingMessage, { admin, api, stats, faults }: Routes): Promise<DirectoryResponse | typeof HANG> {
+  const method = req.method ?? "GET";
+  const lookup = method === "HEAD" ? "GET" : method;
+  const path = pathOf(req);
+  if (path.startsWith("/_admin/")) {
+    // as if they did not exist: the admin routes are a local test hook, never a remote one
+    if (!isLoopback(req.socket.remoteAddress)) return { status: 404, body: errorBodyFor(path, 404) };
+    return dispatch(admin.match(lookup, path), lookup, req);
   }
-  if (size === 0) return undefined;
-  const text = Buffer.concat(chunks).toString("utf8");
+  const found = api.match(lookup, path);
+  stats.record(found && "route" in found ? `${found.route.method} ${found.route.pattern}` : `${method} (unmatched)`);
+  const fault = faults.decide();
+  if (fault.kind === "hang") return HANG;
+  if (fault.delayMs > 0) await sleep(fault.delayMs);
+  if (fault.kind === "error") {
+    const headers: Record<string, string> = fault.retryAfter ? { "retry-after": String(fault.retryAfter) } : {};
+    return { status: fault.status, headers, body: errorBodyFor(path, fault.status) };
+  }
+  const response = await dispatch(found, lookup, req, faults.shapesEmbedded);
+  if (!faults.shapesEmbedded) return response;
+  faults.shapeEmbedded(response.body);
+  // nor a version tag a client would keep the shaped answer under
+  return response.headers ? { ...response, headers: withoutHeader(response.headers, "etag") as Record<string, string> } : response;
+}
+
+async function dispatch(found: ReturnType<Router["match"]>, method: string, req: IncomingMessage, shaped = false): Promise<DirectoryResponse> {
+  const origin = `http://${req.headers.host ?? `127.0.0.1:${req.socket.localPort}`}`;
+  const url = new URL(req.url ?? "/", origin);
+  if (found === null) return { status: 404, body: errorBodyFor(url.pathname, 404) };
+  if ("allowed" in found) return { status: 405, headers: { allow: found.allowed.join(", ") }, body: errorBodyFor(url.pathname, 405) };
+  try {
+    const body = await bodyOf(req, url.pathname);
+    // a shaped answer (faults' partial or missing embeds) is no version of the resource: no 304
+    // against the version a client holds
+    const headers = shaped ? withoutHeader(req.headers, "if-none-match") : req.headers;
+    return await found.handler({ method, path: url.pathname, query: url.searchParams, headers, params: found.params, body, origin, raw: req });
+  } catch (err) {
+    if (err instanceof HttpError) return { status: err.status, headers: err.headers, body: err.body };
+    throw err;
+  }
+}
+
+function pathOf(req: IncomingMessage): string {
+  return new URL(req.url ?? "/", "http://directory.local").pathname;
+}
+
+/** The body as JSON or a form (the token endpoint), read by platform/http.ts within its size limit. */
+async function bodyOf(req: IncomingMessage, path: string): Promise<unknown> {
+  let raw: Buffer;
+  try {
+    raw = await readBody(req);
+  } catch (err) {
+    // the rest of the body is not read, so the connection cannot carry another request
+    if (err instanceof BodyTooLargeError) throw new HttpError(413, errorBodyFor(path, 413), { connection: "close" });
+    throw err;
+  }
+  if (raw.length === 0) return undefined;
+  const text = raw.toString("utf8");
   const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
   try {
@@ -216,14 +183,6 @@ function isLoopback(address: string | undefined): boolean {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function closeServer(server: Server, hanging: Set<ServerResponse>): Promise<void> {
-  for (const res of hanging) res.destroy();
-  return new Promise((resolve, reject) => {
-    server.close((err) => (err ? reject(err) : resolve()));
-    server.closeAllConnections();
-  });
 }
 
 function withoutHeader<H extends Record<string, unknown>>(headers: H, name: string): H {

@@ -1,5 +1,5 @@
 import { readyCheckIntervalMs } from "../platform/readiness.js";
-import { authMode, ConfigError, debugErrors, Environment, graphPrefix, isProduction, listenHost, shown, subgraphSecret } from "../platform/config.js";
+import { authMode, ConfigError, debugErrors, Environment, graphPrefix, isProduction, listenHost, excerpt, subgraphSecret } from "../platform/config.js";
 import { loadOperationLimits, type OperationLimits } from "../platform/limits.js";
 import { readLogLevel, type LogLevel } from "../platform/log.js";
 import { parseCorsAllowedHeaders, parseCorsOrigins, type CorsOrigins } from "./cors.js";
@@ -136,7 +136,7 @@ function parsePrefetch(text: string | undefined): ReadonlySet<SubgraphName> {
   const out = new Set<SubgraphName>();
   for (const entry of text.split(",").map((e) => e.trim())) {
     if (!(SUBGRAPH_NAMES as readonly string[]).includes(entry)) {
-      throw new ConfigError(`GATEWAY_PREFETCH must be "none" or a comma-separated list of ${SUBGRAPH_NAMES.join(", ")}, got "${shown(entry)}"`, "GATEWAY_PREFETCH");
+      throw new ConfigError(`GATEWAY_PREFETCH must be "none" or a comma-separated list of ${SUBGRAPH_NAMES.join(", ")}, got "${excerpt(entry)}"`, "GATEWAY_PREFETCH");
     }
     out.add(entry as SubgraphName);
   }
@@ -150,7 +150,7 @@ function parseExplorers(text: string | undefined, production: boolean): Explorer
   if (text === "none") return explorers;
   for (const entry of text.split(",").map((e) => e.trim())) {
     if (entry !== "sandbox" && entry !== "explorer") {
-      throw new ConfigError(`GATEWAY_EXPLORER must be "none" or a comma-separated list of "sandbox" and "explorer", got "${shown(entry)}"`, "GATEWAY_EXPLORER");
+      throw new ConfigError(`GATEWAY_EXPLORER must be "none" or a comma-separated list of "sandbox" and "explorer", got "${excerpt(entry)}"`, "GATEWAY_EXPLORER");
     }
     explorers[entry] = true;
   }

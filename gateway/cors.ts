@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ConfigError, shown } from "../platform/config.js";
+import { ConfigError, excerpt } from "../platform/config.js";
 import { sendJson } from "../platform/http.js";
 import { ErrorCode, errorBody } from "../platform/error-codes.js";
 import { REQUEST_ID_HEADER } from "../platform/headers.js";
@@ -83,7 +83,7 @@ export function parseCorsOrigins(value: string | undefined, production: boolean)
     }
     if (!asOrigin(entry)) {
       throw new ConfigError(
-        `GATEWAY_CORS_ORIGINS must be "none" or a comma-separated list of origins (scheme://host[:port], no path, no wildcard) and "loopback", got "${shown(entry)}"`,
+        `GATEWAY_CORS_ORIGINS must be "none" or a comma-separated list of origins (scheme://host[:port], no path, no wildcard) and "loopback", got "${excerpt(entry)}"`,
         "GATEWAY_CORS_ORIGINS",
       );
     }
@@ -104,7 +104,7 @@ export function parseCorsAllowedHeaders(value: string | undefined): string[] {
   for (const entry of (value ?? "").split(",").map((e) => e.trim())) {
     if (entry === "") continue;
     if (!HEADER_NAME.test(entry) || entry === "*") {
-      throw new ConfigError(`GATEWAY_CORS_ALLOWED_HEADERS must be a comma-separated list of header names (no wildcard), got "${shown(entry)}"`, "GATEWAY_CORS_ALLOWED_HEADERS");
+      throw new ConfigError(`GATEWAY_CORS_ALLOWED_HEADERS must be a comma-separated list of header names (no wildcard), got "${excerpt(entry)}"`, "GATEWAY_CORS_ALLOWED_HEADERS");
     }
     const name = entry.toLowerCase();
     if (!headers.includes(name)) headers.push(name);

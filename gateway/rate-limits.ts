@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { createHash } from "node:crypto";
 import { BlockList, isIP } from "node:net";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { ConfigError, Environment, shown } from "../platform/config.js";
+import { ConfigError, Environment, excerpt } from "../platform/config.js";
 import { ErrorCode } from "../platform/error-codes.js";
 import type { Refusal } from "../platform/http.js";
 import type { RequestedOperation } from "../platform/limits.js";
@@ -45,7 +45,7 @@ export function loadRateLimits(env: NodeJS.ProcessEnv, production: boolean): Rat
     .map((p) => p.trim())
     .filter((p) => p !== "");
   for (const proxy of trustedProxies) {
-    if (blockOf(proxy) === null) throw new ConfigError(`GATEWAY_TRUSTED_PROXIES must be a comma-separated list of IP addresses and CIDR blocks, got "${shown(proxy)}"`, "GATEWAY_TRUSTED_PROXIES");
+    if (blockOf(proxy) === null) throw new ConfigError(`GATEWAY_TRUSTED_PROXIES must be a comma-separated list of IP addresses and CIDR blocks, got "${excerpt(proxy)}"`, "GATEWAY_TRUSTED_PROXIES");
   }
   return {
     operations: e.integer("GATEWAY_RATE_LIMIT", defaults.operations, 0, 1_000_000),

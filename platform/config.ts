@@ -17,8 +17,8 @@ export class ConfigError extends Error {
   }
 }
 
-/** A value as shown in an error: at most 40 characters. */
-export function shown(value: string): string {
+/** The first 40 characters of a value, as an error message quotes it (a longer one ends with an ellipsis). */
+export function excerpt(value: string): string {
   return value.length > 40 ? `${value.slice(0, 40)}…` : value;
 }
 
@@ -44,7 +44,7 @@ export class Environment {
     const value = options.caseless ? raw.toLowerCase() : raw;
     if ((choices as readonly string[]).includes(value)) return value as T;
     const expected = choices.length === 2 ? `"${choices[0]}" or "${choices[1]}"` : `one of ${choices.join(", ")}`;
-    throw new ConfigError(`${name} must be ${expected}, got "${shown(raw)}"`, name);
+    throw new ConfigError(`${name} must be ${expected}, got "${excerpt(raw)}"`, name);
   }
 
   /** A whole number from `min` to `max`. */
@@ -52,7 +52,7 @@ export class Environment {
     const raw = this.text(name);
     if (raw === undefined) return fallback;
     const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
-    if (!(value >= min && value <= max)) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${shown(raw)}"`, name);
+    if (!(value >= min && value <= max)) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${excerpt(raw)}"`, name);
     return value;
   }
 
@@ -62,7 +62,7 @@ export class Environment {
     if (raw === undefined) return fallback;
     if (raw === "true" || raw === "1") return true;
     if (raw === "false" || raw === "0") return false;
-    throw new ConfigError(`${name} must be "true" or "false", got "${shown(raw)}"`, name);
+    throw new ConfigError(`${name} must be "true" or "false", got "${excerpt(raw)}"`, name);
   }
 
   /** A port to listen on, 0 (a free port) to 65535. */
@@ -70,7 +70,7 @@ export class Environment {
     const raw = this.text(name);
     if (raw === undefined) return fallback;
     const port = /^\d+$/.test(raw) ? Number(raw) : NaN;
-    if (!(port >= 0 && port <= 65535)) throw new ConfigError(`${name} must be a port number from 0 to 65535, got "${shown(raw)}"`, name);
+    if (!(port >= 0 && port <= 65535)) throw new ConfigError(`${name} must be a port number from 0 to 65535, got "${excerpt(raw)}"`, name);
     return port;
   }
 
@@ -149,7 +149,7 @@ export function graphPrefix(env: NodeJS.ProcessEnv = process.env): string | null
   const value = new Environment(env).exact("GRAPH_PREFIX");
   if (value === undefined) return null;
   if (!GRAPH_PREFIX_PATTERN.test(value)) {
-    throw new ConfigError(`GRAPH_PREFIX must be a PascalCase word of at most 20 letters and digits starting with a capital (e.g. Dir), got "${shown(value)}"`, "GRAPH_PREFIX");
+    throw new ConfigError(`GRAPH_PREFIX must be a PascalCase word of at most 20 letters and digits starting with a capital (e.g. Dir), got "${excerpt(value)}"`, "GRAPH_PREFIX");
   }
   return value;
 }

@@ -29,7 +29,18 @@ export interface HttpListener {
  */
 export async function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
-  options: { port: number; host: string; logger: Logger; lifecycle?: Lifecycle },
+  options: {
+    port: number;
+    host: string;
+    logger: Logger;
+    lifecycle?: Lifecycle;
+    /** node's default (5 s) unless set; the directory keeps idle connections 65 s, longer than its clients' agents */
+    keepAliveTimeoutMs?: number;
+    /** `close` cuts every connection at once instead of waiting for the responses in flight (the directory: a test upstream stops as a crashed one would, its hanging faults included) */
+    cutOnClose?: boolean;
+    /** false: no server span (the directory stands in for the remote service, whose spans are not the facade's); default true */
+    traced?: boolean;
+  },
 ): Promise<HttpListener> {
   let closing = false;
   const inFlight = new Set<ServerResponse>();
@@ -47,9 +58,11 @@ export async function listen(
           if (!res.headersSent) sendJson(res, 500, errorBody(ErrorCode.INTERNAL_SERVER_ERROR, "Internal server error"));
           else res.destroy();
         }),
+        options.traced !== false,
       ),
     );
   });
+  if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
   const port = await new Promise<number>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => resolve((server.address() as AddressInfo).port));
@@ -62,6 +75,7 @@ export async function listen(
       new Promise<void>((resolve) => {
         closing = true;
         server.close(() => resolve());
+        if (options.cutOnClose) return server.closeAllConnections();
         server.closeIdleConnections();
         // responses in flight finish first (server.close waits for them), then their connections go
         for (const res of inFlight) res.once("finish", () => setImmediate(() => server.closeIdleConnections()));
@@ -154,7 +168,7 @@ function graphQLResponseType(req: IncomingMessage): Record<string, string> {
  * it stays unread (node discards it once the answer is sent) and the socket is not destroyed, so
  * the 413 reaches the client.
  */
-function readBody(req: IncomingMessage): Promise<Buffer> {
+export function readBody(req: IncomingMessage): Promise<Buffer> {
   const announced = Number(req.headers["content-length"]);
   if (announced > MAX_BODY_BYTES) return Promise.reject(new BodyTooLargeError());
   return new Promise((resolve, reject) => {

@@ -62,13 +62,13 @@ const NAMED_PATHS = new Set(["/", "/graphql"]);
 
 /**
  * Serves one HTTP request in its scope: its request id (answered in `x-request-id`, seen by the
- * log lines) and, when tracing is on, a server span continuing the client's `traceparent`.
+ * log lines) and, when tracing is on and `traced`, a server span continuing the client's `traceparent`.
  */
-export function inRequestScope(req: IncomingMessage, res: ServerResponse, component: string, handle: () => Promise<void>): Promise<void> {
+export function inRequestScope(req: IncomingMessage, res: ServerResponse, component: string, handle: () => Promise<void>, traced = true): Promise<void> {
   const requestId = requestIdOf(req.headers[REQUEST_ID_HEADER]);
   res.setHeader(REQUEST_ID_HEADER, requestId);
   const path = (req.url ?? "/").replace(/[?#].*$/s, "");
-  if (!on || UNTRACED.has(path)) return scope.run({ requestId, component }, handle);
+  if (!on || !traced || UNTRACED.has(path)) return scope.run({ requestId, component }, handle);
   const parent = propagation.extract(ROOT_CONTEXT, req.headers);
   const method = knownMethod(req.method);
   const route = NAMED_PATHS.has(path) ? path : "other";

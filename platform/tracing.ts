@@ -1,5 +1,5 @@
 import { context, propagation, trace } from "@opentelemetry/api";
-import { ConfigError, Environment, shown } from "./config.js";
+import { ConfigError, Environment, excerpt } from "./config.js";
 import { setTracingOn, tracingOn } from "./request-scope.js";
 
 /**
@@ -37,7 +37,7 @@ export function tracingSettings(env: NodeJS.ProcessEnv, defaultServiceName: stri
   const exporter = e.text("OTEL_TRACES_EXPORTER");
   if (exporter === undefined ? traces === undefined && base === undefined : exporter === "none") return null;
   if (exporter !== undefined && exporter !== "otlp") {
-    throw new ConfigError(`OTEL_TRACES_EXPORTER must be "otlp" or "none", got "${shown(exporter)}"`, "OTEL_TRACES_EXPORTER");
+    throw new ConfigError(`OTEL_TRACES_EXPORTER must be "otlp" or "none", got "${excerpt(exporter)}"`, "OTEL_TRACES_EXPORTER");
   }
   const protocolVariable = e.text("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL") !== undefined ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL" : "OTEL_EXPORTER_OTLP_PROTOCOL";
   const protocol = e.choice(protocolVariable, ["http/protobuf", "http/json"] as const, "http/protobuf");

@@ -5,13 +5,11 @@ import {
   badRequest,
   existing,
   ok,
-  parseIdList,
-  rejectUnknownParams,
   resourceRoute,
   singleParam,
   withApiKey,
 } from "./http.js";
-import { checkSelectedFields, parseListFields, project, v3List, v3ListParams } from "./query.js";
+import { checkSelectedFields, idFilter, listFilters, parseListFields, project, v3List, v3ListParams, type ListFilter } from "./query.js";
 import { userRef } from "./refs.js";
 import type { UserStore } from "./users.js";
 
@@ -100,6 +98,12 @@ export function representDepartment(d: Department, view: CompanyView, tree: Depa
   };
 }
 
+const DEPARTMENT_FILTERS: Record<string, ListFilter<Department>> = {
+  id: idFilter((d) => Number(d.id), MAX_IDS),
+  headId: idFilter((d) => (d.managerId === null ? null : Number(d.managerId)), MAX_IDS),
+  parentId: idFilter((d) => (d.parentId === null ? null : Number(d.parentId)), MAX_IDS),
+};
+
 export function registerDepartmentRoutes(
   router: Router,
   state: () => { view: CompanyView; departments: DepartmentTree; users: UserStore },
@@ -108,19 +112,10 @@ export function registerDepartmentRoutes(
     "/api/v3/departments",
     withApiKey((req) => {
       const q = req.query;
-      rejectUnknownParams(q, v3ListParams(q, ["id", "headId", "parentId"]));
-      const param = (name: string) => singleParam(q, name);
-      const ids = param("id") === undefined ? null : new Set(parseIdList(param("id")!, "id", MAX_IDS));
-      const heads = param("headId") === undefined ? null : new Set(parseIdList(param("headId")!, "headId", MAX_IDS));
-      const parents = param("parentId") === undefined ? null : new Set(parseIdList(param("parentId")!, "parentId", MAX_IDS));
+      const { matches } = listFilters(q, DEPARTMENT_FILTERS, v3ListParams(q, []));
       const { view, departments, users } = state();
       const matching = view.company.departments
-        .filter(
-          (d) =>
-            (ids === null || ids.has(Number(d.id))) &&
-            (heads === null || (d.managerId !== null && heads.has(Number(d.managerId)))) &&
-            (parents === null || (d.parentId !== null && parents.has(Number(d.parentId)))),
-        )
+        .filter(matches)
         .map((d) => representDepartment(d, view, departments, users, req.origin));
       return ok(v3List(q, matching, { orderFields: ORDER_FIELDS, itemFields: FIELDS, what: "department", maxLimit: MAX_PAGE }));
     }),

@@ -1,4 +1,4 @@
-import { badRequest, parseBoundedInt, singleParam } from "./http.js";
+import { badRequest, parseBoundedInt, parseIdList, rejectUnknownParams, singleParam } from "./http.js";
 import { parseLocalDateTime } from "./validate.js";
 
 /**
@@ -236,4 +236,55 @@ export function v3List(
   const sorted = (matching as (Record<string, unknown> & { id: number })[]).slice().sort(compareBy(order, (item, field) => item[field] as string | number | boolean | null));
   const items = sorted.slice(offset, offset + limit).map((item) => project(item, selection));
   return { data: count ? { items, count: matching.length } : { items } };
+}
+
+/** A list's filter on one item: true when the item is kept. `ids`: the ids an id filter names (lists read only the owners they name). */
+export interface ItemTest<T> {
+  (item: T): boolean;
+  ids?: ReadonlySet<number>;
+}
+
+/** A filter a legacy list declares: how its parameter is read into a test of an item (a 400 on a bad value). */
+export type ListFilter<T> = (raw: string, name: string) => ItemTest<T>;
+
+/** `<id>[,<id>…]`, at most `max`: the item's id (or the id it refers to) is one of them. */
+export function idFilter<T>(get: (item: T) => number | null, max = 100): ListFilter<T> {
+  return (raw, name) => {
+    const ids = new Set(parseIdList(raw, name, max));
+    return Object.assign((item: T) => {
+      const value = get(item);
+      return value !== null && ids.has(value);
+    }, { ids });
+  };
+}
+
+/** A date comparator (parseDateComparator) on a date-time of the item. */
+export function dateFilter<T>(get: (item: T) => string | null): ListFilter<T> {
+  return (raw, name) => {
+    const test = parseDateComparator(raw, name);
+    return (item) => test(get(item));
+  };
+}
+
+/** An integer comparator (parseIntComparator) on an integer of the item. */
+export function intFilter<T>(get: (item: T) => number | null): ListFilter<T> {
+  return (raw, name) => {
+    const test = parseIntComparator(raw, name);
+    return (item) => test(get(item));
+  };
+}
+
+/**
+ * The declared filters a list query sets, read in the order they are declared, as one test (`set`:
+ * each one given, by name). A 400 names a parameter that is neither a filter nor one of `others`.
+ */
+export function listFilters<T>(query: URLSearchParams, filters: Record<string, ListFilter<T>>, others: readonly string[]): { matches: (item: T) => boolean; set: ReadonlyMap<string, ItemTest<T>> } {
+  rejectUnknownParams(query, [...Object.keys(filters), ...others]);
+  const set = new Map<string, ItemTest<T>>();
+  for (const [name, filter] of Object.entries(filters)) {
+    const raw = singleParam(query, name);
+    if (raw !== undefined) set.set(name, filter(raw, name));
+  }
+  const tests = [...set.values()];
+  return { matches: (item) => tests.every((test) => test(item)), set };
 }

@@ -10,13 +10,11 @@ import {
   nowOn,
   objectBody,
   ok,
-  parseIdList,
-  rejectUnknownParams,
   resourceRoute,
   singleParam,
   withApiKey,
 } from "./http.js";
-import { compareBy, parseDateComparator, parseIntComparator, parseListFields, parseOrderBy, parsePaging, project, v3ListParams, type Selection } from "./query.js";
+import { compareBy, dateFilter, idFilter, intFilter, listFilters, parseListFields, parseOrderBy, parsePaging, project, v3ListParams, type ListFilter, type Selection } from "./query.js";
 import { TIME_TYPES, byId } from "./reference.js";
 import type { UserStore } from "./users.js";
 import {
@@ -598,7 +596,27 @@ function timeType(afternoon: boolean, rng: Random): number {
 
 /** The fields the list can be ordered by (`orderby=<field>,<asc|desc>`); the default is startsAt, then id. */
 const ORDER_FIELDS = ["id", "ownerId", "startsAt", "endsAt", "duration", "createdAt", "modifiedAt"];
-const LIST_PARAMS = ["id", "ownerId", "owner.legalEntityId", "startsAt", "modifiedAt", "createdAt", "layer"];
+
+/** The time-entry list's filters (docs/interface.md); `ownerId`, `id` and the owner's legal entity also choose which owners are read. */
+function entryFilters(time: TimeStore): Record<string, ListFilter<TimeEntry>> {
+  return {
+    id: idFilter((e) => e.id, MAX_LIMIT),
+    ownerId: idFilter((e) => e.ownerId, MAX_OWNERS),
+    "owner.legalEntityId": idFilter((e) => time.ownerOf(e.ownerId).legalEntityId as number),
+    startsAt: dateFilter((e) => e.startsAt),
+    modifiedAt: dateFilter((e) => e.modifiedAt),
+    createdAt: dateFilter((e) => e.createdAt),
+    layer: intFilter((e) => e.layer),
+  };
+}
+
+const TIMESHEET_FILTERS: Record<string, ListFilter<Timesheet>> = {
+  id: idFilter((t) => t.id, MAX_LIMIT),
+  ownerId: idFilter((t) => t.ownerId, MAX_OWNERS),
+  startsOn: dateFilter((t) => `${t.startsOn}T00:00:00`),
+  endsOn: dateFilter((t) => `${t.endsOn}T00:00:00`),
+  status: intFilter((t) => SHEET_STATUS_CODE[t.status]),
+};
 
 function orderValue(e: TimeEntry, field: string): string | number {
   switch (field) {
@@ -624,35 +642,22 @@ export function registerTimeEntryRoutes(router: Router, state: () => { view: Com
     "/api/v3/timeentries",
     withApiKey((req) => {
       const q = req.query;
-      rejectUnknownParams(q, v3ListParams(q, LIST_PARAMS));
-      const param = (name: string) => singleParam(q, name);
-      const ids = param("id") === undefined ? null : new Set(parseIdList(param("id")!, "id", MAX_LIMIT));
-      const owners = param("ownerId") === undefined ? null : parseIdList(param("ownerId")!, "ownerId", MAX_OWNERS);
-      const legalEntities = param("owner.legalEntityId") === undefined ? null : new Set(parseIdList(param("owner.legalEntityId")!, "owner.legalEntityId"));
-      const startsAt = param("startsAt") === undefined ? null : parseDateComparator(param("startsAt")!, "startsAt");
-      const modifiedAt = param("modifiedAt") === undefined ? null : parseDateComparator(param("modifiedAt")!, "modifiedAt");
-      const createdAt = param("createdAt") === undefined ? null : parseDateComparator(param("createdAt")!, "createdAt");
-      const layer = param("layer") === undefined ? null : parseIntComparator(param("layer")!, "layer");
-      const { offset, limit } = parsePaging(param("paging"), DEFAULT_LIMIT, MAX_LIMIT);
-      const order = parseOrderBy(q, ORDER_FIELDS);
-      const selection = parseListFields(param("fields")).selection;
-
       const { time } = state();
+      const { matches, set } = listFilters(q, entryFilters(time), v3ListParams(q, []));
+      const { offset, limit } = parsePaging(singleParam(q, "paging"), DEFAULT_LIMIT, MAX_LIMIT);
+      const order = parseOrderBy(q, ORDER_FIELDS);
+      const selection = parseListFields(singleParam(q, "fields")).selection;
       // an id names its owner (employeeId * 10000 + n): a list by id reads only those owners' entries
-      const idOwners = ids === null ? null : [...new Set([...ids].map((id) => Math.floor(id / ID_STRIDE)))].sort((a, b) => a - b);
-      const ownerIds = (owners ?? idOwners ?? time.allOwnerIds()).filter(
-        (ownerId) => legalEntities === null || legalEntities.has(time.ownerOf(ownerId).legalEntityId as number),
+      const ids = set.get("id")?.ids;
+      const idOwners = ids === undefined ? null : [...new Set([...ids].map((id) => Math.floor(id / ID_STRIDE)))].sort((a, b) => a - b);
+      const owners = set.get("ownerId")?.ids;
+      const legalEntities = set.get("owner.legalEntityId")?.ids;
+      const ownerIds = (owners ? [...owners] : (idOwners ?? time.allOwnerIds())).filter(
+        (ownerId) => legalEntities === undefined || legalEntities.has(time.ownerOf(ownerId).legalEntityId as number),
       );
       const matching = ownerIds
         .flatMap((ownerId) => time.entriesOf(ownerId))
-        .filter(
-          (e) =>
-            (ids === null || ids.has(e.id)) &&
-            (startsAt === null || startsAt(e.startsAt)) &&
-            (modifiedAt === null || modifiedAt(e.modifiedAt)) &&
-            (createdAt === null || createdAt(e.createdAt)) &&
-            (layer === null || layer(e.layer)),
-        )
+        .filter(matches)
         .sort(order ? compareBy(order, orderValue) : byStart);
       const page = matching.slice(offset, offset + limit);
       if (selection !== null && selection.size === 0) return ok({ data: { count: matching.length } });
@@ -680,24 +685,11 @@ export function registerTimeEntryRoutes(router: Router, state: () => { view: Com
     "/api/v3/timmitimesheets",
     withApiKey((req) => {
       const q = req.query;
-      rejectUnknownParams(q, ["id", "ownerId", "startsOn", "endsOn", "status", "paging"]);
-      const param = (name: string) => singleParam(q, name);
-      const ids = param("id") === undefined ? null : new Set(parseIdList(param("id")!, "id", MAX_LIMIT));
-      const owners = param("ownerId") === undefined ? null : parseIdList(param("ownerId")!, "ownerId", MAX_OWNERS);
-      const startsOn = param("startsOn") === undefined ? null : parseDateComparator(param("startsOn")!, "startsOn");
-      const endsOn = param("endsOn") === undefined ? null : parseDateComparator(param("endsOn")!, "endsOn");
-      const status = param("status") === undefined ? null : parseIntComparator(param("status")!, "status");
-      const { offset, limit } = parsePaging(param("paging"), 1000, MAX_LIMIT);
       const { time } = state();
-      const matching = (owners ?? time.allOwnerIds())
-        .flatMap((ownerId) => time.timesheetsOf(ownerId))
-        .filter(
-          (t) =>
-            (ids === null || ids.has(t.id)) &&
-            (startsOn === null || startsOn(`${t.startsOn}T00:00:00`)) &&
-            (endsOn === null || endsOn(`${t.endsOn}T00:00:00`)) &&
-            (status === null || status(SHEET_STATUS_CODE[t.status])),
-        );
+      const { matches, set } = listFilters(q, TIMESHEET_FILTERS, ["paging"]);
+      const { offset, limit } = parsePaging(singleParam(q, "paging"), 1000, MAX_LIMIT);
+      const owners = set.get("ownerId")?.ids;
+      const matching = (owners ? [...owners] : time.allOwnerIds()).flatMap((ownerId) => time.timesheetsOf(ownerId)).filter(matches);
       return ok({ data: { items: matching.slice(offset, offset + limit).map((t) => time.representTimesheet(t)), count: matching.length } });
     }),
   );

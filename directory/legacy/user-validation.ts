@@ -59,148 +59,179 @@ export interface UserUpdate {
 
 /** Checks a PUT body of user `employeeId`; throws one 400 naming every problem. */
 export function checkUserUpdate(employeeId: Id, body: Record<string, unknown>, ctx: UserUpdateContext): UserUpdate {
-  const id = Number(employeeId);
-  const { view, current } = ctx;
-  const problems = new Problems();
-  const patch: Partial<UserData> = {};
-  const record: UserUpdate["record"] = {};
+  const c: Check = { id: Number(employeeId), body, ctx, problems: new Problems(), patch: {}, record: {} };
+  checkFieldNames(c.problems, body, WRITABLE, READ_ONLY, (name) => name.startsWith("e_"));
+  checkBodyId(c.problems, body, c.id);
+  for (const [name, rule] of Object.entries(RULES)) if (body[name] !== undefined) rule(name, c);
+  checkContractDates(c);
+  const extended = checkExtended(c.problems, body);
+  c.problems.throwIfAny("user");
+  return { record: c.record, patch: c.patch, extended };
+}
 
-  checkFieldNames(problems, body, WRITABLE, READ_ONLY, (name) => name.startsWith("e_"));
-  checkBodyId(problems, body, id);
-  const has = (name: string) => body[name] !== undefined;
-  const str = (name: string, options: Parameters<typeof checkString>[3] = {}) => checkString(problems, name, body[name], options);
-  const existing = (name: string, nullable: boolean, exists: (value: number) => boolean, what: string) => {
-    const value = checkId(problems, name, body[name], nullable);
-    if (typeof value === "number" && !exists(value)) {
-      problems.add(`${name} ${value} is not ${what}.`);
-      return undefined;
-    }
-    return value;
-  };
-  const set = <K extends keyof UserData>(key: K, value: UserData[K] | undefined) => {
-    if (value !== undefined) patch[key] = value;
+/** One PUT being checked: what the rules read, and the changes they collect. */
+interface Check {
+  readonly id: number;
+  readonly body: Record<string, unknown>;
+  readonly ctx: UserUpdateContext;
+  readonly problems: Problems;
+  readonly patch: Partial<UserData>;
+  readonly record: UserUpdate["record"];
+}
+
+/** The check of one field present in the body: it adds its problems, or its change. */
+type Rule = (name: string, c: Check) => void;
+
+const str = (c: Check, name: string, options: Parameters<typeof checkString>[3] = {}) => checkString(c.problems, name, c.body[name], options);
+
+function set<K extends keyof UserData>(c: Check, key: K, value: UserData[K] | undefined): void {
+  if (value !== undefined) c.patch[key] = value;
+}
+
+/** An id that must name something that exists (null too where `nullable`). */
+function existing(c: Check, name: string, nullable: boolean, exists: (value: number, view: CompanyView) => boolean, what: string): number | null | undefined {
+  const value = checkId(c.problems, name, c.body[name], nullable);
+  if (typeof value !== "number" || exists(value, c.ctx.view)) return value;
+  c.problems.add(`${name} ${value} is not ${what}.`);
+  return undefined;
+}
+
+/** the field's value, when it is an id of something that exists, becomes the field of the same name */
+const reference =
+  (nullable: boolean, exists: (value: number, view: CompanyView) => boolean, what: string): Rule =>
+  (name, c) =>
+    set(c, name as "calendarId", existing(c, name, nullable, exists, what));
+
+/** a manager: a user other than this one, or null */
+const manager: Rule = (name, c) => {
+  const value = existing(c, name, true, (v, view) => view.employee(v) !== undefined, "a user");
+  if (value === c.id) c.problems.add(`${name} cannot be the user themselves.`);
+  else set(c, name as "managerId", value);
+};
+
+/** a local date-time; a date the user has none of reads null: sent back as read, it stays unknown */
+const dateTime: Rule = (name, c) => {
+  const key = name as "dtContractStart" | "dtContractEnd" | "birthDate";
+  const value = c.body[key];
+  if (value === null && key === "dtContractEnd") return void (c.patch.dtContractEnd = null);
+  if (value === null && c.ctx.current[key] === null) return;
+  const parsed = parseLocalDateTime(value, true);
+  if (!parsed.ok) c.problems.add(`${key} must be a date-time YYYY-MM-DDTHH:mm:ss without offset${key === "dtContractEnd" ? " or null" : ""}.`);
+  else if (key === "birthDate" && parsed.value.day >= c.ctx.view.todayDay) c.problems.add("birthDate must be in the past.");
+  else c.patch[key] = parsed.value.text;
+};
+
+/** free text up to `max` characters, or null; `pattern` and `what` where it has a form */
+const text =
+  (max: number, pattern?: RegExp, what?: string): Rule =>
+  (name, c) => {
+    const value = str(c, name, { max, nullable: true });
+    if (typeof value === "string" && pattern && !pattern.test(value)) c.problems.add(`${name} must be ${what} or null.`);
+    else set(c, name as "address", value);
   };
 
-  if (has("firstName")) record.givenName = str("firstName") ?? undefined;
-  if (has("lastName")) record.familyName = str("lastName") ?? undefined;
-  if (has("login")) set("login", str("login") ?? undefined);
-  if (has("mail")) {
+/** a bank code, checked without its spaces and in capitals */
+const bankCode =
+  (valid: (compact: string) => boolean, what: string): Rule =>
+  (name, c) => {
+    const value = str(c, name, { max: 42, nullable: true });
+    if (typeof value === "string" && !valid(value.replace(/ /g, "").toUpperCase())) c.problems.add(`${name} must be ${what} or null.`);
+    else set(c, name as "iban", value);
+  };
+
+const horsePower: Rule = (name, c) => {
+  const value = c.body[name];
+  if (value !== null && (!isInteger(value) || value < 1 || value > MAX_HORSEPOWER)) c.problems.add(`${name} must be an integer from 1 to ${MAX_HORSEPOWER} or null.`);
+  else c.patch[name as "frenchCarTaxHorsePower"] = value as number | null;
+};
+
+const PHONE_FORM = "a phone number (digits, spaces, +, parentheses, dots, dashes)";
+
+/** The writable fields' checks, in the order their problems are listed. */
+const RULES: Record<string, Rule> = {
+  firstName: (name, c) => void (c.record.givenName = str(c, name) ?? undefined),
+  lastName: (name, c) => void (c.record.familyName = str(c, name) ?? undefined),
+  login: (name, c) => set(c, "login", str(c, name) ?? undefined),
+  mail: (name, c) => {
     // "" is how a user without address reads: writing it back keeps them without one
-    if (body.mail === "" || body.mail === null) record.email = null;
-    else {
-      const mail = str("mail", { min: 3 });
-      if (typeof mail === "string" && !EMAIL.test(mail)) problems.add("mail must be an email address, or empty for none.");
-      else record.email = mail ?? undefined;
-    }
-  }
-  if (has("employeeNumber")) {
-    const number = str("employeeNumber", { max: 50 });
-    if (typeof number === "string") {
-      const legalEntityId = typeof body.legalEntityId === "number" ? body.legalEntityId : current.legalEntityId;
-      const clash = ctx.employeeNumberHolder(number, legalEntityId);
-      if (clash) problems.add(`employeeNumber ${number} is already used by user ${clash.id} in legal entity ${legalEntityId}.`);
-      else record.employeeNumber = number;
-    }
-  }
-  if (has("legalEntityId")) {
-    set("legalEntityId", existing("legalEntityId", false, (v) => view.legalEntities.has(String(v)), "a legal entity") as number | undefined);
-  }
-  for (const name of ["dtContractStart", "dtContractEnd", "birthDate"] as const) {
-    if (!has(name)) continue;
-    if (body[name] === null && name === "dtContractEnd") {
-      patch.dtContractEnd = null;
-      continue;
-    }
-    // a date the user has none of reads null: sent back as read, it stays unknown
-    if (body[name] === null && current[name] === null) continue;
-    const parsed = parseLocalDateTime(body[name], true);
-    if (!parsed.ok) {
-      problems.add(`${name} must be a date-time YYYY-MM-DDTHH:mm:ss without offset${name === "dtContractEnd" ? " or null" : ""}.`);
-    } else if (name === "birthDate" && parsed.value.day >= view.todayDay) {
-      problems.add("birthDate must be in the past.");
-    } else patch[name] = parsed.value.text;
-  }
-  const start = patch.dtContractStart ?? current.dtContractStart;
-  const end = patch.dtContractEnd !== undefined ? patch.dtContractEnd : current.dtContractEnd;
-  if ((has("dtContractStart") || has("dtContractEnd")) && start !== null && end !== null && end < start) {
-    problems.add(`dtContractEnd ${end} is before dtContractStart ${start}.`);
-  }
-  if (has("cspId")) set("cspId", existing("cspId", false, (v) => view.occupationCategoryIds.has(String(v)), "a socio-professional category") as number | undefined);
-  if (has("calendarId")) set("calendarId", existing("calendarId", true, (v) => CALENDAR_BY_ID.has(v), "a calendar"));
-  if (has("departmentId")) set("departmentId", existing("departmentId", false, (v) => view.departments.has(String(v)), "a department") as number | undefined);
-  for (const name of ["managerId", "manager2Id"] as const) {
-    if (!has(name)) continue;
-    const value = existing(name, true, (v) => view.employee(v) !== undefined, "a user");
-    if (value === id) problems.add(`${name} cannot be the user themselves.`);
-    else set(name, value);
-  }
-  if (has("rolePrincipalId")) set("rolePrincipalId", existing("rolePrincipalId", false, (v) => ROLE_BY_ID.has(v), "a role") as number | undefined);
-  if (has("habilitedRoles")) set("habilitedRoleIds", checkRoles(problems, body.habilitedRoles));
-  if (has("cultureID")) {
-    const culture = body.cultureID;
-    if (!isInteger(culture) || culture < LCID_MIN || culture > LCID_MAX) {
-      problems.add(`cultureID must be an LCID from ${LCID_MIN} to ${LCID_MAX}.`);
-    } else if (!CULTURE_BY_ID.has(culture)) {
-      problems.add(`cultureID ${culture} is not a supported culture (${CULTURES.map((c) => `${c.id} ${c.tag}`).join(", ")}).`);
-    } else patch.cultureID = culture;
-  }
-  for (const name of ["address", "directLine", "jobTitle", "personalEmail", "personalMobile", "professionalMobile", "quote"] as const) {
-    if (!has(name)) continue;
-    const value = str(name, { max: name === "jobTitle" || name === "address" ? 1024 : 255, nullable: true });
-    if (typeof value === "string" && name === "personalEmail" && !EMAIL.test(value)) problems.add("personalEmail must be an email address or null.");
-    else if (typeof value === "string" && (name === "personalMobile" || name === "professionalMobile" || name === "directLine") && !PHONE.test(value)) {
-      problems.add(`${name} must be a phone number (digits, spaces, +, parentheses, dots, dashes) or null.`);
-    } else set(name, value);
-  }
-  if (has("gender")) {
-    if (!GENDERS.includes(body.gender as Gender)) problems.add(`gender must be one of ${GENDERS.join(", ")}.`);
-    else patch.gender = body.gender as Gender;
-  }
-  if (has("nationalityId")) {
-    const value = body.nationalityId;
-    if (value !== null && (typeof value !== "string" || !isAlpha2(value))) {
-      problems.add("nationalityId must be an ISO 3166-1 alpha-2 country code such as FR, or null.");
-    } else patch.nationalityId = value as string | null;
-  }
-  if (has("profile_leave")) {
-    const value = body.profile_leave;
+    if (c.body.mail === "" || c.body.mail === null) return void (c.record.email = null);
+    const mail = str(c, name, { min: 3 });
+    if (typeof mail === "string" && !EMAIL.test(mail)) c.problems.add("mail must be an email address, or empty for none.");
+    else c.record.email = mail ?? undefined;
+  },
+  employeeNumber: (name, c) => {
+    const number = str(c, name, { max: 50 });
+    if (typeof number !== "string") return;
+    const legalEntityId = typeof c.body.legalEntityId === "number" ? c.body.legalEntityId : c.ctx.current.legalEntityId;
+    const clash = c.ctx.employeeNumberHolder(number, legalEntityId);
+    if (clash) c.problems.add(`employeeNumber ${number} is already used by user ${clash.id} in legal entity ${legalEntityId}.`);
+    else c.record.employeeNumber = number;
+  },
+  legalEntityId: reference(false, (v, view) => view.legalEntities.has(String(v)), "a legal entity"),
+  dtContractStart: dateTime,
+  dtContractEnd: dateTime,
+  birthDate: dateTime,
+  cspId: reference(false, (v, view) => view.occupationCategoryIds.has(String(v)), "a socio-professional category"),
+  calendarId: reference(true, (v) => CALENDAR_BY_ID.has(v), "a calendar"),
+  departmentId: reference(false, (v, view) => view.departments.has(String(v)), "a department"),
+  managerId: manager,
+  manager2Id: manager,
+  rolePrincipalId: reference(false, (v) => ROLE_BY_ID.has(v), "a role"),
+  habilitedRoles: (name, c) => set(c, "habilitedRoleIds", checkRoles(c.problems, c.body[name])),
+  cultureID: (name, c) => {
+    const culture = c.body[name];
+    if (!isInteger(culture) || culture < LCID_MIN || culture > LCID_MAX) c.problems.add(`cultureID must be an LCID from ${LCID_MIN} to ${LCID_MAX}.`);
+    else if (!CULTURE_BY_ID.has(culture)) c.problems.add(`cultureID ${culture} is not a supported culture (${CULTURES.map((x) => `${x.id} ${x.tag}`).join(", ")}).`);
+    else c.patch.cultureID = culture;
+  },
+  address: text(1024),
+  directLine: text(255, PHONE, PHONE_FORM),
+  jobTitle: text(1024),
+  personalEmail: text(255, EMAIL, "an email address"),
+  personalMobile: text(255, PHONE, PHONE_FORM),
+  professionalMobile: text(255, PHONE, PHONE_FORM),
+  quote: text(255),
+  gender: (name, c) => {
+    if (!GENDERS.includes(c.body[name] as Gender)) c.problems.add(`gender must be one of ${GENDERS.join(", ")}.`);
+    else c.patch.gender = c.body[name] as Gender;
+  },
+  nationalityId: (name, c) => {
+    const value = c.body[name];
+    if (value !== null && (typeof value !== "string" || !isAlpha2(value))) c.problems.add("nationalityId must be an ISO 3166-1 alpha-2 country code such as FR, or null.");
+    else c.patch.nationalityId = value as string | null;
+  },
+  profile_leave: (name, c) => {
+    const value = c.body[name];
     if (!isObject(value) || !isId(value.id) || !LEAVE_PROFILE_BY_ID.has(value.id)) {
-      problems.add(`profile_leave must be {id} of a leave profile (${LEAVE_PROFILES.map((p) => p.id).join(", ")}).`);
-    } else patch.profileLeaveId = value.id;
-  }
-  if (has("userAxisValues_2")) {
-    const value = body.userAxisValues_2;
-    if (value === null) patch.userAxisValue2Id = null;
-    else if (!isObject(value) || !isId(value.id) || ctx.sections.get(value.id)?.axisId !== 2) {
-      problems.add("userAxisValues_2 must be null or {id} of an axis section of axis 2.");
-    } else patch.userAxisValue2Id = value.id;
-  }
-  if (has("allowsElectronicPayslip")) {
-    if (typeof body.allowsElectronicPayslip !== "boolean") problems.add("allowsElectronicPayslip must be true or false.");
-    else patch.allowsElectronicPayslip = body.allowsElectronicPayslip;
-  }
-  if (has("bankName")) set("bankName", str("bankName", { nullable: true }));
-  const bankCode = (name: "iban" | "bic" | "rib", valid: (compact: string) => boolean, what: string) => {
-    if (!has(name)) return;
-    const value = str(name, { max: 42, nullable: true });
-    if (typeof value === "string" && !valid(value.replace(/ /g, "").toUpperCase())) problems.add(`${name} must be ${what} or null.`);
-    else set(name, value);
-  };
-  bankCode("iban", ibanValid, "an IBAN with valid check digits");
-  bankCode("bic", (v) => BIC.test(v), "a BIC of 8 or 11 characters");
-  bankCode("rib", (v) => RIB.test(v), "a French RIB of 23 characters");
-  for (const name of ["frenchCarTaxHorsePower", "frenchMotocyclesTaxHorsePower"] as const) {
-    if (!has(name)) continue;
-    const value = body[name];
-    if (value !== null && (!isInteger(value) || value < 1 || value > MAX_HORSEPOWER)) {
-      problems.add(`${name} must be an integer from 1 to ${MAX_HORSEPOWER} or null.`);
-    } else patch[name] = value as number | null;
-  }
-  if (has("userWorkCycles")) set("userWorkCycles", checkWorkCycles(problems, body.userWorkCycles, id));
-  const extended = checkExtended(problems, body);
+      c.problems.add(`profile_leave must be {id} of a leave profile (${LEAVE_PROFILES.map((p) => p.id).join(", ")}).`);
+    } else c.patch.profileLeaveId = value.id;
+  },
+  userAxisValues_2: (name, c) => {
+    const value = c.body[name];
+    if (value === null) c.patch.userAxisValue2Id = null;
+    else if (!isObject(value) || !isId(value.id) || c.ctx.sections.get(value.id)?.axisId !== 2) c.problems.add("userAxisValues_2 must be null or {id} of an axis section of axis 2.");
+    else c.patch.userAxisValue2Id = value.id;
+  },
+  allowsElectronicPayslip: (name, c) => {
+    const value = c.body[name];
+    if (typeof value !== "boolean") c.problems.add("allowsElectronicPayslip must be true or false.");
+    else c.patch.allowsElectronicPayslip = value;
+  },
+  bankName: (name, c) => set(c, "bankName", str(c, name, { nullable: true })),
+  iban: bankCode(ibanValid, "an IBAN with valid check digits"),
+  bic: bankCode((v) => BIC.test(v), "a BIC of 8 or 11 characters"),
+  rib: bankCode((v) => RIB.test(v), "a French RIB of 23 characters"),
+  frenchCarTaxHorsePower: horsePower,
+  frenchMotocyclesTaxHorsePower: horsePower,
+  userWorkCycles: (name, c) => set(c, "userWorkCycles", checkWorkCycles(c.problems, c.body[name], c.id)),
+};
 
-  problems.throwIfAny("user");
-  return { record, patch, extended };
+/** The contract may not end before it starts, whichever of its dates the PUT changes. */
+function checkContractDates({ body, patch, ctx, problems }: Check): void {
+  if (body.dtContractStart === undefined && body.dtContractEnd === undefined) return;
+  const start = patch.dtContractStart ?? ctx.current.dtContractStart;
+  const end = patch.dtContractEnd !== undefined ? patch.dtContractEnd : ctx.current.dtContractEnd;
+  if (start !== null && end !== null && end < start) problems.add(`dtContractEnd ${end} is before dtContractStart ${start}.`);
 }
 
 export function checkRoles(problems: Problems, raw: unknown): number[] | undefined {

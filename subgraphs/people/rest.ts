@@ -1,7 +1,8 @@
 /**
  * The REST payloads of the current API that the people subgraph reads (docs/interface.md#current-api-resources). Only the
- * members the graph uses are declared; `links` and `embedded` are never asked for, except the
- * embedded attribute definitions (see employee-attribute/).
+ * members the graph uses are declared; `links` and `embedded` are asked for only where the graph
+ * reads them: an employee's `links` when an operation selects a portrait's address
+ * (`include=links`, employee/portrait.ts), the embedded attribute definitions (employee-attribute/).
  */
 
 import type { Ref } from "../shared/upstream/index.js";

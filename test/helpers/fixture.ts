@@ -1,6 +1,4 @@
-// vitest only when it runs the file: the benchmark (bench/) starts stacks with these helpers outside
-// vitest, where importing it throws; useFixture itself is for tests only
-const { afterAll, beforeAll } = process.env.VITEST ? await import("vitest") : ({} as typeof import("vitest"));
+import { afterAll, beforeAll } from "vitest";
 
 /**
  * The one way a test file (or a `describe` block) starts what its tests share and stops it:

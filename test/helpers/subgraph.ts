@@ -40,3 +40,8 @@ export async function counting<T>(stack: Stack, fn: () => Promise<T>): Promise<{
   const result = await fn();
   return { result, calls: apiCalls(stack) };
 }
+
+/** The `_entities` representations of `ids` of one type: `{ __typename, id }`, the id as a string. */
+export function representations(typename: string, ids: readonly (string | number)[]): Array<{ __typename: string; id: string }> {
+  return ids.map((id) => ({ __typename: typename, id: String(id) }));
+}

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStack } from "../helpers/stack.js";
-import { entitiesQuery, legacyGet } from "./helpers.js";
+import { entitiesQuery, legacyGet, representations } from "./helpers.js";
 
 /** AxisSection: fields, translated name, the parent/children tree, the list, updateAxisSection. */
 
@@ -94,7 +94,7 @@ describe("AxisSection", () => {
   it("resolves 60 references in one call", async () => {
     stack.resetStats();
     const some = all.slice(0, 60);
-    const res = await stack.gql(url, entitiesQuery("AxisSection", "id code"), { r: some.map((s) => ({ __typename: "AxisSection", id: String(s.id) })) });
+    const res = await stack.gql(url, entitiesQuery("AxisSection", "id code"), { r: representations("AxisSection", some.map((s) => s.id)) });
     expect(res.data._entities).toEqual(some.map((s) => ({ id: String(s.id), code: s.code })));
     expect(stack.stats().byRoute).toEqual({ "GET /api/v3/axisSections": 1 });
   });

@@ -1,4 +1,5 @@
 import type { Stack } from "../helpers/stack.js";
+import { representations } from "../helpers/subgraph.js";
 
 /**
  * Shared by the legacy-time tests: direct reads of the legacy API (the upstream the subgraph
@@ -20,8 +21,11 @@ export function entitiesQuery(typeName: string, selection: string, variables = "
   return `query($r: [_Any!]!${variables}) { _entities(representations: $r) { ... on ${typeName} { ${selection} } } }`;
 }
 
-export function employees(ids: readonly (string | number)[]): Array<{ __typename: "Employee"; id: string }> {
-  return ids.map((id) => ({ __typename: "Employee", id: String(id) }));
+export { representations } from "../helpers/subgraph.js";
+
+/** The representations of employees `ids`. */
+export function employees(ids: readonly (string | number)[]): Array<{ __typename: string; id: string }> {
+  return representations("Employee", ids);
 }
 
 export function range(from: number, to: number): number[] {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/index.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import { loadSubgraphModule, postGraphQL, useStack } from "../helpers/stack.js";
-import { entitiesQuery, legacyGet, range } from "./helpers.js";
+import { entitiesQuery, legacyGet, range, representations } from "./helpers.js";
 
 /**
  * The legacy lists of work contracts and establishments as connections: `workContracts`,
@@ -149,7 +149,7 @@ describe("workContracts", () => {
 const ESTABLISHMENT_CONTRACTS = `query($r: [_Any!]!, $first: Int, $filter: WorkContractFilter) {
   _entities(representations: $r) { ... on BusinessEstablishment { id workContracts(first: $first, filter: $filter) { totalCount nodes { id } pageInfo { hasNextPage endCursor } } } }
 }`;
-const establishments = (ids: readonly number[]) => ids.map((id) => ({ __typename: "BusinessEstablishment", id: String(id) }));
+const establishments = (ids: readonly number[]) => representations("BusinessEstablishment", ids);
 
 describe("BusinessEstablishment.workContracts", () => {
   it("answers each establishment's contracts as the list filtered by establishmentId, in one call for all of them", async () => {

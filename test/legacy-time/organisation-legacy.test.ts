@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStack } from "../helpers/stack.js";
-import { entitiesQuery, legacyGet, range } from "./helpers.js";
+import { entitiesQuery, legacyGet, range, representations } from "./helpers.js";
 
 /** Department.legacy and BusinessEstablishment.legacy. */
 
@@ -11,7 +11,6 @@ beforeAll(async () => {
   url = stack.subgraphs["legacy-time"]!.url;
 });
 
-const refs = (typeName: string, ids: readonly (string | number)[]) => ids.map((id) => ({ __typename: typeName, id: String(id) }));
 
 describe("Department.legacy", () => {
   const LEGACY = "id legacy { name code hierarchy parent { id } position sortOrder level isActive head { id } users { id } currentUsers { id } }";
@@ -21,7 +20,7 @@ describe("Department.legacy", () => {
     const d = departments.find((x) => x.parentId !== "/" && x.headID !== null && x.users.length > 0)!;
     const tree = (await legacyGet(stack, "/api/v3/departments?fields=id,position")).data.items as any[];
     const treeRank = new Map(tree.sort((a, b) => a.position - b.position).map((x, i) => [x.id, i + 1]));
-    const res = await stack.gql(url, entitiesQuery("Department", LEGACY), { r: refs("Department", [d.id]) });
+    const res = await stack.gql(url, entitiesQuery("Department", LEGACY), { r: representations("Department", [d.id]) });
     expect(res.errors).toBeUndefined();
     expect(res.data._entities[0]).toEqual({
       id: String(d.id),
@@ -44,14 +43,14 @@ describe("Department.legacy", () => {
   });
 
   it("is null, without error, for a department the legacy API does not know", async () => {
-    const res = await stack.gql(url, entitiesQuery("Department", "legacy { name }"), { r: refs("Department", ["999999", "dept-x"]) });
+    const res = await stack.gql(url, entitiesQuery("Department", "legacy { name }"), { r: representations("Department", ["999999", "dept-x"]) });
     expect(res.errors).toBeUndefined();
     expect(res.data._entities).toEqual([{ legacy: null }, { legacy: null }]);
   });
 
   it("of many departments costs one call", async () => {
     stack.resetStats();
-    const res = await stack.gql(url, entitiesQuery("Department", "legacy { code }"), { r: refs("Department", range(1, 30)) });
+    const res = await stack.gql(url, entitiesQuery("Department", "legacy { code }"), { r: representations("Department", range(1, 30)) });
     expect(res.errors).toBeUndefined();
     expect(stack.stats().byRoute).toEqual({ "GET /api/v3/departments": 1 });
   });
@@ -65,7 +64,7 @@ describe("BusinessEstablishment.legacy", () => {
     const establishments = (await legacyGet(stack, "/organization/structure/api/establishments?isArchived=true,false")).items as any[];
     expect(establishments.some((e) => e.isArchived)).toBe(true);
     const ids = establishments.map((e) => e.id);
-    const res = await stack.gql(url, entitiesQuery("BusinessEstablishment", LEGACY), { r: refs("BusinessEstablishment", ids) });
+    const res = await stack.gql(url, entitiesQuery("BusinessEstablishment", LEGACY), { r: representations("BusinessEstablishment", ids) });
     expect(res.errors).toBeUndefined();
     expect(res.data._entities).toEqual(
       establishments.map((e) => ({
@@ -90,12 +89,12 @@ describe("BusinessEstablishment.legacy", () => {
 
   it("of every establishment costs one call", async () => {
     stack.resetStats();
-    await stack.gql(url, entitiesQuery("BusinessEstablishment", "legacy { usersCount }"), { r: refs("BusinessEstablishment", range(1, 12)) });
+    await stack.gql(url, entitiesQuery("BusinessEstablishment", "legacy { usersCount }"), { r: representations("BusinessEstablishment", range(1, 12)) });
     expect(stack.stats().byRoute).toEqual({ "GET /organization/structure/api/establishments": 1 });
   });
 
   it("is null, without error, for an establishment the legacy API does not know", async () => {
-    const res = await stack.gql(url, entitiesQuery("BusinessEstablishment", "legacy { name }"), { r: refs("BusinessEstablishment", ["999999"]) });
+    const res = await stack.gql(url, entitiesQuery("BusinessEstablishment", "legacy { name }"), { r: representations("BusinessEstablishment", ["999999"]) });
     expect(res.errors).toBeUndefined();
     expect(res.data._entities).toEqual([{ legacy: null }]);
   });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStack } from "../helpers/stack.js";
-import { employees, entitiesQuery, range } from "./helpers.js";
+import { employees, entitiesQuery, range, representations } from "./helpers.js";
 
 /**
  * updateTimeEntry: a partial input is merged into the entry read from the legacy API and the
@@ -243,7 +243,7 @@ describe("TimeEntry reads by id", () => {
   it("resolves TimeEntry references with their owner", async () => {
     const [a, b] = [pool[1]!, pool[2]!];
     const res = await stack.gql(url, entitiesQuery("TimeEntry", "id duration owner { id }"), {
-      r: [a, b].map((e) => ({ __typename: "TimeEntry", id: e.id })),
+      r: representations("TimeEntry", [a.id, b.id]),
     });
     expect(res.errors).toBeUndefined();
     expect(res.data._entities.map((e: any) => e.duration)).toEqual([a.duration, b.duration]);

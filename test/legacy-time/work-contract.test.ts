@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStack } from "../helpers/stack.js";
-import { entitiesQuery, legacyGet, range } from "./helpers.js";
+import { entitiesQuery, legacyGet, range, representations } from "./helpers.js";
 
 /** WorkContract, and Employment.workContract batched by the owner the gateway supplies (@requires). */
 
@@ -70,7 +70,7 @@ describe("WorkContract", () => {
     const some = contracts.slice(0, 5);
     stack.resetStats();
     const res = await stack.gql(url, entitiesQuery("WorkContract", "id startsOn"), {
-      r: [...some.map((c) => ({ __typename: "WorkContract", id: String(c.id) })), { __typename: "WorkContract", id: "999999" }],
+      r: representations("WorkContract", [...some.map((c) => c.id), 999999]),
     });
     expect(res.errors).toBeUndefined();
     expect(res.data._entities).toEqual([...some.map((c) => ({ id: String(c.id), startsOn: c.startsOn })), null]);
@@ -100,7 +100,7 @@ describe("Employment.workContract", () => {
   it("falls back to a single read per employment when the representation lacks the owner", async () => {
     const some = contracts.slice(0, 4);
     stack.resetStats();
-    const res = await stack.gql(url, query, { r: some.map((c) => ({ __typename: "Employment", id: String(c.id) })) });
+    const res = await stack.gql(url, query, { r: representations("Employment", some.map((c) => c.id)) });
     expect(res.errors).toBeUndefined();
     expect(res.data._entities.map((e: any) => e.workContract.id)).toEqual(some.map((c) => String(c.id)));
     expect(stack.stats().byRoute).toEqual({ "GET /directory/api/4.0/work-contracts/{id}": 4 });

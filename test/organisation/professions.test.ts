@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useStack } from "../helpers/stack.js";
-import { counting, query, send } from "./helpers.js";
+import { counting, query, representations, send } from "./helpers.js";
 
 /**
  * `Profession`: the root reads, `JobQualification.profession` (one loader for every qualification
@@ -112,7 +112,7 @@ describe("professions", () => {
     const professions = await rest<RestProfession>("/professions");
     const { result, calls } = await counting(stack, () =>
       query(stack, `query($r: [_Any!]!) { _entities(representations: $r) { ... on Profession { id title } } }`, {
-        r: [...professions.map((p) => ({ __typename: "Profession", id: p.id })), { __typename: "Profession", id: "999999" }],
+        r: representations("Profession", [...professions.map((p) => p.id), "999999"]),
       }),
     );
     expect(result._entities).toEqual([...professions.map((p) => ({ id: p.id, title: p.title })), null]);

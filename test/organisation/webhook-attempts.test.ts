@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startStack, useStack, type Stack } from "../helpers/stack.js";
 import { useFixture } from "../helpers/fixture.js";
-import { counting, query, send } from "./helpers.js";
+import { attemptAsNode, counting, query, representations, send } from "./helpers.js";
 
 /**
  * The reads of webhook delivery attempts of their own (`GET /webhook-delivery-attempts[/{id}]`):
@@ -15,14 +15,6 @@ const rest = <T = any>(s: Stack, path: string, q: Record<string, string> = {}) =
 
 const TRIGGER = `mutation($id: ID!) { triggerWebhookTestDelivery(webhookEndpointId: $id) { __typename } }`;
 const FIELDS = "id isSuccessful responseStatusCode errorResponseBody signature createdAt";
-const asNode = (a: any) => ({
-  id: a.id,
-  isSuccessful: a.isSuccessful,
-  responseStatusCode: a.responseStatusCode,
-  errorResponseBody: a.errorResponseBody,
-  signature: a.signature,
-  createdAt: a.createdAt,
-});
 
 beforeAll(async () => {
   // more than 100 attempts (one per test delivery to the active endpoint, whose URL refuses the connection)
@@ -36,7 +28,7 @@ describe("webhookDeliveryAttempts", () => {
     const { result, calls } = await counting(stack, () => query(stack, `{ webhookDeliveryAttempts(first: 100) { totalCount pageInfo { hasNextPage endCursor } nodes { ${FIELDS} } } }`));
     expect(calls.byRoute).toEqual({ "GET /service-api/webhook-delivery-attempts": 1 });
     expect(result.webhookDeliveryAttempts.totalCount).toBe(expected.length);
-    expect(result.webhookDeliveryAttempts.nodes).toEqual(expected.slice(0, 100).map(asNode));
+    expect(result.webhookDeliveryAttempts.nodes).toEqual(expected.slice(0, 100).map(attemptAsNode));
     expect(result.webhookDeliveryAttempts.pageInfo.hasNextPage).toBe(true);
     const next = await query(stack, `query($after: String) { webhookDeliveryAttempts(first: 100, after: $after) { pageInfo { hasNextPage } nodes { id } } }`, {
       after: result.webhookDeliveryAttempts.pageInfo.endCursor,
@@ -53,7 +45,7 @@ describe("webhookDeliveryAttempts", () => {
     );
     expect(calls.total).toBe(1);
     expect(result.webhookDeliveryAttempts.totalCount).toBe(expected.length);
-    expect(result.webhookDeliveryAttempts.nodes).toEqual(expected.map(asNode));
+    expect(result.webhookDeliveryAttempts.nodes).toEqual(expected.map(attemptAsNode));
     const none = await query(stack, `{ webhookDeliveryAttempts(filter: { webhookDeliveryIds: ["999"] }) { totalCount nodes { id } } }`);
     expect(none.webhookDeliveryAttempts).toEqual({ totalCount: 0, nodes: [] });
   });
@@ -94,7 +86,7 @@ describe("webhookDeliveryAttempt(id) and the entity", () => {
     const { result, calls } = await counting(stack, () =>
       query(stack, `{ webhookDeliveryAttempt(id: "4") { ${FIELDS} webhookDelivery { id } } missing: webhookDeliveryAttempt(id: "999999") { id } }`),
     );
-    expect(result).toEqual({ webhookDeliveryAttempt: { ...asNode(one), webhookDelivery: { id: one.webhookDelivery.id } }, missing: null });
+    expect(result).toEqual({ webhookDeliveryAttempt: { ...attemptAsNode(one), webhookDelivery: { id: one.webhookDelivery.id } }, missing: null });
     // two ids in one batch: the adaptive loader's first list page, then a single read for the id it lacks
     expect(calls.byRoute).toEqual({ "GET /service-api/webhook-delivery-attempts": 1, "GET /service-api/webhook-delivery-attempts/{id}": 1 });
     const alone = await counting(stack, () => query(stack, `{ webhookDeliveryAttempt(id: "4") { id } }`));
@@ -108,10 +100,10 @@ describe("webhookDeliveryAttempt(id) and the entity", () => {
       const wanted = attempts.slice(0, n);
       const { result, calls } = await counting(stack, () =>
         query(stack, `query($r: [_Any!]!) { _entities(representations: $r) { ... on WebhookDeliveryAttempt { ${FIELDS} } } }`, {
-          r: [...wanted.map((a: any) => ({ __typename: "WebhookDeliveryAttempt", id: a.id })), { __typename: "WebhookDeliveryAttempt", id: "999999" }],
+          r: representations("WebhookDeliveryAttempt", [...wanted.map((a: any) => a.id), "999999"]),
         }),
       );
-      expect(result._entities, `${n} references`).toEqual([...wanted.map(asNode), null]);
+      expect(result._entities, `${n} references`).toEqual([...wanted.map(attemptAsNode), null]);
       // the first list page holds the known ones; the unknown id is one single read (cheaper than the remaining page)
       expect(calls.byRoute, `${n} references`).toEqual({ "GET /service-api/webhook-delivery-attempts": 1, "GET /service-api/webhook-delivery-attempts/{id}": 1 });
     }

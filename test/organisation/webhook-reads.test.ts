@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startStack, useStack, type Stack } from "../helpers/stack.js";
 import { useFixture } from "../helpers/fixture.js";
-import { counting, query, send } from "./helpers.js";
+import { attemptAsNode, counting, query, send } from "./helpers.js";
 
 /**
  * The webhook reads: endpoints, events, deliveries and their attempts, compared with direct REST
@@ -138,14 +138,7 @@ describe("webhook deliveries", () => {
       const mine = attempts.filter((a: any) => a.webhookDelivery.id === node.id);
       expect(node.attempts.totalCount).toBe(mine.length);
       expect(node.attempts.nodes).toEqual(
-        mine.map((a: any) => ({
-          id: a.id,
-          isSuccessful: a.isSuccessful,
-          responseStatusCode: a.responseStatusCode,
-          errorResponseBody: a.errorResponseBody,
-          signature: a.signature,
-          createdAt: a.createdAt,
-        })),
+        mine.map(attemptAsNode),
       );
     }
     expect(data.webhookDeliveries.nodes.find((n: any) => n.id === "3").attempts.nodes).toHaveLength(5);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStack } from "../helpers/stack.js";
-import { byNumericId, expectProperSubset, filteredIds, idsOf, mostCommon, pageAll, query, send } from "./helpers.js";
+import { byNumericId, datedListFilterTests, expectProperSubset, filteredIds, idsOf, mostCommon, pageAll, query, send } from "./helpers.js";
 
 /** Root `employment`/`employments`, the employment's fields and its edges. */
 
@@ -125,28 +125,7 @@ describe("EmploymentFilter", () => {
     expectSubset(await filtered({ legalEntityIds: [id] }), idsOf(all.filter((r) => r.legalEntity?.id === id)));
   });
 
-  it.each(["ACTIVE", "UPCOMING", "DEACTIVATED"])("status %s keeps employments with that status", async (status) => {
-    expectSubset(await filtered({ status: [status] }), idsOf(all.filter((r) => r.status === status)));
-  });
-
-  it("startsOn is an equality on the start date", async () => {
-    const date = all[12]!.startsOn;
-    expect(await filtered({ startsOn: date })).toEqual(idsOf(all.filter((r) => r.startsOn === date)));
-  });
-
-  it("startsOnBetween is an inclusive range", async () => {
-    const range = { from: "2019-01-01", to: "2021-06-30" };
-    expectSubset(await filtered({ startsOnBetween: range }), idsOf(all.filter((r) => r.startsOn >= range.from && r.startsOn <= range.to)));
-  });
-
-  it("an explicit null endsOn selects open-ended employments", async () => {
-    expectSubset(await filtered({ endsOn: null }), idsOf(all.filter((r) => r.endsOn === null)));
-  });
-
-  it("endsOn with a date is an equality on the end date", async () => {
-    const date = all.find((r) => r.endsOn)!.endsOn!;
-    expect(await filtered({ endsOn: date })).toEqual(idsOf(all.filter((r) => r.endsOn === date)));
-  });
+  datedListFilterTests("employments", () => all, filtered, { startIndex: 12, startsBetween: { from: "2019-01-01", to: "2021-06-30" }, withoutEnd: "open-ended employments" });
 
   it("endsOnBetween with an open start keeps employments that ended by then", async () => {
     expectSubset(await filtered({ endsOnBetween: { to: "2020-12-31" } }), idsOf(all.filter((r) => r.endsOn !== null && r.endsOn <= "2020-12-31")));

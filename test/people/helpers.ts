@@ -1,6 +1,6 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect } from "vitest";
+import { expect, it } from "vitest";
 import type { Stack, StackOptions } from "../helpers/stack.js";
 import { startStack } from "../helpers/stack.js";
 import { subgraphClient } from "../helpers/subgraph.js";
@@ -126,4 +126,35 @@ export async function startRecordingStack(options: StackOptions = {}): Promise<R
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
     },
   };
+}
+
+/**
+ * The filters every dated list shares (employments, job positions): `status`, `startsOn`,
+ * `startsOnBetween` and `endsOn` (null or a date), each checked against the rows read whole.
+ */
+export function datedListFilterTests<R extends { id: string; status: string; startsOn: string; endsOn: string | null }>(
+  noun: string,
+  rows: () => R[],
+  filtered: (filter: Record<string, unknown>) => Promise<string[]>,
+  sample: { startIndex: number; startsBetween: { from: string; to: string }; withoutEnd: string },
+): void {
+  const subset = (result: string[], expected: R[]) => expectProperSubset(result, idsOf(expected), rows().length);
+  it.each(["ACTIVE", "UPCOMING", "DEACTIVATED"])(`status %s keeps ${noun} with that status`, async (status) => {
+    subset(await filtered({ status: [status] }), rows().filter((r) => r.status === status));
+  });
+  it("startsOn is an equality on the start date", async () => {
+    const date = rows()[sample.startIndex]!.startsOn;
+    expect(await filtered({ startsOn: date })).toEqual(idsOf(rows().filter((r) => r.startsOn === date)));
+  });
+  it("startsOnBetween is an inclusive range", async () => {
+    const range = sample.startsBetween;
+    subset(await filtered({ startsOnBetween: range }), rows().filter((r) => r.startsOn >= range.from && r.startsOn <= range.to));
+  });
+  it(`an explicit null endsOn selects ${sample.withoutEnd}`, async () => {
+    subset(await filtered({ endsOn: null }), rows().filter((r) => r.endsOn === null));
+  });
+  it("endsOn with a date is an equality on the end date", async () => {
+    const date = rows().find((r) => r.endsOn)!.endsOn!;
+    expect(await filtered({ endsOn: date })).toEqual(idsOf(rows().filter((r) => r.endsOn === date)));
+  });
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStack } from "../helpers/stack.js";
-import { byNumericId, expectProperSubset, filteredIds, idsOf, mostCommon, pageAll, query, send } from "./helpers.js";
+import { byNumericId, datedListFilterTests, expectProperSubset, filteredIds, idsOf, mostCommon, pageAll, query, send } from "./helpers.js";
 
 /** Root `jobPosition`/`jobPositions`, the job position's fields and its edges. */
 
@@ -141,28 +141,7 @@ describe("JobPositionFilter", () => {
     expectSubset(await filtered({ [filter]: [id] }), idsOf(all.filter((r) => r[field]?.id === id)));
   });
 
-  it.each(["ACTIVE", "UPCOMING", "DEACTIVATED"])("status %s keeps job positions with that status", async (status) => {
-    expectSubset(await filtered({ status: [status] }), idsOf(all.filter((r) => r.status === status)));
-  });
-
-  it("startsOn is an equality on the start date", async () => {
-    const date = all[20]!.startsOn;
-    expect(await filtered({ startsOn: date })).toEqual(idsOf(all.filter((r) => r.startsOn === date)));
-  });
-
-  it("startsOnBetween is an inclusive range", async () => {
-    const range = { from: "2020-01-01", to: "2021-12-31" };
-    expectSubset(await filtered({ startsOnBetween: range }), idsOf(all.filter((r) => r.startsOn >= range.from && r.startsOn <= range.to)));
-  });
-
-  it("an explicit null endsOn selects job positions without an end", async () => {
-    expectSubset(await filtered({ endsOn: null }), idsOf(all.filter((r) => r.endsOn === null)));
-  });
-
-  it("endsOn with a date is an equality on the end date", async () => {
-    const date = all.find((r) => r.endsOn)!.endsOn!;
-    expect(await filtered({ endsOn: date })).toEqual(idsOf(all.filter((r) => r.endsOn === date)));
-  });
+  datedListFilterTests("job positions", () => all, filtered, { startIndex: 20, startsBetween: { from: "2020-01-01", to: "2021-12-31" }, withoutEnd: "job positions without an end" });
 
   it("endsOnBetween with an open end keeps job positions ending from then on", async () => {
     expectSubset(await filtered({ endsOnBetween: { from: "2025-01-01" } }), idsOf(all.filter((r) => r.endsOn !== null && r.endsOn >= "2025-01-01")));

@@ -39,7 +39,8 @@ export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo,
     const def = type.getFields()[node.name.value];
     return def ? getArgumentValues(def, node, info.variableValues) : {};
   };
-  const quiet = (started: () => Promise<unknown>) => {
+  // a prefetch's failure is not its own: the field that reads the same loader reports it
+  const startIgnoringFailure = (started: () => Promise<unknown>) => {
     try {
       void started().catch(() => undefined);
     } catch {
@@ -51,14 +52,14 @@ export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo,
   const reports = fields.get("directReports")?.[0];
   if (reports) {
     const a = args(reports);
-    quiet(() => childConnection(ctx, childInfo(reports), reportsOfManager, id, a, listQuery(a, employeeQuery)));
+    startIgnoringFailure(() => childConnection(ctx, childInfo(reports), reportsOfManager, id, a, listQuery(a, employeeQuery)));
   }
   const employments = fields.get("employments")?.[0];
-  if (employments) quiet(() => childConnection(ctx, childInfo(employments), employmentsOfEmployee, id, args(employments)));
+  if (employments) startIgnoringFailure(() => childConnection(ctx, childInfo(employments), employmentsOfEmployee, id, args(employments)));
   const attributes = fields.get("attributes")?.[0];
   if (attributes) {
     const a = args(attributes);
-    quiet(() => {
+    startIgnoringFailure(() => {
       const query = new RestFilter("attributes").strings("definition.id", "definitionIds", a.definitionIds ?? null).value("applicability.asOf", a.asOf ?? null).query;
       return attributesByEmployeeLoader(ctx, query, readsDefinitionDetails(childInfo(attributes))).load(id);
     });

@@ -270,8 +270,8 @@ const SORT_WORDS: Readonly<Record<string, string>> = {
 /** `BusinessEstablishment` -> `business establishment` */
 const words = (pascal: string) => pascal.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
 
-/** The rules for what the catalogue leaves out; null when none applies. */
-function ruled(type: string, field: string | null, argument: string | null, value: string | null): string | null {
+/** The description a naming rule gives what the catalogue leaves out (connections, edges, common arguments and fields); null when none applies. */
+function describedByRule(type: string, field: string | null, argument: string | null, value: string | null): string | null {
   const connection = /^(\w+)Connection$/.exec(type);
   const edge = /^(\w+)Edge$/.exec(type);
   if (value !== null) {
@@ -333,15 +333,15 @@ export function describeDocument(document: DocumentNode): DocumentNode {
         description: root ? type.description : describedAs(type.description, name, () => null),
         fields: type.fields?.map((field) => ({
           ...field,
-          description: describedAs(field.description, `${name}.${field.name.value}`, () => ruled(name, field.name.value, null, null)),
+          description: describedAs(field.description, `${name}.${field.name.value}`, () => describedByRule(name, field.name.value, null, null)),
           arguments: field.arguments?.map((arg: any) => ({
             ...arg,
-            description: describedAs(arg.description, `${name}.${field.name.value}(${arg.name.value})`, () => ruled(name, field.name.value, arg.name.value, null)),
+            description: describedAs(arg.description, `${name}.${field.name.value}(${arg.name.value})`, () => describedByRule(name, field.name.value, arg.name.value, null)),
           })),
         })),
         values: type.values?.map((value) => ({
           ...value,
-          description: describedAs(value.description, `${name}.${value.name.value}`, () => ruled(name, null, null, value.name.value)),
+          description: describedAs(value.description, `${name}.${value.name.value}`, () => describedByRule(name, null, null, value.name.value)),
         })),
       };
     },

@@ -197,7 +197,7 @@ export class Upstream {
       deadlineMs,
     };
     const transport: SessionTransport = {
-      send: (spec) => this.send(state, spec),
+      send: (spec) => this.sendDeduplicated(state, spec),
       target: (path, query) => this.target(path, query),
       followHref: (href, from) => this.followHref(href, from),
       concurrency: this.config.concurrency,
@@ -251,22 +251,22 @@ export class Upstream {
   // ---- sending ----
 
   /** One logical request; a read joins the identical read of the same identity in flight (inflight.ts). */
-  private send<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
+  private sendDeduplicated<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
     if (spec.method !== "GET") {
       // read-your-writes: no read asked after this write joins one that started before it
       this.inflight.forget();
-      return this.sendGuarded<T>(state, spec).finally(() => this.inflight.forget());
+      return this.sendThroughBreaker<T>(state, spec).finally(() => this.inflight.forget());
     }
     const key = `${state.identity} ${spec.api} ${spec.nullOn404 ? "null-on-404" : "throw-on-404"} ${spec.url}`;
-    return this.inflight.run(key, () => this.sendGuarded<T>(state, spec)) as Promise<T | null>;
+    return this.inflight.run(key, () => this.sendThroughBreaker<T>(state, spec)) as Promise<T | null>;
   }
 
   /** One logical request through its API's circuit breaker. */
-  private async sendGuarded<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
+  private async sendThroughBreaker<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
     const breaker = this.breakers[spec.api];
-    if (!breaker) return this.sendThrough<T>(state, spec);
+    if (!breaker) return this.sendWithRetries<T>(state, spec);
     try {
-      return await breaker.execute(() => this.sendThrough<T>(state, spec));
+      return await breaker.execute(() => this.sendWithRetries<T>(state, spec));
     } catch (err) {
       if (err instanceof BrokenCircuitError || err instanceof IsolatedCircuitError) {
         refusedUpstream("breaker", { "directory_graph.upstream.api": spec.api });
@@ -277,7 +277,7 @@ export class Upstream {
   }
 
   /** One logical request: authentication, retries, conditional GET, error mapping. */
-  private async sendThrough<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
+  private async sendWithRetries<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
     const headers: Record<string, string> = { accept: "application/json" };
     const requestId = currentRequestId();
     if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
@@ -332,7 +332,7 @@ export class Upstream {
         // a write that may have reached the upstream and got no answer: applied or not, nobody
         // knows, whatever cut it off (the deadline included)
         const outcomeUnknown = mayHaveApplied;
-        if (!outcomeUnknown && failure.reason === "timeout" && this.left(state) <= 0) throw deadlineExceeded(state.deadlineMs);
+        if (!outcomeUnknown && failure.reason === "timeout" && this.msBeforeDeadline(state) <= 0) throw deadlineExceeded(state.deadlineMs);
         throw new UpstreamError({
           method: spec.method,
           path: spec.path,
@@ -402,7 +402,7 @@ export class Upstream {
       state.accepted = true;
       return;
     }
-    state.callerCheck ??= this.send(state, { api: "current", method: "GET", ...this.target("/service-api/employees", { limit: 1 }) });
+    state.callerCheck ??= this.sendDeduplicated(state, { api: "current", method: "GET", ...this.target("/service-api/employees", { limit: 1 }) });
     await state.callerCheck;
   }
 
@@ -414,14 +414,14 @@ export class Upstream {
   }
 
   /** ms left before the session's deadline */
-  private left(state: SessionState): number {
+  private msBeforeDeadline(state: SessionState): number {
     return state.deadline - performance.now();
   }
 
   /** The policy's wait before retrying (retry.ts), or null not to retry. */
   private retryDelay(outcome: AttemptOutcome, state: SessionState, idempotent: boolean, retriesLeft: number): number | null {
     const policy = { retries: this.config.retries, maxRetryAfterSeconds: this.config.maxRetryAfterSeconds, retryBaseDelayMs: this.config.retryBaseDelayMs ?? 100 };
-    return retryDelay(outcome, { idempotent, retriesLeft, leftMs: this.left(state) }, policy);
+    return retryDelay(outcome, { idempotent, retriesLeft, leftMs: this.msBeforeDeadline(state) }, policy);
   }
 
   /**
@@ -438,7 +438,7 @@ export class Upstream {
     timeoutFor: (leftMs: number) => number,
   ): Promise<Response<string>> {
     const run = async () => {
-      const left = this.left(state);
+      const left = this.msBeforeDeadline(state);
       if (left <= 0) {
         if (!state.refusalCounted) refusedUpstream("deadline", { "directory_graph.limit_ms": state.deadlineMs });
         state.refusalCounted = true;
@@ -450,7 +450,7 @@ export class Upstream {
         throw budgetExceeded(this.config.callBudget);
       }
       await this.pace(state, spec, left);
-      const timeoutMs = timeoutFor(this.left(state));
+      const timeoutMs = timeoutFor(this.msBeforeDeadline(state));
       const route = routeOf(spec.method, spec.path);
       count(state.calls, route);
       count(this.totals, route);
@@ -567,7 +567,7 @@ export class Upstream {
 
   /** The service-mode token (token.ts), requested through this client's retries, breaker and budget. */
   private token(state: SessionState): Promise<string> {
-    return this.credentials.token((form) => this.send<Record<string, unknown>>(state, { api: "token", method: "POST", path: this.tokenPath, url: this.config.tokenUrl, form }));
+    return this.credentials.token((form) => this.sendDeduplicated<Record<string, unknown>>(state, { api: "token", method: "POST", path: this.tokenPath, url: this.config.tokenUrl, form }));
   }
 }
 

@@ -1,5 +1,5 @@
 import { readyCheckIntervalMs } from "../../../platform/readiness.js";
-import { authMode, ConfigError, Environment, shown } from "../../../platform/config.js";
+import { authMode, ConfigError, Environment, excerpt } from "../../../platform/config.js";
 import { loadSharedStateConfig, type SharedStateConfig } from "../../../platform/shared-state.js";
 import { refusedTokenTtlSeconds } from "../../../platform/refused-tokens.js";
 
@@ -159,7 +159,7 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
   if (rawScopes !== undefined) {
     scopes = [...new Set(rawScopes.split(/[\s,]+/).filter((s) => s !== ""))];
     const bad = scopes.find((s) => !SCOPE_PATTERN.test(s));
-    if (bad !== undefined) throw new ConfigError(`DIRECTORY_SCOPES contains an invalid scope "${shown(bad)}"`, "DIRECTORY_SCOPES");
+    if (bad !== undefined) throw new ConfigError(`DIRECTORY_SCOPES contains an invalid scope "${excerpt(bad)}"`, "DIRECTORY_SCOPES");
   }
 
   return {
