@@ -27,10 +27,12 @@ export const replicaMetrics = {
 };
 
 /**
- * An operation refused by one of this module's limits, in `graphql_refusals_total`: `rateLimit`
- * (per client: operations, writes, cost), `refusedToken`, `trustedDocuments`, `upstreamRateBudget`.
+ * An operation the gateway refused by one of its replica limits, in `graphql_refusals_total`:
+ * `rateLimit…` (per client: operations, writes, cost), `refusedToken`, `trustedDocuments`. A
+ * subgraph's refusals (a refused token, DIRECTORY_RATE_LIMIT) are counted with the upstream
+ * client's others, under the subgraph's own name (upstream/observe.ts `refusedUpstream`).
  */
-export function refuse(component: "gateway" | "subgraph", limit: "rateLimitOperations" | "rateLimitWrites" | "rateLimitCost" | "refusedToken" | "trustedDocuments" | "upstreamRateBudget"): void {
+export function refuse(component: "gateway", limit: "rateLimitOperations" | "rateLimitWrites" | "rateLimitCost" | "refusedToken" | "trustedDocuments"): void {
   processMetrics().refused(component, limit);
 }
 

@@ -24,7 +24,6 @@ import { REQUEST_ID_HEADER } from "../../../platform/headers.js";
 import { RequestPacer, rateBudgetExceeded } from "./pacer.js";
 import { Logger } from "../../../platform/log.js";
 import { RefusedTokens } from "../../../platform/refused-tokens.js";
-import { refuse } from "../../../platform/replica-metrics.js";
 import { SharedState } from "../../../platform/shared-state.js";
 import { LRUCache } from "lru-cache";
 
@@ -392,7 +391,7 @@ export class Upstream {
     if (state.authorization === null) throw refusal(null, "unauthenticated");
     state.refused ??= this.refusedTokens.has(state.authorization);
     if (await state.refused) {
-      refuse("subgraph", "refusedToken");
+      refusedUpstream("refusedToken");
       throw refusal(401, "http");
     }
     // the facade's legacy key is used for a caller the current API accepted (in this request, or
@@ -494,7 +493,7 @@ export class Upstream {
   private async pace(state: SessionState, spec: RequestSpec, left: number): Promise<void> {
     if (this.pacer === null || spec.api === "token" || (spec.api === "current" && this.config.auth === "forward")) return;
     if (!(await this.pacer.acquire(spec.api, left - Math.min(left / 2, MIN_ATTEMPT_MS)))) {
-      refuse("subgraph", "upstreamRateBudget");
+      refusedUpstream("upstreamRateBudget", { "directory_graph.limit": this.pacer.perSecond });
       throw rateBudgetExceeded(this.pacer.perSecond);
     }
   }

@@ -59,8 +59,15 @@ export function attemptDone(span: Span | undefined, event: UpstreamCallEvent): v
   span.end();
 }
 
-/** A refusal before an attempt (the call budget, the deadline, an open breaker): an event of the request's span, and a metric when a limit refused. */
-export function refusedUpstream(reason: "upstreamBudget" | "deadline" | "breaker", attributes: Record<string, string | number>): void {
+/**
+ * A refusal before an attempt (the call budget, the deadline, an open breaker, a token the
+ * directory refused a moment ago, the shared request budget DIRECTORY_RATE_LIMIT): an event of the
+ * request's span, and a metric when a limit refused.
+ */
+export function refusedUpstream(
+  reason: "upstreamBudget" | "deadline" | "breaker" | "refusedToken" | "upstreamRateBudget",
+  attributes: Record<string, string | number> = {},
+): void {
   spanEvent(`upstream.${reason}`, attributes);
   if (reason !== "breaker") processMetrics().refused(currentComponent() ?? "upstream", reason);
 }
