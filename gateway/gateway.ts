@@ -10,7 +10,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { listen, sendJson, serveGraphQL, type HttpListener } from "../platform/http.js";
 import { formatErrorHygienically, unknownOperationIsClientError } from "../platform/errors.js";
 import { operationGuard } from "../platform/limits.js";
-import { ANNOUNCEMENT_OPERATION, DEADLINE_HEADER, OPERATION_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
+import { DEADLINE_HEADER, OPERATION_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
 import { processMetrics } from "../platform/metrics.js";
 import { currentRequestId, injectTraceContext } from "../platform/request-scope.js";
 import { loadOperations, OPERATIONS_DIR } from "./operations.js";
@@ -268,18 +268,17 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     const started = claimSpeculation(this.name, options as GraphQLDataSourceProcessOptions);
     if (started) return started as ProcessResult;
     const { context, request } = options;
-    // a split part and an announcement go alone, not batched with the fetches they run beside
-    // (the later fetches wait for the part, not for the whole; the subgraph knows an announcement
-    // by its operation name, which a batch renames): speculate.ts. A split part's errors are the
-    // whole root fetch's to report.
+    // a split part's errors are the whole root fetch's to report (speculate.ts)
     if (request.operationName?.endsWith(SPLIT_PART)) return super.process(options).then(({ errors: _dropped, ...rest }) => rest);
-    if (request.operationName === ANNOUNCEMENT_OPERATION) return super.process(options);
-    // a root fetch goes alone too: it is the plan's only fetch of its stage to that subgraph, so
-    // batching gains nothing there, and batched, OrgChart's `department(id)` was read on its own
-    // instead of from the department list its announcement starts (5 calls for its floor of 4,
-    // test/gateway/rounds.test.ts)
-    if (!(request.variables && "representations" in request.variables)) return super.process(options);
-    // the gateway's own requests (health checks, introspection) have no operation context
+    // only entity fetches that carry representations are batched. The others go alone: a root
+    // fetch is its stage's only fetch to that subgraph (batched, OrgChart's `department(id)` was
+    // read on its own instead of from the department list its announcement starts: 5 calls for a
+    // floor of 4), a split part must answer before the whole fetch it runs beside, and an
+    // announcement (no representation) is known to the subgraph by its operation name, which a
+    // batch renames. The gateway's own requests (health checks, introspection) have no operation
+    // context.
+    const representations = request.variables?.representations;
+    if (!Array.isArray(representations) || representations.length === 0) return super.process(options);
     if (!context || !("subgraphFetches" in context) || !request.query) return super.process(options);
     const document = parsedQuery(request.query);
     const operation = document.definitions[0];
