@@ -35,9 +35,3 @@ export const replicaMetrics = {
 export function refuse(component: "gateway", limit: "rateLimitOperations" | "rateLimitWrites" | "rateLimitCost" | "refusedToken" | "trustedDocuments"): void {
   processMetrics().refused(component, limit);
 }
-
-/** A counter's total over the series whose labels include `labels` (tests, logs). */
-export async function counterValue(metric: Counter<string>, labels: Record<string, string> = {}): Promise<number> {
-  const { values } = await metric.get();
-  return values.filter((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x)).reduce((n, v) => n + v.value, 0);
-}

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { loadGatewayConfig } from "../../gateway/config.js";
 import { loadOperations, TOUR_VARIABLES } from "../../gateway/operations.js";
 import { buildManifest, readManifest, sha256, TRUSTED_DOCUMENTS_MANIFEST } from "../../gateway/trusted-documents.js";
-import { counterValue, replicaMetrics } from "../../platform/replica-metrics.js";
+import { replicaMetrics } from "../../platform/replica-metrics.js";
+import { counterValue } from "../helpers/prometheus.js";
 import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 
 /**

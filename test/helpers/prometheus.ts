@@ -1,3 +1,5 @@
+import type { Counter } from "prom-client";
+
 /**
  * A strict reader of the Prometheus text exposition format (version 0.0.4), for the tests: every
  * line must be a `# HELP`, a `# TYPE` or a sample of a declared metric; anything else throws.
@@ -47,4 +49,10 @@ export function parsePrometheus(text: string): { types: Map<string, string>; sam
 /** the sum of the samples of `name` whose labels include `labels` */
 export function sumOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
   return samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((n, s) => n + s.value, 0);
+}
+
+/** A counter's total over the series whose labels include `labels`, read from the process's own registry. */
+export async function counterValue(metric: Counter<string>, labels: Record<string, string> = {}): Promise<number> {
+  const { values } = await metric.get();
+  return values.filter((v) => Object.entries(labels).every(([k, x]) => v.labels[k] === x)).reduce((n, v) => n + v.value, 0);
 }

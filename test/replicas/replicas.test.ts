@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadOperations, TOUR_VARIABLES } from "../../gateway/operations.js";
 import { sha256 } from "../../gateway/trusted-documents.js";
-import { counterValue, replicaMetrics } from "../../platform/replica-metrics.js";
+import { replicaMetrics } from "../../platform/replica-metrics.js";
+import { counterValue } from "../helpers/prometheus.js";
 import { directoryToken } from "../helpers/stack.js";
 import { redisAvailable, startRedis, startReplicas, useReplicasWithRedis, type ReplicaBed } from "../helpers/replicas.js";
 
