@@ -223,7 +223,7 @@ function announce(
     if (!service || !prefetchTo.has(announcement.serviceName)) continue;
     const answer = service.process({
       kind: "incoming operation" as never,
-      request: { query: announcement.query, variables: { ...usedVariables(announcement.variables, variables), representations: [] }, operationName: ANNOUNCEMENT },
+      request: { query: announcement.query, variables: { ...usedVariables(announcement.variables, variables), representations: [] }, operationName: ANNOUNCEMENT_OPERATION },
       incomingRequestContext: requestContext as never,
       context: requestContext.context as never,
       document: announcement.document,
@@ -233,8 +233,6 @@ function announce(
   }
 }
 
-/** The operation name of an announcement, which the subgraphs know (platform/headers.ts). */
-const ANNOUNCEMENT = ANNOUNCEMENT_OPERATION;
 
 interface Announcement {
   serviceName: string;
@@ -277,7 +275,7 @@ function findAnnouncements(plan: QueryPlan): Announcement[] {
         {
           kind: Kind.OPERATION_DEFINITION,
           operation: "query" as never,
-          name: { kind: Kind.NAME, value: ANNOUNCEMENT },
+          name: { kind: Kind.NAME, value: ANNOUNCEMENT_OPERATION },
           variableDefinitions: [...group.definitions.values()],
           selectionSet: {
             kind: Kind.SELECTION_SET,
