@@ -32,8 +32,6 @@ logger.info("listening", { url: running.url, compose: config.compose, subgraphs:
 stopOnSignals({
   logger,
   settings: shutdown,
-  close: async () => {
-    await running.close();
-    await tracing?.shutdown();
-  },
+  close: () => running.close(),
+  tracing,
 });

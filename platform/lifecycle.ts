@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Environment } from "./config.js";
 import type { Logger } from "./log.js";
+import type { Tracing } from "./tracing.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode, errorBody } from "./error-codes.js";
 import { sendJson } from "./http.js";
@@ -77,7 +78,14 @@ export const processLifecycle = new Lifecycle();
  * components (their listeners wait for the requests they hold); the exit comes when it is done or
  * when the drain time is up, whichever is first.
  */
-export function stopOnSignals(options: { logger: Logger; settings: ShutdownSettings; close: () => Promise<void>; lifecycle?: Lifecycle }): void {
+export function stopOnSignals(options: {
+  logger: Logger;
+  settings: ShutdownSettings;
+  close: () => Promise<void>;
+  /** the process's tracer provider, flushed once the servers are closed (platform/tracing.ts) */
+  tracing?: Pick<Tracing, "shutdown"> | null;
+  lifecycle?: Lifecycle;
+}): void {
   const lifecycle = options.lifecycle ?? processLifecycle;
   const { logger, settings } = options;
   let stopping = false;
@@ -99,7 +107,11 @@ export function stopOnSignals(options: { logger: Logger; settings: ShutdownSetti
         sleep(settings.drainMs).then(() => false),
       ]);
       if (!drained) logger.warn("drain time exceeded: cutting the requests in flight", { inFlight: lifecycle.inFlight });
-      await Promise.race([options.close().catch((err: unknown) => logger.error("stop failed", { error: String(err) })), sleep(drained ? settings.drainMs : 0)]);
+      const close = async () => {
+        await options.close();
+        await options.tracing?.shutdown();
+      };
+      await Promise.race([close().catch((err: unknown) => logger.error("stop failed", { error: String(err) })), sleep(drained ? settings.drainMs : 0)]);
       logger.info("stopped", { signal, inFlightAtRefusal: inFlight, cut: lifecycle.inFlight, ms: Math.round(performance.now() - started) });
       process.exit(0);
     })();

@@ -46,8 +46,6 @@ logger.info("ready", { gateway: gateway.url, upstream: upstream.config.baseUrl, 
 stopOnSignals({
   logger,
   settings: shutdown,
-  close: async () => {
-    await embedded.close();
-    await tracing?.shutdown();
-  },
+  close: () => embedded.close(),
+  tracing,
 });

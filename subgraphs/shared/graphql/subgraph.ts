@@ -121,7 +121,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     close: async () => {
       await running.close();
       await upstream.close();
-      await tracing?.shutdown();
     },
+    tracing,
   });
 }
