@@ -163,7 +163,7 @@ function post(url: string, init: RequestInit & { headers: Record<string, string>
 function subgraphFetcher(
   subgraph: string,
   inflight: InFlight<SubgraphAnswer>,
-  observe: (init: RequestInit & { headers: Record<string, string> }, answer: SubgraphAnswer) => Promise<void>,
+  rememberRefusedToken: (init: RequestInit & { headers: Record<string, string> }, answer: SubgraphAnswer) => Promise<void>,
 ): (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<Response> {
   return async (url, init) => {
     const body = typeof init.body === "string" ? init.body : null;
@@ -176,7 +176,7 @@ function subgraphFetcher(
       inflight.forget();
       answer = await fetchWithinDeadline(subgraph, url, init).finally(() => inflight.forget());
     }
-    await observe(init, answer);
+    await rememberRefusedToken(init, answer);
     return answerResponse(url, answer);
   };
 }
@@ -245,13 +245,13 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     url: string,
     private readonly secret: string | null,
     inflight: InFlight<SubgraphAnswer>,
-    observe: Parameters<typeof subgraphFetcher>[2],
+    rememberRefusedToken: Parameters<typeof subgraphFetcher>[2],
   ) {
     // node:http with keep-alive agents (`post`) rather than the default make-fetch-happen agent:
     // that agent keeps idle sockets forever, so after a pause longer than the subgraph server's
     // keep-alive timeout (5 s) a request could go out on a socket the server was closing
     // (ECONNRESET, "socket hang up"). Node's agent honours the server's `Keep-Alive: timeout=5`.
-    super({ url, fetcher: subgraphFetcher(name, inflight, observe) as unknown as RemoteGraphQLDataSource["fetcher"] });
+    super({ url, fetcher: subgraphFetcher(name, inflight, rememberRefusedToken) as unknown as RemoteGraphQLDataSource["fetcher"] });
   }
 
   /**
@@ -328,7 +328,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   // the state the replicas share (REDIS_URL): APQ documents, refused tokens, per-client limits
   const shared = new SharedState(config.shared, logger);
   const refusedTokens = new RefusedTokens(config.auth === "forward" ? config.refusedTokenTtlSeconds : 0, shared);
-  const observe = async (init: { headers: Record<string, string> }, answer: SubgraphAnswer) => {
+  const rememberRefusedToken = async (init: { headers: Record<string, string> }, answer: SubgraphAnswer) => {
     // forward mode: a subgraph's answer says the directory refused the caller's token with 401
     const authorization = init.headers.authorization;
     if (config.auth === "forward" && authorization && answer.text.includes('"UNAUTHENTICATED"') && /"status":401\b/.test(answer.text)) {
@@ -342,7 +342,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
             subgraphs: SUBGRAPH_NAMES.map((name) => ({ name, url: config.subgraphUrls[name] })),
           })
         : await readSupergraph(config.supergraphPath, config.prefix),
-    buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight, observe),
+    buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight, rememberRefusedToken),
     // its OpenTelemetry spans (gateway.request, .plan, .fetch...; docs/observability.md) without
     // the operation's text or the errors' messages, which may carry the caller's values
     telemetry: { includeDocument: false, recordExceptions: false },
