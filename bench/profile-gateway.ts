@@ -4,6 +4,8 @@ import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { generateCompany } from "../directory/data/generate.js";
 import { freePorts, runScript } from "../harness/process.js";
 import { loadOperations, pickDemoData, variablesOf } from "../harness/operations.js";
+import { CLIENT_HEADERS, LIMITS_OFF } from "./fairness.js";
+import { cpuMs } from "./proc.js";
 
 /**
  * `npx tsx bench/profile-gateway.ts [Operation] [clients] [seconds]`: a CPU profile of our gateway
@@ -43,13 +45,16 @@ const gateway = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, 
     LEGACY_TIME_URL: urls["legacy-time"]!,
     LOG_LEVEL: "warn",
     NODE_ENV: "production",
+    ...LIMITS_OFF,
+    // the gateway's own settings of this shell (GATEWAY_PREFETCH=none...), to profile one against another
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("GATEWAY_") && k !== "GATEWAY_PROFILE_HIVE")),
     ...(process.env.GATEWAY_PROFILE_HIVE === "rust" ? { BENCH_HIVE_PLANNER: "rust" } : {}),
   },
   stdio: ["ignore", "inherit", "inherit"],
 });
 const url = hive ? `http://127.0.0.1:${port}/graphql` : `http://127.0.0.1:${port}/`;
 const send = async () => {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: op.source, variables }) });
+  const res = await fetch(url, { method: "POST", headers: CLIENT_HEADERS, body: JSON.stringify({ query: op.source, variables }) });
   const body = (await res.json()) as { errors?: unknown[] };
   if (body.errors) throw new Error(JSON.stringify(body.errors));
 };
@@ -78,11 +83,6 @@ try {
   await backend.stop();
 }
 
-/** CPU time a process has used so far (user + system), ms (Linux: /proc/<pid>/stat, 100 ticks a second). */
-async function cpuMs(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 const file = (await readdir(dir)).find((f) => f.endsWith(".cpuprofile"));
 if (!file) throw new Error("no profile written");

@@ -8,6 +8,8 @@ import { directoryToken } from "../harness/stack.js";
 import { FLOORS, LARGE_LIST } from "./floors.js";
 import { hasPeer, peerRequests, runPeer, startPeer, type Peer } from "./peer.js";
 import { README_BLOCK, replaceReadmeBlock } from "./results.js";
+import { CLIENT_HEADERS, LIMITS_OFF } from "./fairness.js";
+import { cpuMs, rssMb } from "./proc.js";
 
 /**
  * `npm run bench`: every operation of `operations/` and a large list, each component in its own
@@ -33,8 +35,6 @@ const LARGE = Number(process.env.BENCH_LARGE_EMPLOYEES ?? "100000");
 const CPU_PROF = process.env.BENCH_CPU_PROF === "1";
 const PROFILE_DIR = new URL("./.profile/", import.meta.url).pathname;
 const NODE_ENV = process.env.BENCH_NODE_ENV ?? "production";
-/** our gateway without the per-client rate limits and trusted documents production turns on (README "Per-client rate limits") */
-const UNLIMITED = { GATEWAY_RATE_LIMIT: "0", GATEWAY_WRITE_RATE_LIMIT: "0", GATEWAY_COST_LIMIT: "0", GATEWAY_TRUSTED_DOCUMENTS: "off" };
 /** the latencies added to every upstream request, ms: p50 and p95 at each */
 const LATENCIES = [0, 20, 100] as const;
 const RUNS: Record<number, number> = { 0: 15, 20: 15, 100: 9 };
@@ -91,7 +91,7 @@ async function startGateway(kind: Gateway, backend: Backend): Promise<{ process:
     // ours (10 s), and the bench measures throughput, not the deadline
     // and no per-client limits or trusted documents (production defaults: the load generator is
     // one client sending ad-hoc documents), which Hive Gateway, as benchmarked, does not have either
-    const proc = runScript("gateway/main.ts", { ...env, ...UNLIMITED, GATEWAY_DEADLINE_MS: "120000" });
+    const proc = runScript("gateway/main.ts", { ...env, ...LIMITS_OFF, GATEWAY_DEADLINE_MS: "120000" });
     await waitForHealth(`http://127.0.0.1:${port}/health`, proc);
     return { process: proc, url: `http://127.0.0.1:${port}/` };
   }
@@ -139,7 +139,7 @@ async function upstreamCalls(directory: string, task: () => Promise<unknown>): P
 async function request(url: string, op: Op, variables: Record<string, unknown>): Promise<any> {
   const res = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: CLIENT_HEADERS,
     body: JSON.stringify({ query: op.source, variables }),
   });
   const body = (await res.json()) as { data?: unknown; errors?: Array<{ message: string; extensions?: { code?: string } }> };
@@ -162,22 +162,19 @@ async function latencies(task: () => Promise<unknown>, runs: number): Promise<nu
   return times;
 }
 
-/** Resident set size of a process now, in MB (Linux). */
-async function rssMb(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? "0");
-  return kb / 1024;
-}
 
 interface Load {
   opsPerSecond: number;
   /** peak RSS of each watched process during the run, MB */
   rss: number[];
+  /** CPU time of each watched process per operation, ms */
+  cpu: number[];
 }
 
 /** `concurrency` clients in a loop for `seconds`, each request with the next variables of `pick`. */
 async function load(task: (i: number) => Promise<unknown>, concurrency: number, seconds: number, pids: number[]): Promise<Load> {
   const peaks = await Promise.all(pids.map(rssMb));
+  const cpuBefore = await Promise.all(pids.map(cpuMs));
   const sampler = setInterval(() => {
     pids.forEach((pid, i) => void rssMb(pid).then((mb) => (peaks[i] = Math.max(peaks[i]!, mb))));
   }, 50);
@@ -195,7 +192,8 @@ async function load(task: (i: number) => Promise<unknown>, concurrency: number, 
   );
   const elapsed = performance.now() - started;
   clearInterval(sampler);
-  return { opsPerSecond: (done / elapsed) * 1000, rss: peaks };
+  const cpuAfter = await Promise.all(pids.map(cpuMs));
+  return { opsPerSecond: (done / elapsed) * 1000, rss: peaks, cpu: cpuAfter.map((ms, i) => (ms - cpuBefore[i]!) / done) };
 }
 
 // ---- the operations and their variables ----
@@ -358,7 +356,7 @@ async function embeddedMemory(ops: Op[]): Promise<{ rest: number; peak: number; 
     GATEWAY_PORT: String(ports[4]),
     LOG_LEVEL: "warn",
     NODE_ENV,
-    ...UNLIMITED,
+    ...LIMITS_OFF,
   });
   try {
     const url = `http://127.0.0.1:${ports[4]}/`;
@@ -491,16 +489,16 @@ function report(
   const readRows = rows.filter((r) => r.op.read);
   lines.push(
     "",
-    `Throughput (reads only, variables varied per request, 0 ms added latency, ${SECONDS} s a run) and peak RSS of the subgraphs process / our gateway process at 50 clients:`,
+    `Throughput (reads only, variables varied per request, 0 ms added latency, ${SECONDS} s a run, uncompressed answers), the CPU time each gateway process spends per operation and peak RSS of the subgraphs process / our gateway process at 50 clients:`,
     "",
-    "| operation | Hive / Rust calls | ops/s ×8 ours / Hive / Rust | ours / Rust ×8 | ops/s ×50 ours / Hive / Rust | ours / Rust ×50 | RSS MB ×50 |",
-    "|---|--:|--:|--:|--:|--:|--:|",
+    "| operation | Hive / Rust calls | ops/s ×8 ours / Hive / Rust | ours / Rust ×8 | ops/s ×50 ours / Hive / Rust | ours / Rust ×50 | gateway CPU ms/op ×50 ours / Rust | RSS MB ×50 |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|",
   );
   for (const r of readRows) {
     const t = (c: number) => GATEWAYS.map((g) => f(r.throughput[c]![g].opsPerSecond)).join(" / ");
     const ratio = (c: number) => f(r.throughput[c]!.ours.opsPerSecond / r.throughput[c]!["hive-rust"].opsPerSecond, 2);
     lines.push(
-      `| ${r.op.name} | ${r.calls.hive} / ${r.calls["hive-rust"]} | ${t(8)} | ${ratio(8)} | ${t(50)} | ${ratio(50)} | ${f(r.throughput[50]!.ours.rss[0]!)} / ${f(r.throughput[50]!.ours.rss[1]!)} |`,
+      `| ${r.op.name} | ${r.calls.hive} / ${r.calls["hive-rust"]} | ${t(8)} | ${ratio(8)} | ${t(50)} | ${ratio(50)} | ${f(r.throughput[50]!.ours.cpu[1]!, 2)} / ${f(r.throughput[50]!["hive-rust"].cpu[1]!, 2)} | ${f(r.throughput[50]!.ours.rss[0]!)} / ${f(r.throughput[50]!.ours.rss[1]!)} |`,
     );
   }
   lines.push(
