@@ -5,21 +5,21 @@ import { badUserInput } from "./user-input.js";
 
 /**
  * Argument rules of particular fields, as data: a few generic kinds, each naming the argument
- * paths it reads (`filter.ownerIds`, `from`) and the words of its message, none a type of the
- * graph. The subgraphs declare which field follows which rule (by schema coordinate, without
+ * paths it reads (`from`, `filter.ids`) and the words of its message, none a type of the graph.
+ * The subgraphs declare which field follows which rule (by schema coordinate, without
  * GRAPH_PREFIX); `npm run schema` writes them all to `schema/field-checks.json`, from which the
  * gateway builds the same checks without loading anything of `subgraphs/` (docs/graph.md#field-rules).
  */
 
-/** an argument, or an input field below one: `from`, `filter.ownerIds` */
+/** an argument, or an input field below one: `from`, `filter.ids` */
 const ArgumentPath = Type.String({ pattern: "^[A-Za-z_]\\w*(\\.[A-Za-z_]\\w*)*$" });
 
 export const FieldRuleShape = Type.Union([
-  /** the filter field the edge sets itself (`employeeIds` on `Employee.employments`): refused in its `filter` */
+  /** the filter field an edge sets itself (the parent's ids): refused in its `filter` argument */
   Type.Object({ rule: Type.Literal("ownFilter"), field: Type.String({ pattern: "^[A-Za-z_]\\w*$" }) }, { additionalProperties: false }),
   /** two values that, when both given, are in order: `from` on or before `to` */
   Type.Object({ rule: Type.Literal("ordered"), from: ArgumentPath, to: ArgumentPath }, { additionalProperties: false }),
-  /** a list that names at least one `naming` (`employee`) */
+  /** a list that names at least one `naming` (the noun of its message) */
   Type.Object({ rule: Type.Literal("nonEmpty"), path: ArgumentPath, naming: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
   /** two arguments never given together, `because` says why */
   Type.Object(
@@ -30,7 +30,7 @@ export const FieldRuleShape = Type.Union([
 
 export type FieldRule = Static<typeof FieldRuleShape>;
 
-/** The rules by schema coordinate (`"Employee.timeEntries"`), in the order they are checked. */
+/** The rules by schema coordinate (`"Type.field"`, without GRAPH_PREFIX), in the order they are checked. */
 export const FieldRulesShape = Type.Record(Type.String({ pattern: "^[A-Za-z_]\\w*\\.[A-Za-z_]\\w*$" }), Type.Array(FieldRuleShape, { minItems: 1 }), {
   additionalProperties: false,
 });

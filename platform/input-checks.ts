@@ -67,7 +67,7 @@ export function isLegacyId(id: string): boolean {
 /** Ids of the legacy API: integers >= 1. */
 export const legacyApiId: IdRule = (id) => (isLegacyId(id) ? null : `must be a legacy id, an integer >= 1, got ${quote(id)}`);
 
-/** Checks of one field's arguments (`"Employee.timeEntries"` → check), throwing BAD_USER_INPUT. */
+/** Checks of one field's arguments by schema coordinate (`"Type.field"` → check), throwing BAD_USER_INPUT. */
 export type FieldChecks = Record<string, (args: Record<string, any>) => void>;
 
 export interface InputCheckOptions {
@@ -75,7 +75,7 @@ export interface InputCheckOptions {
   /** throws when `after` is not a cursor of this service (a subgraph's signature check); without it (a gateway) `after` is left to the subgraph */
   after?: (cursor: string) => void;
   fields?: FieldChecks;
-  /** GRAPH_PREFIX: the schema's own names carry it (`DirDateRange`, `Query.dirTimeEntries`); the rules and `fields` name them without it */
+  /** GRAPH_PREFIX: the schema's own names carry it (`DirDateRange`, `Query.dirItems`); the rules and `fields` name them without it */
   prefix?: string | null;
 }
 
@@ -92,7 +92,7 @@ export function isLocalDateTime(value: string): boolean {
 
 /**
  * A schema name as the rules know it: under GRAPH_PREFIX=Dir, `DirDateRange` is `DateRange` and
- * the root field `dirTimeEntries` is `timeEntries` (the namespacing of docs/graph.md), so that the
+ * the root field `dirItems` is `items` (the namespacing of docs/graph.md), so that the
  * checks run the same in a company supergraph.
  */
 function baseNames(prefix: string | null | undefined): { type(name: string): string; rootField(name: string): string } {
