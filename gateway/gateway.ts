@@ -20,8 +20,9 @@ import { InFlight } from "../platform/inflight.js";
 import { processLifecycle } from "../platform/lifecycle.js";
 import { cachedCheck, type Readiness } from "../platform/readiness.js";
 import { operationLog } from "../platform/operation-log.js";
-import { currentApiId, edgeOwnFilterChecks, inputChecks } from "../platform/input-checks.js";
-import { legacyTimeFieldChecks } from "../platform/time-entry-range.js";
+import { currentApiId, inputChecks } from "../platform/input-checks.js";
+import { fieldRuleChecks, parseFieldRules } from "../platform/field-rules.js";
+import committedFieldRules from "../schema/field-checks.json" with { type: "json" };
 import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.js";
 import { handleCors } from "./cors.js";
 import { createExploration } from "./explore.js";
@@ -56,6 +57,13 @@ export interface RunningGateway {
   port: number;
   close(): Promise<void>;
 }
+
+/**
+ * The subgraphs' field rules (an edge's own filter, the time-entry ranges), by coordinate without
+ * GRAPH_PREFIX: `npm run schema` writes them from the subgraphs' declarations, so that the gateway
+ * applies them without loading anything of `subgraphs/`; a table that is not one stops the start.
+ */
+const FIELD_RULES = parseFieldRules(committedFieldRules, "schema/field-checks.json");
 
 /** The operation's time is up: what the client sees for the parts that were not fetched in time. */
 export class DeadlineExceededError extends GraphQLError {
@@ -436,8 +444,9 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
       unknownOperationIsClientError<GatewayContext>(),
       ...(config.auth === "forward" ? [requireCredentials()] : []),
       // the subgraphs' argument checks, run on the whole operation before the first subgraph fetch,
-      // so that a bad argument of a field planned after another subgraph's fetch costs nothing
-      inputChecks<GatewayContext>({ ids: currentApiId, fields: { ...legacyTimeFieldChecks, ...edgeOwnFilterChecks }, prefix: config.prefix }),
+      // so that a bad argument of a field planned after another subgraph's fetch costs nothing; their
+      // field rules from the table `npm run schema` writes (docs/graph.md#field-rules)
+      inputChecks<GatewayContext>({ ids: currentApiId, fields: fieldRuleChecks(FIELD_RULES), prefix: config.prefix }),
       operationLog<GatewayContext>(logger, (ctx) => ({ subgraphFetches: ctx.subgraphFetches })),
     ],
   });

@@ -37,8 +37,9 @@ import { MAX_FIRST, MAX_FILTER_VALUES, badUserInput, isIsoDate } from "./user-in
  *   of a real day (`YYYY-MM-DDTHH:mm:ss`), and a `LocalDateTimeRange` does not end before it starts;
  * - every list carries at most 100 entries (the REST filters' limit);
  * - `first` is 0..100 and `after` passes the `after` check (a subgraph: a cursor it signed);
- * - a field may add its own rule (`FieldChecks`, e.g. the longest time-entry range), which its
- *   resolver applies too.
+ * - a field may add rules of its own (`FieldChecks`: the generic rules of field-rules.ts, which a
+ *   subgraph declares and the gateway reads from `schema/field-checks.json`, and a subgraph's own
+ *   checks), which its resolver applies too.
  */
 
 /** The rule of a subgraph's ids: answers what is wrong with `id`, or null. */
@@ -66,7 +67,7 @@ export function isLegacyId(id: string): boolean {
 /** Ids of the legacy API: integers >= 1. */
 export const legacyApiId: IdRule = (id) => (isLegacyId(id) ? null : `must be a legacy id, an integer >= 1, got ${quote(id)}`);
 
-/** Checks of one field's arguments (`"Employee.timeEntries"` → check), throwing BAD_USER_INPUT. */
+/** Checks of one field's arguments by schema coordinate (`"Type.field"` → check), throwing BAD_USER_INPUT. */
 export type FieldChecks = Record<string, (args: Record<string, any>) => void>;
 
 export interface InputCheckOptions {
@@ -74,53 +75,9 @@ export interface InputCheckOptions {
   /** throws when `after` is not a cursor of this service (a subgraph's signature check); without it (a gateway) `after` is left to the subgraph */
   after?: (cursor: string) => void;
   fields?: FieldChecks;
-  /** GRAPH_PREFIX: the schema's own names carry it (`DirDateRange`, `Query.dirTimeEntries`); the rules and `fields` name them without it */
+  /** GRAPH_PREFIX: the schema's own names carry it (`DirDateRange`, `Query.dirItems`); the rules and `fields` name them without it */
   prefix?: string | null;
 }
-
-/**
- * The filter each filtered edge of the graph sets itself (`Department.jobPositions` lists the job
- * positions with `department.id`): given again in the edge's `filter` argument, it is refused. The
- * edges declare the same (`ChildEdge.filterField`; a test keeps the two equal) and every subgraph
- * runs these checks; this table also lets the gateway refuse it before its first fetch, so that
- * `departments { nodes { jobPositions(filter: { departmentIds: … }) } }` costs no call at all.
- */
-export const EDGE_OWN_FILTERS: Readonly<Record<string, string>> = {
-  "Employee.directReports": "managerIds",
-  "Employee.employments": "employeeIds",
-  "Employee.jobPositions": "employeeIds",
-  "Employee.managedJobPositions": "managerIds",
-  "Department.employees": "departmentIds",
-  "Department.jobPositions": "departmentIds",
-  "BusinessEstablishment.employees": "businessEstablishmentIds",
-  "BusinessEstablishment.jobPositions": "businessEstablishmentIds",
-  "JobQualification.jobPositions": "jobQualificationIds",
-  "OccupationCategory.jobPositions": "occupationCategoryIds",
-  "LegalEntity.employees": "legalEntityIds",
-  "LegalEntity.employments": "legalEntityIds",
-  "EmploymentTemplate.employees": "employmentTemplateIds",
-  "EmploymentTemplate.employments": "templateIds",
-  "Profession.jobQualifications": "professionIds",
-  "BusinessEstablishment.workContracts": "establishmentIds",
-};
-
-/** The message of an edge's own filter given again, the same wherever it is refused. */
-export function edgeOwnFilterRefusal(filterField: string) {
-  const field = `filter.${filterField}`;
-  return badUserInput(`${field} cannot be used on this field: it already filters on it`, field);
-}
-
-/** `EDGE_OWN_FILTERS` as field checks (the gateway's). */
-export const edgeOwnFilterChecks: FieldChecks = Object.fromEntries(
-  Object.entries(EDGE_OWN_FILTERS).map(([coordinate, field]) => [
-    coordinate,
-    (args: Record<string, any>) => {
-      const value = args.filter?.[field];
-      if (value !== undefined && value !== null) throw edgeOwnFilterRefusal(field);
-    },
-  ]),
-);
-
 
 const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,7})?$/;
 
@@ -135,7 +92,7 @@ export function isLocalDateTime(value: string): boolean {
 
 /**
  * A schema name as the rules know it: under GRAPH_PREFIX=Dir, `DirDateRange` is `DateRange` and
- * the root field `dirTimeEntries` is `timeEntries` (the namespacing of docs/graph.md), so that the
+ * the root field `dirItems` is `items` (the namespacing of docs/graph.md), so that the
  * checks run the same in a company supergraph.
  */
 function baseNames(prefix: string | null | undefined): { type(name: string): string; rootField(name: string): string } {

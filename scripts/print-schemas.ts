@@ -2,11 +2,12 @@ import "reflect-metadata";
 import { mkdir, writeFile } from "node:fs/promises";
 import { COMMITTED_PREFIX } from "../gateway/compose.js";
 import { subgraphSdl } from "../subgraphs/shared/graphql/federation.js";
-import { subgraphModules } from "./subgraphs.js";
+import { fieldRulesJson, subgraphModules } from "./subgraphs.js";
 
 /**
  * Regenerates `schema/<subgraph>.graphql` from the code (`npm run schema`), and
- * `schema/prefixed/<subgraph>.graphql`: the same under GRAPH_PREFIX=Dir, for a company supergraph.
+ * `schema/prefixed/<subgraph>.graphql`: the same under GRAPH_PREFIX=Dir, for a company supergraph,
+ * and `schema/field-checks.json`: the subgraphs' field rules, the gateway's copy of them.
  */
 await mkdir(new URL("../schema/prefixed/", import.meta.url), { recursive: true });
 for (const module of await subgraphModules()) {
@@ -16,3 +17,5 @@ for (const module of await subgraphModules()) {
     console.log(`wrote schema/${dir}${module.name}.graphql`);
   }
 }
+await writeFile(new URL("../schema/field-checks.json", import.meta.url), await fieldRulesJson());
+console.log("wrote schema/field-checks.json");

@@ -9,7 +9,7 @@ import { departmentReference } from "./department/department.reference.js";
 import { DepartmentResolver, LegacyDepartmentResolver } from "./department/department.resolver.js";
 import { employeeReference } from "./employee/employee.reference.js";
 import { EmployeeResolver } from "./employee/employee.resolver.js";
-import { legacyTimeFieldChecks } from "../../platform/time-entry-range.js";
+import { legacyTimeFieldRules } from "./field-rules.js";
 import { employmentReference } from "./employment/employment.reference.js";
 import { EmploymentResolver } from "./employment/employment.resolver.js";
 import { LegacyUserResolver } from "./legacy-user/legacy-user.resolver.js";
@@ -30,7 +30,7 @@ export const subgraph: SubgraphModule = {
   defaultPort: 4003,
   // its arguments name legacy records: integers
   ids: legacyApiId,
-  fieldChecks: legacyTimeFieldChecks,
+  fieldRules: legacyTimeFieldRules,
   buildSchema: (naming) =>
     buildFederatedSchema({
       ...naming,

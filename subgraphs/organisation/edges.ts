@@ -1,11 +1,14 @@
-import type { ChildEdge } from "../shared/graphql/index.js";
+import type { ChildEdge, FilteredEdge } from "../shared/graphql/index.js";
+import { jobQualificationQuery } from "./job-qualification/job-qualification.resolver.js";
 import { businessEstablishmentLoader, jobQualificationLoader, taxonomyLabelLoader, webhookDeliveryAttemptLoader, webhookDeliveryLoader } from "./loaders.js";
 import type { RestBusinessEstablishment, RestJobQualification, RestTaxonomyLabel, RestWebhookDelivery, RestWebhookDeliveryAttempt } from "./rest.js";
 
 /**
  * The one-to-many edges of the organisation subgraph that are connections, each named by the REST
  * list and filter that back it, served by the shared `childConnection`: one list call for every
- * parent of the request (and filter). The children are primed into their entity's loader.
+ * parent of the request (and filter). The children are primed into their entity's loader. An
+ * edge whose field takes the caller's filter names that field (`field`): the subgraph's field
+ * checks and the gateway's table of them are derived from it (index.ts).
  */
 
 /** `LegalEntity.businessEstablishments` */
@@ -25,10 +28,10 @@ export const labelsOfTaxonomy: ChildEdge<RestTaxonomyLabel> = {
 };
 
 /** `Profession.jobQualifications` */
-export const jobQualificationsOfProfession: ChildEdge<RestJobQualification> = {
+export const jobQualificationsOfProfession: FilteredEdge<RestJobQualification> = {
   path: "/job-qualifications",
   filter: "profession.id",
-  filterField: "professionIds",
+  field: { coordinate: "Profession.jobQualifications", ownFilter: "professionIds", query: jobQualificationQuery },
   parentOf: (qualification) => qualification.profession?.id,
   primes: jobQualificationLoader,
 };

@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from "graphql";
-import { buildFederatedSchema, type SubgraphModule } from "../shared/graphql/index.js";
+import { buildFederatedSchema, edgeFieldChecks, type SubgraphModule } from "../shared/graphql/index.js";
 import { prefetchOrganisation } from "./loaders.js";
 import { businessEstablishmentReference } from "./business-establishment/business-establishment.reference.js";
 import { BusinessEstablishmentResolver } from "./business-establishment/business-establishment.resolver.js";
@@ -12,7 +12,7 @@ import { JobQualificationResolver } from "./job-qualification/job-qualification.
 import { legalEntityReference } from "./legal-entity/legal-entity.reference.js";
 import { LegalEntityResolver } from "./legal-entity/legal-entity.resolver.js";
 import { professionReference } from "./profession/profession.reference.js";
-import { professionFieldChecks, ProfessionResolver } from "./profession/profession.resolver.js";
+import { ProfessionResolver } from "./profession/profession.resolver.js";
 import { occupationCategoryReference } from "./occupation-category/occupation-category.reference.js";
 import { OccupationCategoryResolver } from "./occupation-category/occupation-category.resolver.js";
 import { taxonomyLabelReference } from "./taxonomy-label/taxonomy-label.reference.js";
@@ -27,13 +27,15 @@ import { webhookDeliveryAttemptReference } from "./webhook-delivery-attempt/webh
 import { WebhookDeliveryAttemptResolver } from "./webhook-delivery-attempt/webhook-delivery-attempt.resolver.js";
 import { webhookEndpointReference } from "./webhook-endpoint/webhook-endpoint.reference.js";
 import { WebhookEndpointResolver } from "./webhook-endpoint/webhook-endpoint.resolver.js";
+import * as edges from "./edges.js";
 
 /** The organisation subgraph: the reference data of the current API (docs/graph.md#subgraphs-and-ownership). */
 export const subgraph: SubgraphModule = {
   name: "organisation",
   portVariable: "ORGANISATION_PORT",
   defaultPort: 4002,
-  fieldChecks: professionFieldChecks,
+  // the filters of its edges, declared with them
+  ...edgeFieldChecks(Object.values(edges)),
   prefetch: prefetchOrganisation,
   buildSchema: (naming): Promise<GraphQLSchema> =>
     buildFederatedSchema({

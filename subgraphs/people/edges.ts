@@ -1,4 +1,7 @@
-import type { ChildEdge, SubgraphContext } from "../shared/graphql/index.js";
+import type { ChildEdge, EdgeField, FilteredEdge, SubgraphContext } from "../shared/graphql/index.js";
+import { employeeQuery } from "./employee/employee.js";
+import { employmentQuery } from "./employment/employment.js";
+import { jobPositionQuery } from "./job-position/job-position.js";
 import { applicableEmploymentOf, applicableJobPositionOf, employeeListEmbeds, employmentLoader } from "./loaders.js";
 import type { RestEmployee, RestEmployment, RestJobPosition } from "./rest.js";
 
@@ -8,12 +11,15 @@ import type { RestEmployee, RestEmployment, RestJobPosition } from "./rest.js";
  * served by the shared `childConnection`. This file also holds the fields people contributes to
  * the organisation's types (`Department.employees`, …): their resolvers are in the type's folder
  * (`department/department.resolver.ts`), their REST list here.
+ *
+ * An edge whose field takes the caller's filter and sort names that field (`field`): the
+ * subgraph's field checks and the gateway's table of them are derived from it (index.ts).
  */
 
-export const employmentsOfEmployee: ChildEdge<RestEmployment> = {
+export const employmentsOfEmployee: FilteredEdge<RestEmployment> = {
   path: "/employments",
   filter: "employee.id",
-  filterField: "employeeIds",
+  field: { coordinate: "Employee.employments", ownFilter: "employeeIds", query: employmentQuery },
   sort: "start.date",
   parentOf: (employment) => employment.employee.id,
   // the applicable employment, read in the same tick, is on the page (one call, not two)
@@ -21,10 +27,10 @@ export const employmentsOfEmployee: ChildEdge<RestEmployment> = {
 };
 
 /** docs/interface.md#employee: an employee's `links.jobPositions` is the list filtered by `employment.employee.id`. */
-export const jobPositionsOfEmployee: ChildEdge<RestJobPosition> = {
+export const jobPositionsOfEmployee: FilteredEdge<RestJobPosition> = {
   path: "/job-positions",
   filter: "employment.employee.id",
-  filterField: "employeeIds",
+  field: { coordinate: "Employee.jobPositions", ownFilter: "employeeIds", query: jobPositionQuery },
   sort: "startsOn",
   parentOf: (position) => position.employee.id,
 };
@@ -36,17 +42,17 @@ export const jobPositionsOfEmployment: ChildEdge<RestJobPosition> = {
   parentOf: (position) => position.employment.id,
 };
 
-export const employmentsOfLegalEntity: ChildEdge<RestEmployment> = {
+export const employmentsOfLegalEntity: FilteredEdge<RestEmployment> = {
   path: "/employments",
   filter: "legalEntity.id",
-  filterField: "legalEntityIds",
+  field: { coordinate: "LegalEntity.employments", ownFilter: "legalEntityIds", query: employmentQuery },
   parentOf: (employment) => employment.legalEntity?.id,
 };
 
-export const employmentsOfTemplate: ChildEdge<RestEmployment> = {
+export const employmentsOfTemplate: FilteredEdge<RestEmployment> = {
   path: "/employments",
   filter: "template.id",
-  filterField: "templateIds",
+  field: { coordinate: "EmploymentTemplate.employments", ownFilter: "templateIds", query: employmentQuery },
   parentOf: (employment) => employment.template?.id,
 };
 
@@ -59,13 +65,13 @@ export const employmentsOfTemplate: ChildEdge<RestEmployment> = {
 function employeesByApplicable<R>(
   applicableOf: (ctx: SubgraphContext, employee: RestEmployee) => Promise<R | null>,
   filter: string,
-  filterField: string,
+  field: Omit<EdgeField, "query">,
   parentOf: (applicable: R) => string | null | undefined,
-): ChildEdge<RestEmployee> {
+): FilteredEdge<RestEmployee> {
   return {
     path: "/employees",
     filter,
-    filterField,
+    field: { ...field, query: employeeQuery },
     embeds: employeeListEmbeds,
     parentOf: async (employee, ctx) => {
       const applicable = await applicableOf(ctx, employee);
@@ -74,16 +80,20 @@ function employeesByApplicable<R>(
   };
 }
 
-const employeesByApplicableJobPosition = (filter: string, filterField: string, parentOf: (position: RestJobPosition) => string | null | undefined) =>
-  employeesByApplicable(applicableJobPositionOf, `applicableJobPosition.${filter}`, filterField, parentOf);
+const employeesByApplicableJobPosition = (filter: string, field: Omit<EdgeField, "query">, parentOf: (position: RestJobPosition) => string | null | undefined) =>
+  employeesByApplicable(applicableJobPositionOf, `applicableJobPosition.${filter}`, field, parentOf);
 
-export const reportsOfManager = employeesByApplicableJobPosition("manager.id", "managerIds", (p) => p.manager?.id);
+export const reportsOfManager = employeesByApplicableJobPosition("manager.id", { coordinate: "Employee.directReports", ownFilter: "managerIds" }, (p) => p.manager?.id);
 
-export const membersOfDepartment = employeesByApplicableJobPosition("department.id", "departmentIds", (p) => p.department?.id);
+export const membersOfDepartment = employeesByApplicableJobPosition(
+  "department.id",
+  { coordinate: "Department.employees", ownFilter: "departmentIds" },
+  (p) => p.department?.id,
+);
 
 export const membersOfEstablishment = employeesByApplicableJobPosition(
   "businessEstablishment.id",
-  "businessEstablishmentIds",
+  { coordinate: "BusinessEstablishment.employees", ownFilter: "businessEstablishmentIds" },
   (p) => p.businessEstablishment?.id,
 );
 
@@ -93,24 +103,35 @@ export const membersOfEstablishment = employeesByApplicableJobPosition(
  * `manager.id` filters): the reverse of `JobPosition.department` and its kin. A position names the
  * parent itself, so grouping a batch back needs no other read. The list's default order (by id).
  */
-function jobPositionsBy(reference: "department" | "businessEstablishment" | "jobQualification" | "occupationCategory" | "manager"): ChildEdge<RestJobPosition> {
+function jobPositionsBy(
+  reference: "department" | "businessEstablishment" | "jobQualification" | "occupationCategory" | "manager",
+  coordinate: string,
+): FilteredEdge<RestJobPosition> {
   return {
     path: "/job-positions",
     filter: `${reference}.id`,
-    filterField: `${reference}Ids`,
+    field: { coordinate, ownFilter: `${reference}Ids`, query: jobPositionQuery },
     parentOf: (position) => position[reference]?.id,
   };
 }
 
-export const jobPositionsOfDepartment = jobPositionsBy("department");
-export const jobPositionsOfEstablishment = jobPositionsBy("businessEstablishment");
-export const jobPositionsOfQualification = jobPositionsBy("jobQualification");
-export const jobPositionsOfOccupationCategory = jobPositionsBy("occupationCategory");
-export const jobPositionsOfManager = jobPositionsBy("manager");
+export const jobPositionsOfDepartment = jobPositionsBy("department", "Department.jobPositions");
+export const jobPositionsOfEstablishment = jobPositionsBy("businessEstablishment", "BusinessEstablishment.jobPositions");
+export const jobPositionsOfQualification = jobPositionsBy("jobQualification", "JobQualification.jobPositions");
+export const jobPositionsOfOccupationCategory = jobPositionsBy("occupationCategory", "OccupationCategory.jobPositions");
+export const jobPositionsOfManager = jobPositionsBy("manager", "Employee.managedJobPositions");
 
-const employeesByApplicableEmployment = (filter: string, filterField: string, parentOf: (employment: RestEmployment) => string | null | undefined) =>
-  employeesByApplicable(applicableEmploymentOf, `applicableEmployment.${filter}`, filterField, parentOf);
+const employeesByApplicableEmployment = (filter: string, field: Omit<EdgeField, "query">, parentOf: (employment: RestEmployment) => string | null | undefined) =>
+  employeesByApplicable(applicableEmploymentOf, `applicableEmployment.${filter}`, field, parentOf);
 
-export const employeesOfLegalEntity = employeesByApplicableEmployment("legalEntity.id", "legalEntityIds", (e) => e.legalEntity?.id);
+export const employeesOfLegalEntity = employeesByApplicableEmployment(
+  "legalEntity.id",
+  { coordinate: "LegalEntity.employees", ownFilter: "legalEntityIds" },
+  (e) => e.legalEntity?.id,
+);
 
-export const employeesOfTemplate = employeesByApplicableEmployment("template.id", "employmentTemplateIds", (e) => e.template?.id);
+export const employeesOfTemplate = employeesByApplicableEmployment(
+  "template.id",
+  { coordinate: "EmploymentTemplate.employees", ownFilter: "employmentTemplateIds" },
+  (e) => e.template?.id,
+);

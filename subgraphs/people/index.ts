@@ -1,5 +1,5 @@
 import type { SubgraphModule } from "../shared/graphql/index.js";
-import { buildFederatedSchema } from "../shared/graphql/index.js";
+import { buildFederatedSchema, edgeFieldChecks } from "../shared/graphql/index.js";
 import { BusinessEstablishmentResolver } from "./business-establishment/business-establishment.resolver.js";
 import { businessEstablishmentReference } from "./business-establishment/business-establishment.reference.js";
 import { DepartmentResolver } from "./department/department.resolver.js";
@@ -20,7 +20,7 @@ import { JobQualificationResolver } from "./job-qualification/job-qualification.
 import { OccupationCategoryResolver } from "./occupation-category/occupation-category.resolver.js";
 import { jobQualificationReference } from "./job-qualification/job-qualification.reference.js";
 import { occupationCategoryReference } from "./occupation-category/occupation-category.reference.js";
-import { peopleFieldChecks } from "./field-checks.js";
+import * as edges from "./edges.js";
 import { jobPositionReference } from "./job-position/job-position.reference.js";
 import { LegalEntityResolver } from "./legal-entity/legal-entity.resolver.js";
 import { legalEntityReference } from "./legal-entity/legal-entity.reference.js";
@@ -37,7 +37,8 @@ export const subgraph: SubgraphModule = {
   name: "people",
   portVariable: "PEOPLE_PORT",
   defaultPort: 4001,
-  fieldChecks: peopleFieldChecks,
+  // the filters of its edges, declared with them
+  ...edgeFieldChecks(Object.values(edges)),
   buildSchema: (naming) =>
     buildFederatedSchema({
       ...naming,

@@ -2,9 +2,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useStack } from "../helpers/stack.js";
 import { fetchToken, getAll } from "../directory/current-helpers.js";
 import { counting, query, send } from "./helpers.js";
-import { EDGES } from "../../subgraphs/people/field-checks.js";
-import { jobQualificationsOfProfession } from "../../subgraphs/organisation/edges.js";
-import { EDGE_OWN_FILTERS } from "../../platform/input-checks.js";
 
 /**
  * The reverse edges people adds (docs/graph.md#edges): job positions of a department, an
@@ -269,17 +266,5 @@ describe("Employee.employments and Employee.jobPositions take the filters and so
       expect(result.errors?.[0]?.message, field).toContain("filter.employeeIds");
       expect(calls.total, field).toBe(0);
     }
-  });
-});
-
-describe("the gateway's table of the edges' own filters", () => {
-  it("names every filtered edge with the filter the edge declares, and nothing else", () => {
-    const declared = Object.fromEntries([
-      ...EDGES.map(([coordinate, edge]) => [coordinate, edge.filterField]),
-      ["Profession.jobQualifications", jobQualificationsOfProfession.filterField],
-      // the legacy edge is no ChildEdge: its resolver refuses the same field (legacy-lists tests)
-      ["BusinessEstablishment.workContracts", "establishmentIds"],
-    ]);
-    expect(declared).toEqual(EDGE_OWN_FILTERS);
   });
 });

@@ -2,7 +2,8 @@ import type { GraphQLResolveInfo } from "graphql";
 import { Args, ArgsType, Ctx, Field, FieldResolver, Info, Query, Resolver, Root } from "type-graphql";
 import { PageArgs, RestFilter, connectionType, cursorScope, pageSize, ref, selects, type ConnectionResult } from "../../shared/graphql/index.js";
 import { isLegacyId, type QueryParams } from "../../shared/upstream/index.js";
-import { edgeOwnFilterRefusal } from "../../../platform/input-checks.js";
+import { checkFieldRules } from "../../../platform/field-rules.js";
+import { legacyTimeFieldRules } from "../field-rules.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { legacyEstablishmentsConnection, legacyConnection, legacyStart, workContractsOfEstablishmentLoader } from "../connections.js";
@@ -58,8 +59,8 @@ export class BusinessEstablishmentResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<ConnectionResult<RestWorkContract>> {
     const first = pageSize(args.first);
-    // also refused on the whole operation (EDGE_OWN_FILTERS); here for a caller that skips the checks
-    if (args.filter?.establishmentIds !== undefined && args.filter.establishmentIds !== null) throw edgeOwnFilterRefusal("establishmentIds");
+    // also refused on the whole operation (field-rules.ts); here for a caller that skips the checks
+    checkFieldRules(legacyTimeFieldRules["BusinessEstablishment.workContracts"], args);
     const query = workContractQuery(args.filter);
     if (query === null) {
       const binding = { signer: ctx.upstream.cursors, scope: cursorScope(WORK_CONTRACTS_PATH, { establishmentId: "" }) };

@@ -11,7 +11,8 @@ import { EmployeeTimeEntryFilter, TimeEntry } from "../time-entry/time-entry.js"
 import { TimeEntryConnection, timeEntryQuery } from "../time-entry/time-entry.resolver.js";
 import { WorkContract } from "../work-contract/work-contract.js";
 import { Employee, type EmployeeRef } from "./employee.js";
-import { checkTimeEntryRange } from "../../../platform/time-entry-range.js";
+import { checkFieldRules } from "../../../platform/field-rules.js";
+import { legacyTimeFieldRules } from "../field-rules.js";
 
 @ArgsType()
 class TimeEntryConnectionArgs extends PageArgs {
@@ -74,7 +75,7 @@ export class EmployeeResolver {
     @Args(() => TimeEntriesArgs) { from, to, modifiedSince, includeTheoretical }: TimeEntriesArgs,
     @Ctx() ctx: SubgraphContext,
   ): Promise<RestTimeEntry[]> {
-    checkTimeEntryRange({ from, to });
+    checkFieldRules(legacyTimeFieldRules["Employee.timeEntries"], { from, to });
     const query = timeEntryQuery({ startsOn: { from, to }, modifiedSince, includeTheoretical });
     try {
       return await loadIfVisible(ctx, employee.id, () => timeEntriesLoader(ctx).load({ ownerId: employee.id, query }));

@@ -16,7 +16,8 @@ import {
   InvalidInputError,
   invalidInput,
 } from "../../shared/graphql/index.js";
-import { checkTimeEntryFilter } from "../../../platform/time-entry-range.js";
+import { checkFieldRules } from "../../../platform/field-rules.js";
+import { legacyTimeFieldRules } from "../field-rules.js";
 import { isLocalDateTime } from "../../../platform/input-checks.js";
 import { loadEvery, isLegacyId } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
@@ -47,7 +48,7 @@ class TimeEntriesArgs extends PageArgs {
  * asked for, as docs/interface.md#legacy-time-entry advises sync clients.
  */
 export function timeEntryQuery(filter: Omit<EmployeeTimeEntryFilter, "includeTheoretical"> & { includeTheoretical?: boolean | null }): TimeEntryQuery {
-  checkTimeEntryFilter(filter, { owners: false });
+  checkFieldRules(legacyTimeFieldRules["Employee.timeEntryConnection"], { filter });
   // the operation's input checks refuse these first; a prefixed schema (GRAPH_PREFIX) renames the types they go by
   const bounds: Array<[string, string | null | undefined, (value: string) => boolean]> = [
     ["startsOn.from", filter.startsOn?.from, isIsoDate],
@@ -126,7 +127,7 @@ export class TimeEntryResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<ConnectionResult<RestTimeEntry>> {
-    checkTimeEntryFilter(args.filter, { owners: true });
+    checkFieldRules(legacyTimeFieldRules["Query.timeEntries"], args);
     const owners = new RestFilter().strings("ownerId", "ownerIds", args.filter.ownerIds, { pattern: LEGACY_IDS }).query;
     const query = { ...owners, ...timeEntryQuery(args.filter) };
     const binding = { signer: ctx.upstream.cursors, scope: cursorScope(TIME_ENTRIES_PATH, query) };

@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import {
   childConnection,
-  edgeQuery,
+  edgeArgsQuery,
   filterArgs,
   listConnection,
   requiredId,
@@ -15,21 +15,12 @@ import {
 } from "../../shared/graphql/index.js";
 import { jobQualificationsOfProfession } from "../edges.js";
 import { JobQualificationConnection, JobQualificationFilter } from "../job-qualification/job-qualification.js";
-import { jobQualificationQuery } from "../job-qualification/job-qualification.resolver.js";
 import { professionLoader } from "../loaders.js";
 import type { RestProfession } from "../rest.js";
 import { Profession, ProfessionConnection, ProfessionFilter } from "./profession.js";
 
 const ProfessionListArgs = filterArgs(ProfessionFilter);
 
-/**
- * `Profession.jobQualifications`' filter, checked with the operation's other arguments before any
- * upstream call (`SubgraphModule.fieldChecks`): a nested edge's resolver runs only after the
- * calls of the fields above it.
- */
-export const professionFieldChecks = {
-  "Profession.jobQualifications": (args: Record<string, any>) => edgeQuery(jobQualificationsOfProfession, jobQualificationQuery(args.filter)),
-};
 const JobQualificationListArgs = filterArgs(JobQualificationFilter);
 
 @Resolver(() => Profession)
@@ -69,6 +60,6 @@ export class ProfessionResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return childConnection(ctx, info, jobQualificationsOfProfession, profession.id, { first, after }, jobQualificationQuery(filter));
+    return childConnection(ctx, info, jobQualificationsOfProfession, profession.id, { first, after }, edgeArgsQuery(jobQualificationsOfProfession, { filter }));
   }
 }

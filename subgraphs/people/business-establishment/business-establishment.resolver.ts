@@ -1,11 +1,11 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { listQuery } from "../../shared/graphql/index.js";
+import { edgeArgsQuery } from "../../shared/graphql/index.js";
 import { childConnection } from "../../shared/graphql/index.js";
 import { jobPositionsOfEstablishment, membersOfEstablishment } from "../edges.js";
-import { JobPositionConnection, JobPositionListArgs, jobPositionQuery } from "../job-position/job-position.js";
-import { EmployeeConnection, EmployeeListArgs, employeeQuery } from "../employee/employee.js";
+import { JobPositionConnection, JobPositionListArgs } from "../job-position/job-position.js";
+import { EmployeeConnection, EmployeeListArgs } from "../employee/employee.js";
 import { BusinessEstablishment } from "./business-establishment.js";
 
 @Resolver(() => BusinessEstablishment)
@@ -17,7 +17,7 @@ export class BusinessEstablishmentResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return childConnection(ctx, info, membersOfEstablishment, businessEstablishment.id, args, listQuery(args, employeeQuery));
+    return childConnection(ctx, info, membersOfEstablishment, businessEstablishment.id, args, edgeArgsQuery(membersOfEstablishment, args));
   }
 
   @FieldResolver(() => JobPositionConnection, { nullable: true, description: "Job positions in this establishment (past, current and upcoming), by id." })
@@ -27,6 +27,6 @@ export class BusinessEstablishmentResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return childConnection(ctx, info, jobPositionsOfEstablishment, businessEstablishment.id, args, listQuery(args, jobPositionQuery));
+    return childConnection(ctx, info, jobPositionsOfEstablishment, businessEstablishment.id, args, edgeArgsQuery(jobPositionsOfEstablishment, args));
   }
 }

@@ -1,11 +1,11 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { listQuery } from "../../shared/graphql/index.js";
+import { edgeArgsQuery } from "../../shared/graphql/index.js";
 import { childConnection } from "../../shared/graphql/index.js";
 import { jobPositionsOfDepartment, membersOfDepartment } from "../edges.js";
-import { JobPositionConnection, JobPositionListArgs, jobPositionQuery } from "../job-position/job-position.js";
-import { EmployeeConnection, EmployeeListArgs, employeeQuery } from "../employee/employee.js";
+import { JobPositionConnection, JobPositionListArgs } from "../job-position/job-position.js";
+import { EmployeeConnection, EmployeeListArgs } from "../employee/employee.js";
 import { Department } from "./department.js";
 
 @Resolver(() => Department)
@@ -17,7 +17,7 @@ export class DepartmentResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return childConnection(ctx, info, membersOfDepartment, department.id, args, listQuery(args, employeeQuery));
+    return childConnection(ctx, info, membersOfDepartment, department.id, args, edgeArgsQuery(membersOfDepartment, args));
   }
 
   @FieldResolver(() => JobPositionConnection, { nullable: true, description: "Job positions in this department (past, current and upcoming), by id." })
@@ -27,6 +27,6 @@ export class DepartmentResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return childConnection(ctx, info, jobPositionsOfDepartment, department.id, args, listQuery(args, jobPositionQuery));
+    return childConnection(ctx, info, jobPositionsOfDepartment, department.id, args, edgeArgsQuery(jobPositionsOfDepartment, args));
   }
 }

@@ -1,5 +1,5 @@
 import { getArgumentValues, getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo, type SelectionNode } from "graphql";
-import { childConnection, knownChildren, listQuery, readsBeyondKey, RestFilter, someField, type SubgraphContext } from "../../shared/graphql/index.js";
+import { childConnection, edgeArgsQuery, knownChildren, readsBeyondKey, RestFilter, someField, type SubgraphContext } from "../../shared/graphql/index.js";
 import { groupBy, isListable } from "../../shared/upstream/index.js";
 import { readsDefinitionDetails } from "../employee-attribute/definition-selection.js";
 import { employmentsOfEmployee, jobPositionsOfEmployee, jobPositionsOfEmployment, reportsOfManager } from "../edges.js";
@@ -12,7 +12,6 @@ import {
   probationaryPeriodsByEmploymentLoader,
 } from "../loaders.js";
 import type { RestEmployee } from "../rest.js";
-import { employeeQuery } from "./employee.js";
 
 /**
  * `employee(id)`: what the operation reads of the employee that needs nothing but its id starts
@@ -52,7 +51,7 @@ export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo,
   const reports = fields.get("directReports")?.[0];
   if (reports) {
     const a = args(reports);
-    startIgnoringFailure(() => childConnection(ctx, childInfo(reports), reportsOfManager, id, a, listQuery(a, employeeQuery)));
+    startIgnoringFailure(() => childConnection(ctx, childInfo(reports), reportsOfManager, id, a, edgeArgsQuery(reportsOfManager, a)));
   }
   const employments = fields.get("employments")?.[0];
   if (employments) startIgnoringFailure(() => childConnection(ctx, childInfo(employments), employmentsOfEmployee, id, args(employments)));

@@ -1,15 +1,15 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { employeeIncludes, employeeLoaderFor, Portrait, portraitOf } from "./portrait.js";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { DateScalar, listConnection, type SubgraphContext, childConnection, referenceTo } from "../../shared/graphql/index.js";
+import { DateScalar, listConnection, type SubgraphContext, childConnection, edgeArgsQuery, referenceTo } from "../../shared/graphql/index.js";
 import { RestFilter } from "../../shared/graphql/index.js";
 import { listQuery } from "../../shared/graphql/index.js";
 import { employmentsOfEmployee, jobPositionsOfEmployee, jobPositionsOfManager, reportsOfManager } from "../edges.js";
 import { EmployeeAttribute } from "../employee-attribute/employee-attribute.js";
 import { readsDefinitionDetails } from "../employee-attribute/definition-selection.js";
 import { EmployeePersonalRecord } from "../employee-personal-record/employee-personal-record.js";
-import { Employment, EmploymentConnection, EmploymentListArgs, employmentQuery } from "../employment/employment.js";
-import { JobPosition, JobPositionConnection, JobPositionListArgs, jobPositionQuery } from "../job-position/job-position.js";
+import { Employment, EmploymentConnection, EmploymentListArgs } from "../employment/employment.js";
+import { JobPosition, JobPositionConnection, JobPositionListArgs } from "../job-position/job-position.js";
 import {
   employeeListEmbeds,
   applicableJobPositionOf,
@@ -66,7 +66,7 @@ export class EmployeeResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return childConnection(ctx, info, reportsOfManager, employee.id, args, listQuery(args, employeeQuery));
+    return childConnection(ctx, info, reportsOfManager, employee.id, args, edgeArgsQuery(reportsOfManager, args));
   }
 
   @FieldResolver(() => EmploymentConnection, { nullable: true, description: "The employee's employments, by start date unless `sort` says otherwise." })
@@ -76,7 +76,7 @@ export class EmployeeResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return childConnection(ctx, info, employmentsOfEmployee, employee.id, args, listQuery(args, employmentQuery));
+    return childConnection(ctx, info, employmentsOfEmployee, employee.id, args, edgeArgsQuery(employmentsOfEmployee, args));
   }
 
   @FieldResolver(() => JobPositionConnection, {
@@ -89,7 +89,7 @@ export class EmployeeResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return childConnection(ctx, info, jobPositionsOfEmployee, employee.id, args, listQuery(args, jobPositionQuery));
+    return childConnection(ctx, info, jobPositionsOfEmployee, employee.id, args, edgeArgsQuery(jobPositionsOfEmployee, args));
   }
 
   @FieldResolver(() => JobPositionConnection, {
@@ -102,7 +102,7 @@ export class EmployeeResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return childConnection(ctx, info, jobPositionsOfManager, employee.id, args, listQuery(args, jobPositionQuery));
+    return childConnection(ctx, info, jobPositionsOfManager, employee.id, args, edgeArgsQuery(jobPositionsOfManager, args));
   }
 
   @FieldResolver(() => EmployeePersonalRecord, { nullable: true })

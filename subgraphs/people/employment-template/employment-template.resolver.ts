@@ -1,11 +1,11 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { listQuery } from "../../shared/graphql/index.js";
+import { edgeArgsQuery } from "../../shared/graphql/index.js";
 import { childConnection } from "../../shared/graphql/index.js";
 import { employeesOfTemplate, employmentsOfTemplate } from "../edges.js";
-import { EmployeeConnection, EmployeeListArgs, employeeQuery } from "../employee/employee.js";
-import { EmploymentConnection, EmploymentListArgs, employmentQuery } from "../employment/employment.js";
+import { EmployeeConnection, EmployeeListArgs } from "../employee/employee.js";
+import { EmploymentConnection, EmploymentListArgs } from "../employment/employment.js";
 import { EmploymentTemplate } from "./employment-template.js";
 
 @Resolver(() => EmploymentTemplate)
@@ -17,7 +17,7 @@ export class EmploymentTemplateResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return childConnection(ctx, info, employmentsOfTemplate, employmentTemplate.id, args, listQuery(args, employmentQuery));
+    return childConnection(ctx, info, employmentsOfTemplate, employmentTemplate.id, args, edgeArgsQuery(employmentsOfTemplate, args));
   }
 
   @FieldResolver(() => EmployeeConnection, { nullable: true, description: "Employees whose applicable employment was made from this template, by id." })
@@ -27,6 +27,6 @@ export class EmploymentTemplateResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return childConnection(ctx, info, employeesOfTemplate, employmentTemplate.id, args, listQuery(args, employeeQuery));
+    return childConnection(ctx, info, employeesOfTemplate, employmentTemplate.id, args, edgeArgsQuery(employeesOfTemplate, args));
   }
 }

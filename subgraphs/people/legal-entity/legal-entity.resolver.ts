@@ -1,11 +1,11 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { listQuery } from "../../shared/graphql/index.js";
+import { edgeArgsQuery } from "../../shared/graphql/index.js";
 import { childConnection } from "../../shared/graphql/index.js";
 import { employeesOfLegalEntity, employmentsOfLegalEntity } from "../edges.js";
-import { EmployeeConnection, EmployeeListArgs, employeeQuery } from "../employee/employee.js";
-import { EmploymentConnection, EmploymentListArgs, employmentQuery } from "../employment/employment.js";
+import { EmployeeConnection, EmployeeListArgs } from "../employee/employee.js";
+import { EmploymentConnection, EmploymentListArgs } from "../employment/employment.js";
 import { LegalEntity } from "./legal-entity.js";
 
 @Resolver(() => LegalEntity)
@@ -17,7 +17,7 @@ export class LegalEntityResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return childConnection(ctx, info, employmentsOfLegalEntity, legalEntity.id, args, listQuery(args, employmentQuery));
+    return childConnection(ctx, info, employmentsOfLegalEntity, legalEntity.id, args, edgeArgsQuery(employmentsOfLegalEntity, args));
   }
 
   @FieldResolver(() => EmployeeConnection, { nullable: true, description: "Employees whose applicable employment is with this legal entity, by id." })
@@ -27,6 +27,6 @@ export class LegalEntityResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return childConnection(ctx, info, employeesOfLegalEntity, legalEntity.id, args, listQuery(args, employeeQuery));
+    return childConnection(ctx, info, employeesOfLegalEntity, legalEntity.id, args, edgeArgsQuery(employeesOfLegalEntity, args));
   }
 }

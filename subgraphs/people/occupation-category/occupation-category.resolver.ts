@@ -1,8 +1,8 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Args, Ctx, FieldResolver, Info, Resolver, Root } from "type-graphql";
-import { childConnection, listQuery, type SubgraphContext } from "../../shared/graphql/index.js";
+import { childConnection, edgeArgsQuery, type SubgraphContext } from "../../shared/graphql/index.js";
 import { jobPositionsOfOccupationCategory } from "../edges.js";
-import { JobPositionConnection, JobPositionListArgs, jobPositionQuery } from "../job-position/job-position.js";
+import { JobPositionConnection, JobPositionListArgs } from "../job-position/job-position.js";
 import { OccupationCategory } from "./occupation-category.js";
 
 @Resolver(() => OccupationCategory)
@@ -14,6 +14,6 @@ export class OccupationCategoryResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return childConnection(ctx, info, jobPositionsOfOccupationCategory, occupationCategory.id, args, listQuery(args, jobPositionQuery));
+    return childConnection(ctx, info, jobPositionsOfOccupationCategory, occupationCategory.id, args, edgeArgsQuery(jobPositionsOfOccupationCategory, args));
   }
 }

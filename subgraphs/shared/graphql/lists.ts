@@ -4,7 +4,9 @@ import { InFlightReads } from "../upstream/loaders.js";
 import { arrayConnection, childConnectionLoader, cursorScope, pageSize, restConnection, selects, type ConnectionArgs, type ConnectionResult } from "./connection.js";
 import type { SubgraphContext } from "./server.js";
 import { primeEmbedded, selectedFieldsIn, type EmbeddedPrime } from "./embedded.js";
-import { edgeOwnFilterRefusal } from "../../../platform/input-checks.js";
+import { ownFilterRefusal, type FieldRules } from "../../../platform/field-rules.js";
+import type { FieldChecks } from "../../../platform/input-checks.js";
+import { listQuery, type ListArgs } from "./list-args.js";
 
 /**
  * The two ways a subgraph serves a REST list as a connection, the same for every subgraph:
@@ -57,8 +59,8 @@ export interface ChildEdge<T> {
   path: string;
   /** the list filter that names the parent, e.g. `employee.id` */
   filter: string;
-  /** the same filter in the GraphQL filter input, for edges that take one: it cannot be given there */
-  filterField?: string;
+  /** the field that serves the edge, when it takes the caller's `filter` (and `sort`) */
+  field?: EdgeField;
   /** the order when the caller asks none (a REST sort instruction); without it, the list's default */
   sort?: string;
   /** the parent of an item; may load what it needs through the request's loaders */
@@ -70,14 +72,62 @@ export interface ChildEdge<T> {
 }
 
 /**
+ * The field of an edge that takes the caller's `filter` and `sort` (`Employee.employments`), declared
+ * with the edge: the subgraph's field checks and the gateway's copy of them
+ * (`schema/field-checks.json`) are derived from it (`edgeFieldChecks`).
+ */
+export interface EdgeField {
+  /** its schema coordinate, without GRAPH_PREFIX: `Employee.employments` */
+  coordinate: string;
+  /** the field of the filter input that names the edge's own filter (`employeeIds`): refused there */
+  ownFilter: string;
+  /** the REST query of the caller's `filter` (which it validates), the resolver's and the checks' */
+  query(filter: any): Record<string, string>;
+}
+
+/** An edge whose field takes the caller's `filter` and `sort`. */
+export type FilteredEdge<T> = ChildEdge<T> & { field: EdgeField };
+
+/**
  * The REST query of one edge's list for the caller's other filters and sort (`query`, already
  * validated): refuses the filter the edge sets itself, and adds the edge's default order. The
  * subgraph's whole-operation input checks call it too, so that a bad edge argument anywhere in an
  * operation is refused before its first upstream call.
  */
 export function edgeQuery<T>(edge: ChildEdge<T>, query: QueryParams): QueryParams {
-  if (query[edge.filter] !== undefined) throw edgeOwnFilterRefusal(edge.filterField ?? edge.filter);
+  if (query[edge.filter] !== undefined) throw ownFilterRefusal(edge.field?.ownFilter ?? edge.filter);
   return edge.sort && query.sort === undefined ? { ...query, sort: edge.sort } : query;
+}
+
+/** The REST query of the caller's arguments (`filter`, `sort`) on a filtered edge's field, by the edge's own `query`. */
+export function edgeArgsQuery(edge: FilteredEdge<unknown>, args: ListArgs<unknown, string>): QueryParams {
+  return listQuery(args, edge.field.query);
+}
+
+/**
+ * The field rules and checks of a subgraph's filtered edges (`SubgraphModule.fieldRules` and
+ * `fieldChecks`), derived from their declarations (the values of its `edges.ts`; anything that is
+ * no filtered edge is passed over): the own filter as a rule, which the gateway applies too, and
+ * the REST query of the other arguments as the subgraph's check. Both run on the whole operation
+ * before it starts, so that a bad filter on `departments { nodes { jobPositions(filter: …) } }` is
+ * refused with no upstream call at all, not after the list above it was read; the resolvers run
+ * the same query (`childConnection`).
+ */
+export function edgeFieldChecks(declared: Iterable<unknown>): { fieldRules: FieldRules; fieldChecks: FieldChecks } {
+  const fieldRules: FieldRules = {};
+  const fieldChecks: FieldChecks = {};
+  for (const edge of declared) {
+    if (!isFilteredEdge(edge)) continue;
+    const { coordinate, ownFilter } = edge.field;
+    if (fieldRules[coordinate]) throw new Error(`two edges are declared for ${coordinate}`);
+    fieldRules[coordinate] = [{ rule: "ownFilter", field: ownFilter }];
+    fieldChecks[coordinate] = (args) => void edgeQuery(edge, edgeArgsQuery(edge, args));
+  }
+  return { fieldRules, fieldChecks };
+}
+
+function isFilteredEdge(value: unknown): value is FilteredEdge<unknown> {
+  return typeof value === "object" && value !== null && typeof (value as ChildEdge<unknown>).path === "string" && (value as ChildEdge<unknown>).field !== undefined;
 }
 
 /**

@@ -14,7 +14,8 @@ import { ANNOUNCEMENT_OPERATION, DEADLINE_HEADER, OPERATION_HEADER, SUBGRAPH_SEC
 import { OperationScopes } from "./operation-scope.js";
 import { guardEntities } from "./entities.js";
 import { verifiedCursorPayload } from "./cursors.js";
-import { currentApiId, edgeOwnFilterChecks, inputChecks, type FieldChecks, type IdRule } from "../../../platform/input-checks.js";
+import { currentApiId, inputChecks, type FieldChecks, type IdRule } from "../../../platform/input-checks.js";
+import { fieldRuleChecks, type FieldRules } from "../../../platform/field-rules.js";
 import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
 import { ErrorCode } from "../../../platform/error-codes.js";
 import { processMetrics } from "../../../platform/metrics.js";
@@ -56,7 +57,9 @@ export interface SubgraphServerOptions {
   debugErrors?: boolean;
   /** the rule of the ids this subgraph's arguments carry (default: the current API's) */
   ids?: IdRule;
-  /** argument checks of particular fields, run before the operation (input-checks.ts) */
+  /** argument rules of particular fields, run before the operation (field-rules.ts, input-checks.ts) */
+  fieldRules?: FieldRules;
+  /** argument checks of particular fields, run before the operation after their rules (input-checks.ts) */
   fieldChecks?: FieldChecks;
   /** GRAPH_PREFIX the schema was built with, so that the input checks know its names */
   prefix?: string | null;
@@ -114,7 +117,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       inputChecks<SubgraphContext>({
         ids,
         after: (cursor) => verifiedCursorPayload(options.upstream.cursors, cursor),
-        fields: { ...edgeOwnFilterChecks, ...options.fieldChecks },
+        fields: fieldRuleChecks(options.fieldRules ?? {}, options.fieldChecks),
         prefix: options.prefix,
       }),
       operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 })),

@@ -7,6 +7,7 @@ import { loadUpstreamConfig, Upstream, useExpectationLogger } from "../upstream/
 import { loadOperationLimits, type OperationLimits } from "../../../platform/limits.js";
 import { startSubgraph, type RunningSubgraph, type SubgraphContext } from "./server.js";
 import type { FieldChecks, IdRule } from "../../../platform/input-checks.js";
+import type { FieldRules } from "../../../platform/field-rules.js";
 import { startTracing, tracingSettings, type Tracing } from "../../../platform/tracing.js";
 
 /** What each subgraph folder exports from its `index.ts`. */
@@ -20,7 +21,13 @@ export interface SubgraphModule {
   buildSchema(naming?: SchemaNaming): Promise<GraphQLSchema>;
   /** the rule of the ids its arguments carry (default: the current API's) */
   ids?: IdRule;
-  /** argument checks of particular fields, run on the whole operation before it starts */
+  /**
+   * argument rules of particular fields, as data (platform/field-rules.ts), run on the whole
+   * operation before it starts; `npm run schema` writes them to `schema/field-checks.json`, the
+   * gateway's copy
+   */
+  fieldRules?: FieldRules;
+  /** argument checks of particular fields the gateway does not run (a filter's REST query), after the rules */
   fieldChecks?: FieldChecks;
   /** the reads a query needs no id for, started as it begins to run (docs/graph.md#batching-rules) */
   prefetch?: (ctx: SubgraphContext) => Promise<unknown> | void;
@@ -57,6 +64,7 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     production: options.production,
     debugErrors: options.debugErrors,
     ids: module.ids,
+    fieldRules: module.fieldRules,
     fieldChecks: module.fieldChecks,
     prefix: options.prefix ?? null,
     lifecycle: options.lifecycle,
