@@ -3,6 +3,7 @@ import type { GraphQLResolveInfo } from "graphql";
 import { connectionItems, fieldTypeName, readsReference, type EmbeddedPrime, type SubgraphContext } from "../shared/graphql/index.js";
 import {
   adaptiveLoader,
+  followPages,
   groupedLoader,
   keyedLoader,
   listByIdsLoader,
@@ -145,22 +146,21 @@ const LABEL_TYPE = "taxonomy-label";
 
 /**
  * Every page of an attribute list, with the embedded definitions when `embed` is set. Pages are
- * read one after another: the next page's cursor comes with the previous one.
+ * read one after another (`followPages`): the next page's cursor comes with the previous one.
  */
 async function readAttributes(session: UpstreamSession, query: QueryParams, embed: boolean): Promise<AttributeNode[]> {
   const out: AttributeNode[] = [];
-  let page: string | null = null;
-  for (;;) {
+  const pages = followPages("/employee-attributes", null, async (page) => {
     const envelope = await session.current.page<RestEmployeeAttribute>("/employee-attributes", {
       ...query,
       limit: MAX_FILTER_VALUES,
       ...(embed ? { include: "embedded" } : {}),
       ...(page ? { page } : {}),
     });
-    out.push(...attributeNodes(envelope.items, embed ? envelope.embedded : undefined));
-    page = nextPageCursor(envelope);
-    if (page === null) return out;
-  }
+    return { page: envelope, next: nextPageCursor(envelope) };
+  });
+  for await (const { page } of pages) out.push(...attributeNodes(page.items, embed ? page.embedded : undefined));
+  return out;
 }
 
 /** Attaches the embedded definitions (keyed by type then id) and the labels their values name to their attributes. */
