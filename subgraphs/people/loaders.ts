@@ -27,6 +27,7 @@ import type {
 // edges.ts imports this module too: its edges are read when a loader is made, never at load time
 import { jobPositionsOfEmployee } from "./edges.js";
 import { taxonomyLabelIds, type EmbeddedLabel } from "./employee-attribute/taxonomy-labels.js";
+import { readsPortraitAddress } from "./employee/portrait-selection.js";
 
 /**
  * The request's loaders of the people subgraph, by name. Every loader lives in the request's
@@ -52,6 +53,14 @@ export const employeeLoader = (ctx: SubgraphContext) =>
  */
 export const employeeWithLinksLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("employeeWithLinks", () => listByIdsLoader<RestEmployee>(ctx.upstream, "/employees", { query: { include: "links" } }));
+
+/**
+ * The loader an employee reference under this field reads through: with links when a portrait
+ * address is read below it, so that the address costs no second read of the same employees.
+ */
+export function employeeLoaderFor(ctx: SubgraphContext, info: GraphQLResolveInfo) {
+  return readsPortraitAddress(info) ? employeeWithLinksLoader(ctx) : employeeLoader(ctx);
+}
 
 /**
  * Every job position of an employee (`job-positions?employment.employee.id=`, by start date, the
