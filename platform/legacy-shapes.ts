@@ -1,9 +1,10 @@
 import { Type, type TSchema } from "@sinclair/typebox";
 
 /**
- * The response shapes of the legacy API (docs/interface.md#legacy-api), declared once. Two users:
- * the legacy conformance test validates the in-process service's answers against them, and the
- * legacy-time subgraph's payload types are derived from them (subgraphs/legacy-time/rest.ts).
+ * The response shapes of the legacy API (docs/interface.md#legacy-api), declared once. The legacy
+ * conformance test validates the in-process service's answers against them, the service reads
+ * its list of readable user fields from `User`, and the legacy-time subgraph's payload types are
+ * derived from them (subgraphs/legacy-time/rest.ts).
  * Objects are closed where docs/interface.md lists every field (time entries, their owner,
  * departments, axis sections), so that an invented field fails too.
  */

@@ -4,11 +4,13 @@ import { Type, type TObject, type TProperties, type TSchema } from "@sinclair/ty
  * The response shapes of the directory's current API (`/service-api`), declared once: every
  * resource representation, the collection envelope and problem details.
  *
- * Two users: the conformance test validates every answer of the in-process service against them
- * (strictly: no member beyond those declared, enums closed), and the facade's upstream client
+ * Their users: the conformance test validates every answer of the in-process service against them
+ * (strictly: no member beyond those declared, enums closed), the facade's upstream client
  * checks the answers of any upstream against them for the members the facade relies on (see
  * expectations.ts: only a missing required member is reported there, so that an upstream adding
- * members or enum values does not break the facade).
+ * members or enum values does not break the facade), the directory's OpenAPI document serves
+ * them, and the subgraphs' payload types are `Static<>` of them (`subgraphs/<name>/rest.ts`),
+ * which is why the helpers below keep their members' and literals' types.
  *
  * The members follow the interface the facade is written against and, where it is silent, the
  * production service's own document for API version 2024-11-01.
