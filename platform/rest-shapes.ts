@@ -4,11 +4,13 @@ import { Type, type TObject, type TProperties, type TSchema } from "@sinclair/ty
  * The response shapes of the directory's current API (`/service-api`), declared once: every
  * resource representation, the collection envelope and problem details.
  *
- * Two users: the conformance test validates every answer of the in-process service against them
- * (strictly: no member beyond those declared, enums closed), and the facade's upstream client
+ * Their users: the conformance test validates every answer of the in-process service against them
+ * (strictly: no member beyond those declared, enums closed), the facade's upstream client
  * checks the answers of any upstream against them for the members the facade relies on (see
  * expectations.ts: only a missing required member is reported there, so that an upstream adding
- * members or enum values does not break the facade).
+ * members or enum values does not break the facade), the directory's OpenAPI document serves
+ * them, and the subgraphs' payload types are `Static<>` of them (`subgraphs/<name>/rest.ts`),
+ * which is why the helpers below keep their members' and literals' types.
  *
  * The members follow the interface the facade is written against and, where it is silent, the
  * production service's own document for API version 2024-11-01.
@@ -22,35 +24,35 @@ const DatePattern = "^\\d{4}-\\d{2}-\\d{2}$";
 const IsoDate = Type.String({ pattern: DatePattern });
 const Timestamp = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$" });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Enum = (...values: string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const Enum = <V extends string>(...values: readonly V[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
 /** `{id, type, url}` of a resource of the given type */
-export const Ref = (type: string) => Type.Object({ id: Id, type: Type.Literal(type), url: Url }, strict);
+export const Ref = <N extends string>(type: N) => Type.Object({ id: Id, type: Type.Literal(type), url: Url }, strict);
 /** a reference whose `type` is not fixed (an event's type is its kind) */
 const AnyRef = Type.Object({ id: Id, type: Type.String({ minLength: 1 }), url: Url }, strict);
 const Link = Nullable(Type.Object({ href: Url }, strict));
-const Links = (...names: string[]) => Type.Object(Object.fromEntries(names.map((n) => [n, Link])), strict);
+const Links = <N extends string>(...names: N[]) => Type.Object(Object.fromEntries(names.map((n) => [n, Link])) as { [K in N]: typeof Link }, strict);
 /** field -> language tag -> text */
-const T9n = Type.Record(Type.String(), Type.Record(Type.String(), Nullable(Type.String())));
-const Formatted = (...formats: string[]) => Type.Object({ format: Enum(...formats), value: Type.String() }, strict);
+export const T9n = Type.Record(Type.String(), Type.Record(Type.String(), Nullable(Type.String())));
+const Formatted = <V extends string>(...formats: readonly V[]) => Type.Object({ format: Enum(...formats), value: Type.String() }, strict);
 const Embedded = Type.Record(Type.String(), Type.Record(Type.String(), Type.Object({})));
 
 const STATUS = Enum("active", "upcoming", "deactivated");
-const LEGAL_ENTITY_TAX_FORMATS = ["other", "franceSIREN", "spainNIF", "germanySN"];
-const ESTABLISHMENT_TAX_FORMATS = ["other", "franceSIRET", "spainNIF"];
-const INDUSTRY_FORMATS = ["other", "franceAPE", "spainCNAE", "germanyWZ", "usaNAICS"];
+const LEGAL_ENTITY_TAX_FORMATS = ["other", "franceSIREN", "spainNIF", "germanySN"] as const;
+const ESTABLISHMENT_TAX_FORMATS = ["other", "franceSIRET", "spainNIF"] as const;
+const INDUSTRY_FORMATS = ["other", "franceAPE", "spainCNAE", "germanyWZ", "usaNAICS"] as const;
 export const AUDIENCES = ["employee", "student", "external", "elected", "appointee", "associate", "volunteer", "other"] as const;
-const UPDATED_ATTRIBUTES = ["remoteId", "jobTitle", "jobQualification", "occupationCategory", "workingTimeArrangement", "department"];
+const UPDATED_ATTRIBUTES = ["remoteId", "jobTitle", "jobQualification", "occupationCategory", "workingTimeArrangement", "department"] as const;
 
 /** A resource representation: `id`, `type`, `url`, its members, and `links` / `embedded` when asked. */
-function resource(type: string, members: TProperties, links: TObject = Links()): TObject {
+function resource<N extends string, M extends TProperties, L extends TObject = TObject<{}>>(type: N, members: M, links?: L) {
   return Type.Object(
     {
       id: Id,
       type: Type.Literal(type),
       url: Url,
       ...members,
-      links: Type.Optional(links),
+      links: Type.Optional((links ?? Links()) as L),
       embedded: Type.Optional(Embedded),
     },
     strict,
@@ -59,7 +61,7 @@ function resource(type: string, members: TProperties, links: TObject = Links()):
 
 const stamps = { createdAt: Timestamp, lastUpdatedAt: Timestamp };
 
-const employee = resource(
+export const employee = resource(
   "employee",
   {
     remoteId: Nullable(Type.String()),
@@ -78,7 +80,7 @@ const employee = resource(
   Links("portrait", "employments", "jobPositions", "personalRecord"),
 );
 
-const employment = resource(
+export const employment = resource(
   "employment",
   {
     remoteId: Nullable(Type.String({ minLength: 1, maxLength: 200 })),
@@ -94,7 +96,7 @@ const employment = resource(
   Links("jobPositions", "probationaryPeriods"),
 );
 
-const jobPosition = resource("job-position", {
+export const jobPosition = resource("job-position", {
   remoteId: Nullable(Type.String({ minLength: 1, maxLength: 1024 })),
   employment: Ref("employment"),
   employee: Ref("employee"),
@@ -117,7 +119,7 @@ const jobPosition = resource("job-position", {
 
 const applicability = Nullable(Type.Object({ start: Nullable(IsoDate), end: Nullable(IsoDate) }, strict));
 
-const employeeAttribute = resource("employee-attribute", {
+export const employeeAttribute = resource("employee-attribute", {
   definition: Ref("employee-attribute-definition"),
   employee: Ref("employee"),
   // docs/interface.md: the whole employment or job position the attribute comes from, when it does
@@ -128,7 +130,7 @@ const employeeAttribute = resource("employee-attribute", {
   ...stamps,
 });
 
-const employeeAttributeDefinition = resource("employee-attribute-definition", {
+export const employeeAttributeDefinition = resource("employee-attribute-definition", {
   name: Type.String(),
   multipleValueHandling: Nullable(Type.String()),
   taxonomy: Nullable(Ref("taxonomy")),
@@ -140,7 +142,7 @@ const employeeAttributeDefinition = resource("employee-attribute-definition", {
   lastArchivedAt: Nullable(Timestamp),
 });
 
-const employeePersonalRecord = resource("employee-personal-record", {
+export const employeePersonalRecord = resource("employee-personal-record", {
   employee: Ref("employee"),
   title: Enum("unknown", "mister", "miss"),
   legalGender: Enum("unknown", "male", "female", "diverse"),
@@ -163,7 +165,7 @@ const employeePersonalRecord = resource("employee-personal-record", {
   ...stamps,
 });
 
-const probationaryPeriod = resource("probationary-period", {
+export const probationaryPeriod = resource("probationary-period", {
   employment: Ref("employment"),
   startsOn: IsoDate,
   endsOn: IsoDate,
@@ -172,7 +174,7 @@ const probationaryPeriod = resource("probationary-period", {
   ...stamps,
 });
 
-const employmentTemplate = resource(
+export const employmentTemplate = resource(
   "employment-template",
   {
     title: Type.String({ minLength: 1 }),
@@ -185,13 +187,13 @@ const employmentTemplate = resource(
   Links("extensionDefinitions"),
 );
 
-const occupationCategory = resource("occupation-category", {
+export const occupationCategory = resource("occupation-category", {
   title: Type.String({ minLength: 1, maxLength: 255 }),
   businessEstablishments: Nullable(Type.Array(Ref("business-establishment"), { minItems: 1 })),
   t9n: T9n,
 });
 
-const jobQualification = resource("job-qualification", {
+export const jobQualification = resource("job-qualification", {
   title: Type.String({ minLength: 1 }),
   profession: Nullable(Ref("profession")),
   rank: Type.Integer({ minimum: 0 }),
@@ -199,13 +201,13 @@ const jobQualification = resource("job-qualification", {
   ...stamps,
 });
 
-const profession = resource("profession", {
+export const profession = resource("profession", {
   title: Type.String({ minLength: 1, maxLength: 255 }),
   isArchived: Type.Boolean(),
   t9n: T9n,
 });
 
-const legalEntity = resource(
+export const legalEntity = resource(
   "legal-entity",
   {
     legalName: Type.String({ minLength: 1, maxLength: 255 }),
@@ -221,7 +223,7 @@ const legalEntity = resource(
   Links("businessEstablishments"),
 );
 
-const businessEstablishment = resource("business-establishment", {
+export const businessEstablishment = resource("business-establishment", {
   name: Type.String({ minLength: 1 }),
   remoteId: Nullable(Type.String()),
   legalEntity: Ref("legal-entity"),
@@ -244,7 +246,7 @@ const businessEstablishment = resource("business-establishment", {
   ...stamps,
 });
 
-const department = resource(
+export const department = resource(
   "department",
   {
     name: Type.String({ minLength: 1, maxLength: 255 }),
@@ -261,14 +263,14 @@ const department = resource(
   Links("activeEmployees"),
 );
 
-const taxonomy = resource("taxonomy", {
+export const taxonomy = resource("taxonomy", {
   name: Type.String({ minLength: 1 }),
   sortLabelsBy: Enum("id", "name"),
   ...stamps,
   t9n: T9n,
 });
 
-const taxonomyLabel = resource("taxonomy-label", {
+export const taxonomyLabel = resource("taxonomy-label", {
   taxonomy: Ref("taxonomy"),
   name: Type.String({ minLength: 1 }),
   remoteId: Nullable(Type.String({ minLength: 1 })),
@@ -280,14 +282,14 @@ const taxonomyLabel = resource("taxonomy-label", {
   t9n: T9n,
 });
 
-const portrait = resource("portrait", {
+export const portrait = resource("portrait", {
   employee: Ref("employee"),
   fileName: Type.String({ minLength: 1 }),
   contentType: Type.String({ pattern: "^image/" }),
   createdAt: Timestamp,
 });
 
-const webhookEndpoint = resource("webhook-endpoint", {
+export const webhookEndpoint = resource("webhook-endpoint", {
   name: Type.String({ minLength: 1 }),
   apiVersion: Type.String({ pattern: DatePattern }),
   webhookUrl: Url,
@@ -296,7 +298,7 @@ const webhookEndpoint = resource("webhook-endpoint", {
   ...stamps,
 });
 
-const event = resource(
+export const event = resource(
   "event",
   {
     apiVersion: Type.String({ pattern: DatePattern }),
@@ -310,7 +312,7 @@ const event = resource(
   Links("retry"),
 );
 
-const webhookDelivery = resource(
+export const webhookDelivery = resource(
   "webhook-delivery",
   {
     nextAttemptAt: Nullable(Timestamp),
@@ -322,7 +324,7 @@ const webhookDelivery = resource(
   Links("attempts"),
 );
 
-const webhookDeliveryAttempt = resource("webhook-delivery-attempt", {
+export const webhookDeliveryAttempt = resource("webhook-delivery-attempt", {
   signature: Type.String(),
   webhookDelivery: Ref("webhook-delivery"),
   isSuccessful: Type.Boolean(),

@@ -61,7 +61,6 @@ export interface AxisSection {
 /** Characters that break the legacy name serialisation (docs/interface.md#legacy-axis-section). */
 const FORBIDDEN_IN_NAMES = /[[\]|/\\]/;
 const LANGUAGE_TAG = /^[a-z]{2,3}(-[A-Z]{2})?$/;
-const MAX_IDS = 100;
 /** `paging` of the list: 0,1000 by default and at most, as the other v3 lists (docs/interface.md#legacy-list-conventions) */
 const MAX_PAGE = 1000;
 const FIELDS = ["id", "code", "name", "multilingualName", "axisId", "description", "ownerId", "startOn", "endOn", "active", "isPublic", "parentAxisSections", "childrenAxisSections"];
@@ -455,7 +454,7 @@ function checkBoolean(problems: Problems, name: string, raw: unknown): boolean |
 function parseParentFilter(raw: string | undefined): ((parentIds: number[]) => boolean) | null {
   if (raw === undefined) return null;
   const all = raw.toLowerCase().startsWith("containsall,");
-  const ids = parseIdList(all ? raw.slice("containsall,".length) : raw, "parentAxisSections.id", MAX_IDS);
+  const ids = parseIdList(all ? raw.slice("containsall,".length) : raw, "parentAxisSections.id");
   return all ? (parentIds) => ids.every((id) => parentIds.includes(id)) : (parentIds) => ids.some((id) => parentIds.includes(id));
 }
 
@@ -467,8 +466,8 @@ export function registerAxisSectionRoutes(router: Router, state: () => { view: C
       const { sections } = state();
       const rawIds = singleParam(req.query, "id");
       const rawAxes = singleParam(req.query, "axisId");
-      const ids = rawIds === undefined ? null : new Set(parseIdList(rawIds, "id", MAX_IDS));
-      const axes = rawAxes === undefined ? null : new Set(parseIdList(rawAxes, "axisId", MAX_IDS));
+      const ids = rawIds === undefined ? null : new Set(parseIdList(rawIds, "id"));
+      const axes = rawAxes === undefined ? null : new Set(parseIdList(rawAxes, "axisId"));
       const parents = parseParentFilter(singleParam(req.query, "parentAxisSections.id"));
       const items = sections
         .all()

@@ -24,7 +24,6 @@ import type { UserStore } from "./users.js";
  * (a legacy PUT of `departmentId` moves a user); `currentUsers` those of them active today.
  */
 
-const MAX_IDS = 100;
 /** `paging` of the list: 0,1000 by default and at most (docs/interface.md#legacy-department) */
 const MAX_PAGE = 1000;
 /** the general position of the first root: each level below adds its sibling rank times 100^(9 - level) */
@@ -99,9 +98,9 @@ export function representDepartment(d: Department, view: CompanyView, tree: Depa
 }
 
 const DEPARTMENT_FILTERS: Record<string, ListFilter<Department>> = {
-  id: idFilter((d) => Number(d.id), MAX_IDS),
-  headId: idFilter((d) => (d.managerId === null ? null : Number(d.managerId)), MAX_IDS),
-  parentId: idFilter((d) => (d.parentId === null ? null : Number(d.parentId)), MAX_IDS),
+  id: idFilter((d) => Number(d.id)),
+  headId: idFilter((d) => (d.managerId === null ? null : Number(d.managerId))),
+  parentId: idFilter((d) => (d.parentId === null ? null : Number(d.parentId))),
 };
 
 export function registerDepartmentRoutes(

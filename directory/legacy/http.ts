@@ -102,8 +102,11 @@ export function parseBoundedInt(raw: string, name: string, min: number, max: num
   return value;
 }
 
+/** How many ids an id-list parameter takes at most (docs/interface.md#legacy-conventions). */
+export const MAX_IDS = 100;
+
 /** A comma-separated list of ids >= 1, at most `max` entries, duplicates removed. */
-export function parseIdList(raw: string, name: string, max = 100): number[] {
+export function parseIdList(raw: string, name: string, max = MAX_IDS): number[] {
   const parts = raw.split(",").map((part) => part.trim());
   if (parts.length > max) throw badRequest(`'${name}' accepts at most ${max} values, got ${parts.length}.`);
   return [...new Set(parts.map((part) => parseId(part, name)))];

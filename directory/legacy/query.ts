@@ -1,4 +1,4 @@
-import { badRequest, parseBoundedInt, parseIdList, rejectUnknownParams, singleParam } from "./http.js";
+import { MAX_IDS, badRequest, parseBoundedInt, parseIdList, rejectUnknownParams, singleParam } from "./http.js";
 import { parseLocalDateTime } from "./validate.js";
 
 /**
@@ -79,7 +79,7 @@ export function parseDateComparator(raw: string, name: string): ValueTest<string
 }
 
 /** An integer comparator: `<n>[,<n>…]` (any of), `notequal,<n>[,<n>…]` (none of). */
-export function parseIntComparator(raw: string, name: string, max = 100): ValueTest<number> {
+export function parseIntComparator(raw: string, name: string, max = MAX_IDS): ValueTest<number> {
   const parts = raw.split(",").map((p) => p.trim());
   const negate = parts[0]?.toLowerCase() === "notequal";
   const values = negate ? parts.slice(1) : parts;
@@ -248,7 +248,7 @@ export interface ItemTest<T> {
 export type ListFilter<T> = (raw: string, name: string) => ItemTest<T>;
 
 /** `<id>[,<id>…]`, at most `max`: the item's id (or the id it refers to) is one of them. */
-export function idFilter<T>(get: (item: T) => number | null, max = 100): ListFilter<T> {
+export function idFilter<T>(get: (item: T) => number | null, max = MAX_IDS): ListFilter<T> {
   return (raw, name) => {
     const ids = new Set(parseIdList(raw, name, max));
     return Object.assign((item: T) => {

@@ -1,3 +1,4 @@
+import { User } from "../../platform/legacy-shapes.js";
 import { CALENDARS, CULTURES, LEAVE_PROFILES, ROLES, WORK_CYCLES, byId } from "./reference.js";
 
 /** A legacy user's values (users.ts), shared by their representation and the checks of a PUT (user-validation.ts). */
@@ -52,16 +53,8 @@ export interface UserData {
   modifiedAt: string;
 }
 
-export const READABLE = [
-  "id", "name", "displayName", "url", "modifiedAt", "firstName", "lastName", "login", "mail",
-  "dtContractStart", "dtContractEnd", "birthDate", "employeeNumber", "calendarId", "calendar",
-  "cultureID", "culture", "picture", "legalEntityId", "legalEntity", "departmentId", "department",
-  "managerId", "manager", "manager2Id", "manager2", "rolePrincipalId", "rolePrincipal", "habilitedRoles",
-  "userWorkCycles", "extendedData", "applicationData", "userAxisValues_2", "allowsElectronicPayslip",
-  "bankName", "rib", "iban", "bic", "frenchCarTaxHorsePower", "frenchMotocyclesTaxHorsePower", "cspId",
-  "address", "directLine", "jobTitle", "personalEmail", "personalMobile", "professionalMobile", "quote",
-  "gender", "nationalityId",
-] as const;
+/** Every field a user can be read with (`fields=`): the members of the declared shape, platform/legacy-shapes.ts. */
+export const READABLE: readonly string[] = Object.keys(User.properties);
 
 export const CALENDAR_BY_ID = byId(CALENDARS);
 export const CULTURE_BY_ID = byId(CULTURES);

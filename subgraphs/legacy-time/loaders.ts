@@ -13,6 +13,7 @@ import {
   legacyItems,
   legacyListByIdsLoader,
   groupedLoader,
+  MAX_FILTER_VALUES,
   singleReadLoader,
   type QueryParams,
   type UpstreamSession,
@@ -56,7 +57,6 @@ export const TIMESHEETS_PATH = "/api/v3/timmitimesheets";
 
 /** the largest page of the work-contract and time-entry lists (docs/interface.md#legacy-paging) */
 export const LEGACY_PAGE = 1000;
-const MAX_IDS = 100;
 
 export const legacyUserLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("legacyUser", () =>
@@ -119,7 +119,7 @@ export const axisSectionLoader = (ctx: SubgraphContext) =>
     keyedLoader<string, RestAxisSection>(async (keys) => {
       const ids = [...new Set(keys.filter(isLegacyId))];
       if (ids.length === 0) return new Map();
-      const query = ids.length <= MAX_IDS ? { id: ids } : {};
+      const query = ids.length <= MAX_FILTER_VALUES ? { id: ids } : {};
       const sections = legacyItems<RestAxisSection>(await ctx.upstream.legacy.get<unknown>(AXIS_SECTIONS_PATH, query));
       return new Map(sections.map((s) => [String(s.id), s]));
     }),
@@ -258,7 +258,7 @@ export async function timeEntryChunks(
   readRest: (count: number, firstPage: RestTimeEntry[], owners: string[], pagesLeft: number) => boolean,
 ): Promise<Array<{ owners: string[]; items: RestTimeEntry[]; complete: boolean }>> {
   return Promise.all(
-    chunk(owners, MAX_IDS).map(async (part) => {
+    chunk(owners, MAX_FILTER_VALUES).map(async (part) => {
       const query = { ownerId: part, ...filter };
       const first = await session.legacy.get<unknown>(TIME_ENTRIES_PATH, { ...query, paging: `0,${LEGACY_PAGE}` });
       const items = legacyItems<RestTimeEntry>(first);

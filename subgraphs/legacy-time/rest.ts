@@ -1,80 +1,30 @@
 /**
  * Payloads of the legacy API as the directory service writes them (docs/interface.md#legacy-api,
- * docs/decisions.md#legacy-api). Ids are integers; date-times carry no offset.
+ * docs/decisions.md#legacy-api), typed from the shapes declared once in platform/legacy-shapes.ts.
+ * Ids are integers; date-times carry no offset.
  */
 
+import type { Static } from "@sinclair/typebox";
+import type * as Legacy from "../../platform/legacy-shapes.js";
+import type * as Current from "../../platform/rest-shapes.js";
+
 /** `{id, name, url}`: the legacy API's reference to a user, role, calendar... */
-export interface LegacyRef {
-  id: number;
-  name: string;
-  url?: string;
-}
+export type LegacyRef = Static<typeof Legacy.Ref>;
 
-export interface RestLegacyUser {
-  id: number;
-  name?: string;
-  displayName?: string;
-  modifiedAt?: string | null;
-  firstName?: string;
-  lastName?: string;
-  login?: string;
-  mail?: string | null;
-  dtContractStart?: string | null;
-  dtContractEnd?: string | null;
-  birthDate?: string | null;
-  employeeNumber?: string | null;
-  calendarId?: number | null;
-  calendar?: LegacyRef | null;
-  cultureID?: number | null;
-  culture?: LegacyRef | null;
-  picture?: { id: string | number; href?: string; url?: string; name?: string } | null;
-  legalEntityId?: number | null;
-  legalEntity?: LegacyRef | null;
-  departmentId?: number | null;
-  department?: LegacyRef | null;
-  managerId?: number | null;
-  manager?: LegacyRef | null;
-  manager2Id?: number | null;
-  manager2?: LegacyRef | null;
-  rolePrincipalId?: number | null;
-  rolePrincipal?: LegacyRef | null;
-  habilitedRoles?: Array<LegacyRef | null> | null;
-  userWorkCycles?: RestUserWorkCycle[] | null;
-  extendedData?: Record<string, { value: unknown } | null> | null;
-  applicationData?: { profile_leave?: LegacyRef | null } | null;
-  userAxisValues_2?: (LegacyRef & { axisId?: number }) | null;
-  allowsElectronicPayslip?: boolean | null;
-  bankName?: string | null;
-  rib?: string | null;
-  iban?: string | null;
-  bic?: string | null;
-  frenchCarTaxHorsePower?: number | null;
-  frenchMotocyclesTaxHorsePower?: number | null;
-  cspId?: number | null;
-  address?: string | null;
-  directLine?: string | null;
-  jobTitle?: string | null;
-  personalEmail?: string | null;
-  personalMobile?: string | null;
-  professionalMobile?: string | null;
-  quote?: string | null;
-  gender?: string | null;
-  nationalityId?: string | null;
-}
+/**
+ * A user as the facade reads it: only the fields it names in `fields=` are written
+ * (docs/interface.md#legacy-user), so every member but `id` may be absent.
+ */
+export type RestLegacyUser = Pick<LegacyUser, "id"> & Partial<LegacyUser>;
+type LegacyUser = Static<typeof Legacy.User>;
 
-export interface RestUserWorkCycle {
-  id: number;
-  ownerID?: number;
-  workCycleID: number;
-  startsOn: string;
-  endsOn: string | null;
-}
+export type RestUserWorkCycle = LegacyUser["userWorkCycles"][number];
 
 /**
  * The user fields the facade asks for (`fields=`): without them the legacy API writes only
  * `id, name, url`.
  */
-export const USER_FIELDS: readonly string[] = [
+export const USER_FIELDS: ReadonlyArray<keyof LegacyUser> = [
   "id", "name", "displayName", "modifiedAt", "firstName", "lastName", "login", "mail",
   "dtContractStart", "dtContractEnd", "birthDate", "employeeNumber", "calendar", "culture", "picture",
   "legalEntity", "departmentId", "managerId", "manager2Id", "rolePrincipal", "habilitedRoles",
@@ -84,24 +34,7 @@ export const USER_FIELDS: readonly string[] = [
   "gender", "nationalityId",
 ];
 
-export interface RestLegacyDepartment {
-  id: number;
-  name: string;
-  code: string | null;
-  hierarchy: string;
-  /** the parent's place in the tree (its `hierarchy`, e.g. `/1/4/`); `/` for a root */
-  parentId: string | null;
-  position: number;
-  sortOrder: number;
-  level: number;
-  isActive: boolean;
-  headID: number | null;
-  head?: LegacyRef | null;
-  users: LegacyRef[];
-  currentUsers: LegacyRef[];
-  currentUsersCount?: number;
-  url?: string;
-}
+export type RestLegacyDepartment = Static<typeof Legacy.Department>;
 
 /** The id of a department's parent from its `parentId` (the parent's hierarchy path); null for a root. */
 export function parentDepartmentId(parentId: string | number | null | undefined): number | null {
@@ -111,104 +44,24 @@ export function parentDepartmentId(parentId: string | number | null | undefined)
   return last !== undefined && /^\d{1,15}$/.test(last) ? Number(last) : null;
 }
 
-export interface RestWorkContract {
-  id: number;
-  ownerId: number;
-  externalId: string | null;
-  typeId: number;
-  startsOn: string;
-  endsOn: string | null;
-  isApplicable: boolean;
-  establishmentId: number | null;
-  spcId: number | null;
-  hiringTypeId: number | null;
-  terminationReasonId: number | null;
-  trialPeriodDays: number | null;
-  renewedTrialPeriodDays: number | null;
-  trialPeriodEndDate: string | null;
-  trialPeriodEndDate2: string | null;
-  temporaryContractGroundId: number | null;
-  internshipSupervisorId: number | null;
-  authorId: number;
-  lastModifierId: number;
-  createdAt: string;
-  lastModifiedAt: string;
-}
-
-export interface RestLegacyEstablishment {
-  id: number;
-  name: string;
-  legalUnitId: number;
-  code: string | null;
-  legalIdentificationNumber: string | null;
-  activityCode: string | null;
-  calendarId: number | null;
-  address: { street: string | null; zipCode: string | null; city: string | null } | null;
-  timezoneId: string | null;
-  usersCount: number;
-  createdAt: string;
-  author: { id: number; firstName?: string; lastName?: string; fullname?: string; url?: string } | null;
-  isArchived: boolean;
-}
-
+export type RestWorkContract = Static<typeof Legacy.WorkContract>;
+export type RestLegacyEstablishment = Static<typeof Legacy.Establishment>;
 /** The owner of a time entry or timesheet as the legacy API writes it. */
-export interface LegacyOwner {
-  id: number;
-  firstName?: string;
-  lastName?: string;
-  mail?: string;
-  legalEntityId?: number | null;
-}
-
-export interface RestTimeEntry {
-  id: number;
-  ownerId: number;
-  owner?: LegacyOwner;
-  /** 0 days, 1 hours, 2 time */
-  unit: number;
-  startsAt: string;
-  /** `d.hh:mm:ss`, the day part omitted when zero */
-  duration: string;
-  creationSource: number;
-  axisSections: Array<{ id: number }> | null;
-  comment: { id: number; content: string } | null;
-  timeTypeId: number | null;
-  endsAt?: string | null;
-  authorId?: number | null;
-  createdAt?: string | null;
-  modifierId?: number | null;
-  modifiedAt?: string | null;
-  archivedAt?: string | null;
-  /** 0 declared, 1 theoretical (from the work cycle) */
-  layer?: number;
-  timesheetId?: number | null;
-}
-
+export type LegacyOwner = Static<typeof Legacy.TimeEntryOwner>;
+/** unit 0 days, 1 hours, 2 time; layer 0 declared, 1 theoretical (from the work cycle); duration `d.hh:mm:ss`, the day part omitted when zero */
+export type RestTimeEntry = Static<typeof Legacy.TimeEntry>;
 /** A weekly timesheet (`/api/v3/timmitimesheets`); status 0 temporary, 1 pending, 2 approved, 3 rejected. */
-export interface RestTimesheet {
-  id: number;
-  ownerId: number;
-  startsOn: string;
-  endsOn: string;
-  status: number;
-}
+export type RestTimesheet = Static<typeof Legacy.Timesheet>;
 
-/** An axis section without its parents and children (the nested shape). */
-export interface RestAxisSectionFlat {
-  id: number;
-  code: string;
-  /** the invariant name */
-  name?: string;
-  /** `[en-US]Design|[fr-FR]Conception` (the legacy API's string, docs/interface.md#legacy-axis-section); an object language tag -> name is read too */
-  multilingualName: string | Record<string, string>;
-  startOn?: string | null;
-  axisId: number;
-  description: string | null;
-  ownerId: number | null;
-  endOn: string | null;
-  active: boolean;
-  isPublic: boolean;
-}
+/**
+ * An axis section without its parents and children (the nested shape). Its `multilingualName` is
+ * the legacy API's string (`[en-US]Design|[fr-FR]Conception`, docs/interface.md#legacy-axis-section);
+ * an object language tag -> name is read too.
+ */
+export type RestAxisSectionFlat = Omit<Static<typeof Legacy.AxisSectionFlat>, "multilingualName"> & { multilingualName: string | Record<string, string> };
+
+/** A section read whole carries its parents and children; one nested in another's does not. */
+export type RestAxisSection = RestAxisSectionFlat & Partial<Pick<Static<typeof Legacy.AxisSection>, "parentAxisSections" | "childrenAxisSections">>;
 
 const NAME_ENTRY = /^\[([^\]]*)\](.*)$/s;
 
@@ -224,12 +77,5 @@ export function sectionNames(section: Pick<RestAxisSectionFlat, "multilingualNam
   return out;
 }
 
-export interface RestAxisSection extends RestAxisSectionFlat {
-  parentAxisSections?: RestAxisSectionFlat[] | null;
-  childrenAxisSections?: RestAxisSectionFlat[] | null;
-}
-
 /** An employee of the current API, as far as the forward-mode visibility check needs it. */
-export interface RestCurrentEmployee {
-  id: string;
-}
+export type RestCurrentEmployee = Pick<Static<typeof Current.employee>, "id">;

@@ -3,6 +3,7 @@ import type { GraphQLResolveInfo } from "graphql";
 import { connectionItems, fieldTypeName, readsReference, type EmbeddedPrime, type SubgraphContext } from "../shared/graphql/index.js";
 import {
   adaptiveLoader,
+  followPages,
   groupedLoader,
   keyedLoader,
   listByIdsLoader,
@@ -26,6 +27,7 @@ import type {
 // edges.ts imports this module too: its edges are read when a loader is made, never at load time
 import { jobPositionsOfEmployee } from "./edges.js";
 import { taxonomyLabelIds, type EmbeddedLabel } from "./employee-attribute/taxonomy-labels.js";
+import { readsPortraitAddress } from "./employee/portrait-selection.js";
 
 /**
  * The request's loaders of the people subgraph, by name. Every loader lives in the request's
@@ -51,6 +53,14 @@ export const employeeLoader = (ctx: SubgraphContext) =>
  */
 export const employeeWithLinksLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("employeeWithLinks", () => listByIdsLoader<RestEmployee>(ctx.upstream, "/employees", { query: { include: "links" } }));
+
+/**
+ * The loader an employee reference under this field reads through: with links when a portrait
+ * address is read below it, so that the address costs no second read of the same employees.
+ */
+export function employeeLoaderFor(ctx: SubgraphContext, info: GraphQLResolveInfo) {
+  return readsPortraitAddress(info) ? employeeWithLinksLoader(ctx) : employeeLoader(ctx);
+}
 
 /**
  * Every job position of an employee (`job-positions?employment.employee.id=`, by start date, the
@@ -145,22 +155,21 @@ const LABEL_TYPE = "taxonomy-label";
 
 /**
  * Every page of an attribute list, with the embedded definitions when `embed` is set. Pages are
- * read one after another: the next page's cursor comes with the previous one.
+ * read one after another (`followPages`): the next page's cursor comes with the previous one.
  */
 async function readAttributes(session: UpstreamSession, query: QueryParams, embed: boolean): Promise<AttributeNode[]> {
   const out: AttributeNode[] = [];
-  let page: string | null = null;
-  for (;;) {
+  const pages = followPages("/employee-attributes", null, async (page) => {
     const envelope = await session.current.page<RestEmployeeAttribute>("/employee-attributes", {
       ...query,
       limit: MAX_FILTER_VALUES,
       ...(embed ? { include: "embedded" } : {}),
       ...(page ? { page } : {}),
     });
-    out.push(...attributeNodes(envelope.items, embed ? envelope.embedded : undefined));
-    page = nextPageCursor(envelope);
-    if (page === null) return out;
-  }
+    return { page: envelope, next: nextPageCursor(envelope) };
+  });
+  for await (const { page } of pages) out.push(...attributeNodes(page.items, embed ? page.embedded : undefined));
+  return out;
 }
 
 /** Attaches the embedded definitions (keyed by type then id) and the labels their values name to their attributes. */

@@ -97,7 +97,7 @@ describe("Employee.portrait", () => {
     };
     const ctx = { upstreamBaseUrl: "https://directory.example" } as SubgraphContext;
     expect(await new PortraitResolver().downloadUrl(node, ctx)).toBe("https://directory.example/service-api/files/9?token=abc");
-    const absolute = { ...node, employee: { ...node.employee, links: { portrait: { href: "https://files.example/9?token=abc" } } } };
+    const absolute = { ...node, employee: { ...node.employee, links: { ...node.employee.links!, portrait: { href: "https://files.example/9?token=abc" } } } };
     expect(await new PortraitResolver().downloadUrl(absolute, ctx)).toBe("https://files.example/9?token=abc");
   });
 });

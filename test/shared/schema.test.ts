@@ -2,7 +2,7 @@ import { composeServices } from "@apollo/composition";
 import { buildSchema, graphql, parse, type GraphQLResolveInfo } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postGraphQL } from "../helpers/stack.js";
-import { selects, subgraphSdl } from "../../subgraphs/shared/graphql/index.js";
+import { selects, subgraphSdl, translate, translations } from "../../subgraphs/shared/graphql/index.js";
 import { probeSubgraph, startProbe, type Probe } from "./probe.js";
 
 let probe: Probe;
@@ -75,6 +75,13 @@ describe("translations", () => {
       { language: "de-CH", text: "Grüezi" },
       { language: "en", text: "Hello" },
     ]);
+  });
+
+  it("a language whose text is null (the shape allows it) is neither listed nor answered", () => {
+    const t9n = { title: { "fr-FR": null, fr: "Salut", en: null } };
+    expect(translations(t9n, "title")).toEqual([{ language: "fr", text: "Salut" }]);
+    expect(translate("Hi", t9n, "title", "fr-FR")).toBe("Salut");
+    expect(translate("Hi", t9n, "title", "en")).toBe("Hi");
   });
 });
 

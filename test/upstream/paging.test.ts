@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useUpstreamFixture } from "./fixture.js";
-import type { Envelope } from "../../subgraphs/shared/upstream/index.js";
+import { followPages, type Envelope } from "../../subgraphs/shared/upstream/index.js";
 
 describe("lists of the current API", () => {
   const fx = useUpstreamFixture({ employees: 1000 });
@@ -104,5 +104,40 @@ describe("lists of the current API", () => {
   it("a path with a query string is refused", async () => {
     await expect(fx.upstream.session().current.read("/employees?id=1")).rejects.toThrow(TypeError);
     await expect(fx.upstream.session().legacy.get("api/v3/users")).rejects.toThrow(TypeError);
+  });
+});
+
+describe("followPages, the one next-page loop", () => {
+  /** a list whose pages name the next page's cursor as `next` */
+  const reader = (pages: Record<string, { items: string[]; next: string | null }>, reads: Array<string | null>) => async (cursor: string | null) => {
+    reads.push(cursor);
+    const page = pages[cursor ?? "start"]!;
+    return { page: page.items, next: page.next };
+  };
+
+  it("reads each page once, in order, until one names no next page", async () => {
+    const reads: Array<string | null> = [];
+    const items: string[] = [];
+    const pages = { start: { items: ["a"], next: "p2" }, p2: { items: ["b"], next: "p3" }, p3: { items: ["c"], next: null } };
+    for await (const { page } of followPages("/things", null, reader(pages, reads))) items.push(...page);
+    expect(items).toEqual(["a", "b", "c"]);
+    expect(reads).toEqual([null, "p2", "p3"]);
+  });
+
+  it("a list that names a page it already served again is an error, not an endless loop", async () => {
+    const reads: Array<string | null> = [];
+    const pages = { start: { items: ["a"], next: "p2" }, p2: { items: ["b"], next: "p2" } };
+    const all = async () => {
+      for await (const _ of followPages("/things", null, reader(pages, reads)));
+    };
+    await expect(all()).rejects.toThrow("GET /things: the next page repeats a page already read");
+    expect(reads).toEqual([null, "p2"]);
+  });
+
+  it("a caller that stops iterating reads no further page", async () => {
+    const reads: Array<string | null> = [];
+    const pages = { start: { items: ["a"], next: "p2" }, p2: { items: ["b"], next: null } };
+    for await (const _ of followPages("/things", null, reader(pages, reads))) break;
+    expect(reads).toEqual([null]);
   });
 });

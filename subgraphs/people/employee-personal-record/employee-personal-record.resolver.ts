@@ -3,8 +3,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "
 import { FormattedIdentifier, listConnection, type SubgraphContext, referenceTo } from "../../shared/graphql/index.js";
 import { PageArgs } from "../../shared/graphql/index.js";
 import { Employee } from "../employee/employee.js";
-import { personalRecordLoader } from "../loaders.js";
-import { employeeLoaderFor } from "../employee/portrait.js";
+import { employeeLoaderFor, personalRecordLoader } from "../loaders.js";
 import type { RestEmployeePersonalRecord } from "../rest.js";
 import {
   BankAccount,

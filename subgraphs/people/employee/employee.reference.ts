@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import type { RestEmployee } from "../rest.js";
-import { employeeLoaderFor } from "./portrait.js";
+import { employeeLoaderFor } from "../loaders.js";
 
 /**
  * `_entities` batches become one `/employees?id=` call per 100 employees; unknown ids are null.

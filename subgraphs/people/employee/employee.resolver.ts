@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { employeeIncludes, employeeLoaderFor, Portrait, portraitOf } from "./portrait.js";
+import { Portrait, portraitOf } from "./portrait.js";
+import { employeeIncludes } from "./portrait-selection.js";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import { DateScalar, listConnection, type SubgraphContext, childConnection, edgeArgsQuery, referenceTo } from "../../shared/graphql/index.js";
 import { RestFilter } from "../../shared/graphql/index.js";
@@ -14,6 +15,7 @@ import {
   employeeListEmbeds,
   applicableJobPositionOf,
   attributesByEmployeeLoader,
+  employeeLoaderFor,
   employmentLoader,
   jobPositionLoader,
   personalRecordsByEmployeeLoader,

@@ -1,7 +1,7 @@
-import type { GraphQLResolveInfo, SelectionNode } from "graphql";
+import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, Field, FieldResolver, ID, Info, ObjectType, Query, Resolver, Root } from "type-graphql";
-import { DateTimeScalar, referenceTo, requiredId, someField, URLScalar, type SubgraphContext } from "../../shared/graphql/index.js";
-import { employeeLoader, employeeWithLinksLoader, portraitLoader } from "../loaders.js";
+import { DateTimeScalar, referenceTo, requiredId, URLScalar, type SubgraphContext } from "../../shared/graphql/index.js";
+import { employeeLoaderFor, employeeWithLinksLoader, portraitLoader } from "../loaders.js";
 import type { RestEmployee, RestPortrait } from "../rest.js";
 import { Employee } from "./employee.js";
 
@@ -61,43 +61,6 @@ const METADATA_COST =
   "the portraits list has no id filter, so one portrait of the operation is one single read (`GET /portraits/{id}`); " +
   "more are the first page of `GET /portraits`, then the cheaper of single reads (at most DIRECTORY_CONCURRENCY at once) " +
   "for those still missing or the remaining pages — never more calls than portraits plus one. Null when that read fails.";
-
-const ADDRESS_FIELD = "downloadUrl";
-
-/**
- * Whether the operation reads a portrait's download address anywhere below the current field
- * (`employee(id) { portrait { downloadUrl } }`, `employees { nodes { portrait { downloadUrl } } }`),
- * through fragments too: then the employees are read with their links (`include=links`).
- */
-export function readsPortraitAddress(info: GraphQLResolveInfo): boolean {
-  // asked for every reference of a list: graphql-js hands each item the same fieldNodes array
-  const known = readsAddressBelow.get(info.fieldNodes);
-  if (known !== undefined) return known;
-  const below = (selections: readonly SelectionNode[]): boolean =>
-    someField(selections, info, (field) =>
-      field.name.value === "portrait"
-        ? someField(field.selectionSet?.selections ?? [], info, (inner) => inner.name.value === ADDRESS_FIELD)
-        : below(field.selectionSet?.selections ?? []),
-    );
-  const reads = info.fieldNodes.some((node) => below(node.selectionSet?.selections ?? []));
-  readsAddressBelow.set(info.fieldNodes, reads);
-  return reads;
-}
-
-const readsAddressBelow = new WeakMap<GraphQLResolveInfo["fieldNodes"], boolean>();
-
-/**
- * The loader an employee reference under this field reads through: with links when a portrait
- * address is read below it, so that the address costs no second read of the same employees.
- */
-export function employeeLoaderFor(ctx: SubgraphContext, info: GraphQLResolveInfo) {
-  return readsPortraitAddress(info) ? employeeWithLinksLoader(ctx) : employeeLoader(ctx);
-}
-
-/** The `include` members of an employee read for this operation: `links` when it reads a portrait address. */
-export function employeeIncludes(info: GraphQLResolveInfo): string[] {
-  return readsPortraitAddress(info) ? ["links"] : [];
-}
 
 @Resolver(() => Portrait)
 export class PortraitResolver {

@@ -8,8 +8,7 @@ import { Department } from "../department/department.js";
 import { Employee } from "../employee/employee.js";
 import { Employment } from "../employment/employment.js";
 import { JobQualification } from "../job-qualification/job-qualification.js";
-import { employmentLoader, jobPositionLoader } from "../loaders.js";
-import { employeeLoaderFor } from "../employee/portrait.js";
+import { employeeLoaderFor, employmentLoader, jobPositionLoader } from "../loaders.js";
 import { OccupationCategory } from "../occupation-category/occupation-category.js";
 import type { RestJobPosition } from "../rest.js";
 import {

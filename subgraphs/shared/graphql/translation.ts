@@ -1,4 +1,6 @@
+import type { Static } from "@sinclair/typebox";
 import { Directive, Field, ObjectType } from "type-graphql";
+import type { T9n as T9nShape } from "../../../platform/rest-shapes.js";
 
 /** One translation of a translated field (`t9n` of the REST interface). */
 @ObjectType({ description: "A translation of a field into one language." })
@@ -11,12 +13,16 @@ export class Translation {
   text!: string;
 }
 
-/** REST `t9n`: field name -> (language tag -> text) */
-export type T9n = Record<string, Record<string, string>> | null | undefined;
+/** REST `t9n`: field name -> (language tag -> text); a null text is a language without a translation */
+export type T9n = Static<typeof T9nShape> | null | undefined;
 
+/** The field's translations, leaving out the languages whose text is null. */
 export function translations(t9n: T9n, field: string): Translation[] {
-  const entries = t9n?.[field] ?? {};
-  return Object.entries(entries).map(([language, text]) => ({ language, text }));
+  return texts(t9n, field).map(([language, text]) => ({ language, text }));
+}
+
+function texts(t9n: T9n, field: string): Array<[string, string]> {
+  return Object.entries(t9n?.[field] ?? {}).filter((entry): entry is [string, string] => entry[1] !== null);
 }
 
 /**
@@ -27,11 +33,10 @@ export function translate(invariant: string, t9n: T9n, field: string, lang: stri
 export function translate(invariant: string | null, t9n: T9n, field: string, lang: string | null | undefined): string | null;
 export function translate(invariant: string | null, t9n: T9n, field: string, lang: string | null | undefined): string | null {
   if (!lang) return invariant;
-  const entries = t9n?.[field];
-  if (!entries) return invariant;
+  const entries = texts(t9n, field);
   const wanted = lang.toLowerCase();
-  for (const [tag, text] of Object.entries(entries)) if (tag.toLowerCase() === wanted) return text;
+  for (const [tag, text] of entries) if (tag.toLowerCase() === wanted) return text;
   const base = wanted.split("-")[0];
-  for (const [tag, text] of Object.entries(entries)) if (tag.toLowerCase().split("-")[0] === base) return text;
+  for (const [tag, text] of entries) if (tag.toLowerCase().split("-")[0] === base) return text;
   return invariant;
 }

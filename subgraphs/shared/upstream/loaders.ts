@@ -1,6 +1,6 @@
 import DataLoader from "dataloader";
 import type { Envelope, LoaderScope, QueryParams, UpstreamSession } from "./types.js";
-import { MAX_FILTER_VALUES, asError, isListable, mapConcurrent, nextPageCursor } from "./util.js";
+import { MAX_FILTER_VALUES, asError, followPages, isListable, mapConcurrent, nextPageCursor } from "./util.js";
 
 /**
  * The loader contract, the same for every loader of this file:
@@ -292,19 +292,18 @@ export class AdaptiveLoader<T extends { id: string }> extends DataLoader<string,
   }
 
   private async readAll(): Promise<T[]> {
-    const first = await this.readFirstPage();
-    const items = [...first.items];
-    let cursor = first.next;
-    const seen = new Set<string>();
-    while (cursor !== null) {
-      if (seen.has(cursor)) throw new Error(`GET ${this.options.list}: links.next repeats a page already read`);
-      seen.add(cursor);
+    const items: T[] = [];
+    const pages = followPages<readonly T[]>(this.options.list, null, async (cursor) => {
+      if (cursor === null) {
+        const first = await this.readFirstPage();
+        return { page: first.items, next: first.next };
+      }
       const envelope = await this.session.current.page<T>(this.options.list, { limit: PAGE, page: cursor, ...this.embedQuery() });
       this.options.embedded?.(envelope);
       this.remember(envelope.items);
-      items.push(...envelope.items);
-      cursor = nextPageCursor(envelope);
-    }
+      return { page: envelope.items, next: nextPageCursor(envelope) };
+    });
+    for await (const { page } of pages) items.push(...page);
     return items;
   }
 

@@ -1,10 +1,12 @@
 import { Type, type TSchema } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
 
 /**
- * The response shapes of the legacy API, declared once: docs/interface.md where it speaks, the vendor's
- * legacy reference where it is silent. Objects are closed where the reference lists every field
- * (time entries, their owner, departments, axis sections), so that an invented field fails too.
+ * The response shapes of the legacy API (docs/interface.md#legacy-api), declared once. The legacy
+ * conformance test validates the in-process service's answers against them, the service reads
+ * its list of readable user fields from `User`, and the legacy-time subgraph's payload types are
+ * derived from them (subgraphs/legacy-time/rest.ts).
+ * Objects are closed where docs/interface.md lists every field (time entries, their owner,
+ * departments, axis sections), so that an invented field fails too.
  */
 
 const closed = { additionalProperties: false } as const;
@@ -35,13 +37,16 @@ export const User = Type.Object({
   calendar: Nullable(Ref),
   cultureID: Type.Integer({ minimum: 1025 }),
   culture: Ref,
-  picture: Type.Object({ id: Type.Union([Type.String(), Type.Integer()]), name: Type.String() }),
+  // docs/interface.md#legacy-user: its address is `href` or `url`
+  picture: Type.Object({ id: Type.Union([Type.String(), Type.Integer()]), name: Type.String(), href: Type.Optional(Type.String()), url: Type.Optional(Type.String()) }),
   legalEntityId: Nullable(Id),
   legalEntity: Nullable(Ref),
   departmentId: Nullable(Id),
   department: Nullable(Ref),
   managerId: Nullable(Id),
   manager: Nullable(Ref),
+  manager2Id: Nullable(Id),
+  manager2: Nullable(Ref),
   rolePrincipalId: Id,
   rolePrincipal: Ref,
   habilitedRoles: Type.Array(Ref),
@@ -58,6 +63,16 @@ export const User = Type.Object({
   bic: Nullable(Type.String()),
   frenchCarTaxHorsePower: Nullable(Type.Integer()),
   frenchMotocyclesTaxHorsePower: Nullable(Type.Integer()),
+  cspId: Nullable(Type.Integer()),
+  address: Nullable(Type.String()),
+  directLine: Nullable(Type.String()),
+  jobTitle: Nullable(Type.String()),
+  personalEmail: Nullable(Type.String()),
+  personalMobile: Nullable(Type.String()),
+  professionalMobile: Nullable(Type.String()),
+  quote: Nullable(Type.String()),
+  gender: Type.Union([Type.Literal("Undefined"), Type.Literal("Male"), Type.Literal("Female"), Type.Literal("Misc")]),
+  nationalityId: Nullable(Type.String({ pattern: "^[A-Z]{2}$" })),
 });
 
 /** Every readable user field, for `fields=`. */
@@ -192,7 +207,7 @@ const axisSectionFields = {
   id: Id,
   code: Type.String(),
   name: Type.String(),
-  /** the reference's string form */
+  /** the string form, `[en-US]Design|[fr-FR]Conception` (docs/interface.md#legacy-axis-section) */
   multilingualName: Type.String({ pattern: "^\\[[^\\]]+\\][^|]*(\\|\\[[^\\]]+\\][^|]*)*$" }),
   axisId: Id,
   description: Nullable(Type.String()),
@@ -202,7 +217,7 @@ const axisSectionFields = {
   active: Type.Boolean(),
   isPublic: Type.Boolean(),
 };
-const AxisSectionFlat = Type.Object(axisSectionFields, closed);
+export const AxisSectionFlat = Type.Object(axisSectionFields, closed);
 export const AxisSection = Type.Object(
   { ...axisSectionFields, parentAxisSections: Type.Array(AxisSectionFlat), childrenAxisSections: Type.Array(AxisSectionFlat) },
   closed,
@@ -216,13 +231,3 @@ export const countedList = <T extends TSchema>(item: T) =>
 /** The bare `{items}` envelope of the work-contract and establishment lists. */
 export const items = <T extends TSchema>(item: T) => Type.Object({ items: Type.Array(item) });
 export const single = <T extends TSchema>(item: T) => Type.Object({ data: item }, closed);
-
-/** The first few mismatches of a value, as `path: message` lines (empty when it conforms). */
-export function mismatches(schema: TSchema, value: unknown, max = 5): string[] {
-  const out: string[] = [];
-  for (const error of Value.Errors(schema, value)) {
-    out.push(`${error.path || "/"}: ${error.message}`);
-    if (out.length >= max) break;
-  }
-  return out;
-}
