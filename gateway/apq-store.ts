@@ -1,6 +1,6 @@
 import type { ApolloServerOptions, BaseContext } from "@apollo/server";
 import { LRUCache } from "lru-cache";
-import { replicaMetrics } from "../platform/replica-metrics.js";
+import { processMetrics } from "../platform/metrics.js";
 import type { SharedState } from "../platform/shared-state.js";
 
 type PersistedQueries = Exclude<NonNullable<ApolloServerOptions<BaseContext>["persistedQueries"]>, false>;
@@ -34,7 +34,7 @@ export class ApqStore implements DocumentCache {
       "apq",
       async (redis) => {
         const value = await redis.get(key);
-        replicaMetrics.sharedCacheLookups.inc({ use: "apq", result: value === null ? "miss" : "hit" });
+        processMetrics().sharedCacheLookups.inc({ use: "apq", result: value === null ? "miss" : "hit" });
         return value ?? undefined;
       },
       () => this.local.get(key),

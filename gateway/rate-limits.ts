@@ -6,7 +6,7 @@ import { ConfigError, Environment, excerpt } from "../platform/config.js";
 import { ErrorCode } from "../platform/error-codes.js";
 import type { Refusal } from "../platform/http.js";
 import type { RequestedOperation } from "../platform/limits.js";
-import { refuse } from "../platform/replica-metrics.js";
+import { processMetrics } from "../platform/metrics.js";
 import type { RefusedTokens } from "../platform/refused-tokens.js";
 import type { SharedState } from "../platform/shared-state.js";
 
@@ -112,7 +112,7 @@ export function rateLimitGate(options: { limits: RateLimits; forward: boolean; s
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization.trim() : "";
     const bearer = options.forward && /^Bearer\s+\S+/i.test(authorization);
     if (bearer && (await options.refusedTokens.has(authorization))) {
-      refuse("gateway", "refusedToken");
+      processMetrics().refused("gateway", "refusedToken");
       return {
         status: 401,
         body: { errors: [{ message: "The directory refused this token a moment ago: get a new one", extensions: { code: ErrorCode.UNAUTHENTICATED } }] },
@@ -128,7 +128,7 @@ export function rateLimitGate(options: { limits: RateLimits; forward: boolean; s
         await consume(limiter, client, points);
       } catch (verdict) {
         if (!(verdict instanceof RateLimiterRes)) throw verdict;
-        refuse("gateway", LIMIT_NAMES[limiter.limit]);
+        processMetrics().refused("gateway", LIMIT_NAMES[limiter.limit]);
         const retryAfter = Math.max(1, Math.ceil(verdict.msBeforeNext / 1000));
         const value = limits[limiter.limit];
         return {

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { ErrorCode } from "../platform/error-codes.js";
 import type { Refusal } from "../platform/http.js";
 import type { Logger } from "../platform/log.js";
-import { refuse, replicaMetrics } from "../platform/replica-metrics.js";
+import { processMetrics } from "../platform/metrics.js";
 import { loadOperations, type Operation } from "./operations.js";
 
 /**
@@ -57,8 +57,8 @@ export function readManifest(path: URL | string = TRUSTED_DOCUMENTS_MANIFEST): M
 const LOGGED_HASHES = 10_000;
 
 function refusal(status: number, code: ErrorCode, message: string, outcome: string): Refusal {
-  replicaMetrics.trustedDocuments.inc({ outcome });
-  refuse("gateway", "trustedDocuments");
+  processMetrics().trustedDocuments.inc({ outcome });
+  processMetrics().refused("gateway", "trustedDocuments");
   return { status, body: { errors: [{ message, extensions: { code } }] } };
 }
 
@@ -78,7 +78,7 @@ export function trustedDocuments(options: { mode: TrustedDocumentsMode; manifest
       const document = manifest.get(sentHash);
       if (document !== undefined) {
         fields.setQuery(document);
-        replicaMetrics.trustedDocuments.inc({ outcome: "served" });
+        processMetrics().trustedDocuments.inc({ outcome: "served" });
         return null;
       }
       // not in the manifest: APQ's own store may know it, unless only listed documents are served
@@ -91,7 +91,7 @@ export function trustedDocuments(options: { mode: TrustedDocumentsMode; manifest
     }
     if (manifest.has(hash)) {
       if (fields.documentId) fields.setQuery(query);
-      replicaMetrics.trustedDocuments.inc({ outcome: "served" });
+      processMetrics().trustedDocuments.inc({ outcome: "served" });
       return null;
     }
     if (mode === "off") return null;
@@ -99,7 +99,7 @@ export function trustedDocuments(options: { mode: TrustedDocumentsMode; manifest
       if (options.introspection && isIntrospectionOnly(query, fields.operationName)) return null;
       return refusal(400, ErrorCode.PERSISTED_QUERY_NOT_IN_LIST, "Only trusted documents are served here: send the hash of a document of the manifest", "refused_unknown_document");
     }
-    replicaMetrics.trustedDocuments.inc({ outcome: "unlisted_served" });
+    processMetrics().trustedDocuments.inc({ outcome: "unlisted_served" });
     if (!logged.has(hash)) {
       if (logged.size >= LOGGED_HASHES) logged.clear();
       logged.add(hash);

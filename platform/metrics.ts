@@ -14,6 +14,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
  * Other modules record through the one `processMetrics()`:
  *   processMetrics().refused("gateway", "depth")
  *   processMetrics().operations.inc({ component, operation, outcome })
+ *   processMetrics().sharedStateFallbacks.inc({ use: "apq" })
  */
 
 /** the label of an operation without a name */
@@ -98,6 +99,36 @@ export class Metrics {
     labelNames: ["api", "route"] as const,
     registers: [this.registry],
   });
+  // the replica features' counters (trusted documents, the shared state on Redis and its
+  // fallbacks, the upstream request budget); every label has a fixed set of values, listed on each
+  /** outcome: served (listed), unlisted_served (log mode), refused_unknown_document, refused_unknown_hash, refused_hash_mismatch */
+  readonly trustedDocuments = new Counter({
+    name: "graphql_trusted_documents_total",
+    help: "Operations by trusted-document outcome (GATEWAY_TRUSTED_DOCUMENTS)",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+  /** use: apq, etag, budget, rate_limit, refused_tokens */
+  readonly sharedStateFallbacks = new Counter({
+    name: "shared_state_fallbacks_total",
+    help: "Uses of Redis that fell back to the process's own state (Redis absent from the connection, failing or slow)",
+    labelNames: ["use"] as const,
+    registers: [this.registry],
+  });
+  /** use: apq, etag; result: hit, miss */
+  readonly sharedCacheLookups = new Counter({
+    name: "shared_cache_lookups_total",
+    help: "Lookups of a cache shared through Redis, by use and result",
+    labelNames: ["use", "result"] as const,
+    registers: [this.registry],
+  });
+  /** api: current, legacy; outcome: paced (waited for its slot), exceeded (UPSTREAM_BUDGET_EXCEEDED) */
+  readonly upstreamBudget = new Counter({
+    name: "upstream_rate_budget_total",
+    help: "Upstream requests paced or refused by DIRECTORY_RATE_LIMIT, by API and outcome",
+    labelNames: ["api", "outcome"] as const,
+    registers: [this.registry],
+  });
 
   private readonly upstreams = new Set<UpstreamGauges>();
   private readonly names = new Set<string>();
@@ -174,7 +205,13 @@ export class Metrics {
     this.operationDuration.observe(labels, seconds);
   }
 
-  /** An operation refused by `limit` (a name from a fixed set: the limits' own names). */
+  /**
+   * An operation refused by `limit` (a name from a fixed set: the limits' own names): the operation
+   * limits, the call budget and deadline, and the gateway's replica limits (`rateLimitOperations`,
+   * `rateLimitWrites`, `rateLimitCost`, `refusedToken`, `trustedDocuments`). A subgraph's refusals
+   * (a refused token, DIRECTORY_RATE_LIMIT) are counted by the upstream client under the
+   * subgraph's own name (subgraphs/shared/upstream/observe.ts `refusedUpstream`).
+   */
   refused(component: string, limit: string): void {
     this.refusals.inc({ component, limit });
   }

@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { ConfigError, Environment } from "./config.js";
 import type { Logger } from "./log.js";
-import { replicaMetrics } from "./replica-metrics.js";
+import { processMetrics } from "./metrics.js";
 
 /**
  * Redis as the optional state the replicas share (README "Running several replicas"): the APQ
@@ -104,7 +104,7 @@ export class SharedState {
   }
 
   private fallback<T>(use: string, local: () => T | Promise<T>): T | Promise<T> {
-    replicaMetrics.sharedStateFallbacks.inc({ use });
+    processMetrics().sharedStateFallbacks.inc({ use });
     return local();
   }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loadGatewayConfig } from "../../gateway/config.js";
 import { loadOperations, TOUR_VARIABLES } from "../../gateway/operations.js";
 import { buildManifest, readManifest, sha256, TRUSTED_DOCUMENTS_MANIFEST } from "../../gateway/trusted-documents.js";
-import { replicaMetrics } from "../../platform/replica-metrics.js";
+import { processMetrics } from "../../platform/metrics.js";
 import { counterValue } from "../helpers/prometheus.js";
 import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 
@@ -86,9 +86,9 @@ describe("enforce", () => {
   });
 
   it("counts its refusals", async () => {
-    const before = await counterValue(replicaMetrics.trustedDocuments, { outcome: "refused_unknown_document" });
+    const before = await counterValue(processMetrics().trustedDocuments, { outcome: "refused_unknown_document" });
     await post({ query: `{ __typename employees(first: 1) { nodes { id } } }` });
-    expect(await counterValue(replicaMetrics.trustedDocuments, { outcome: "refused_unknown_document" })).toBe(before + 1);
+    expect(await counterValue(processMetrics().trustedDocuments, { outcome: "refused_unknown_document" })).toBe(before + 1);
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadOperations, TOUR_VARIABLES } from "../../gateway/operations.js";
 import { sha256 } from "../../gateway/trusted-documents.js";
-import { replicaMetrics } from "../../platform/replica-metrics.js";
+import { processMetrics } from "../../platform/metrics.js";
 import { counterValue } from "../helpers/prometheus.js";
 import { directoryToken } from "../helpers/stack.js";
 import { redisAvailable, startRedis, startReplicas, useReplicasWithRedis, type ReplicaBed } from "../helpers/replicas.js";
@@ -174,7 +174,7 @@ describe.skipIf(!withRedis)("the upstream request budget across replicas", () =>
     expect(codes).toContain("UPSTREAM_BUDGET_EXCEEDED");
     // a read whose slot came just before its deadline may still run out of time on its way
     expect(codes.filter((c: string) => c !== "UPSTREAM_BUDGET_EXCEEDED" && c !== "DEADLINE_EXCEEDED")).toEqual([]);
-    expect(await counterValue(replicaMetrics.upstreamBudget, { outcome: "exceeded" })).toBeGreaterThan(0);
+    expect(await counterValue(processMetrics().upstreamBudget, { outcome: "exceeded" })).toBeGreaterThan(0);
   });
 });
 
@@ -189,7 +189,7 @@ describe.skipIf(!withRedis)("Redis killed mid-load", () => {
   });
 
   it("fails no operation, shows the fallback in the metrics, and shares again once Redis is back", async () => {
-    const fallbacks = () => counterValue(replicaMetrics.sharedStateFallbacks);
+    const fallbacks = () => counterValue(processMetrics().sharedStateFallbacks);
     const before = await fallbacks();
     const errors: unknown[] = [];
     let served = 0;

@@ -42,3 +42,30 @@ describe("the upstream gauges", () => {
     expect(sumOf(samples, "upstream_etag_cache_entries")).toBe(2);
   });
 });
+
+describe("the replica features' counters", () => {
+  it("keep the names, help texts and labels that dashboards and alerts read", async () => {
+    const metrics = new Metrics({ defaults: false });
+    metrics.trustedDocuments.inc({ outcome: "served" });
+    metrics.sharedStateFallbacks.inc({ use: "apq" });
+    metrics.sharedCacheLookups.inc({ use: "etag", result: "hit" });
+    metrics.upstreamBudget.inc({ api: "legacy", outcome: "paced" });
+    metrics.refused("gateway", "refusedToken");
+    const text = await metrics.registry.metrics();
+    for (const help of [
+      "graphql_trusted_documents_total Operations by trusted-document outcome (GATEWAY_TRUSTED_DOCUMENTS)",
+      "shared_state_fallbacks_total Uses of Redis that fell back to the process's own state (Redis absent from the connection, failing or slow)",
+      "shared_cache_lookups_total Lookups of a cache shared through Redis, by use and result",
+      "upstream_rate_budget_total Upstream requests paced or refused by DIRECTORY_RATE_LIMIT, by API and outcome",
+    ]) {
+      expect(text).toContain(`# HELP ${help}\n`);
+    }
+    const { types, samples } = parsePrometheus(text);
+    for (const name of ["graphql_trusted_documents_total", "shared_state_fallbacks_total", "shared_cache_lookups_total", "upstream_rate_budget_total"]) expect(types.get(name)).toBe("counter");
+    expect(sumOf(samples, "graphql_trusted_documents_total", { outcome: "served" })).toBe(1);
+    expect(sumOf(samples, "shared_state_fallbacks_total", { use: "apq" })).toBe(1);
+    expect(sumOf(samples, "shared_cache_lookups_total", { use: "etag", result: "hit" })).toBe(1);
+    expect(sumOf(samples, "upstream_rate_budget_total", { api: "legacy", outcome: "paced" })).toBe(1);
+    expect(sumOf(samples, "graphql_refusals_total", { component: "gateway", limit: "refusedToken" })).toBe(1);
+  });
+});

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { SharedState } from "../../../platform/shared-state.js";
-import { replicaMetrics } from "../../../platform/replica-metrics.js";
+import { processMetrics } from "../../../platform/metrics.js";
 import { DEFAULT_ETAG_CACHE_BYTES } from "./config.js";
 import { LruMap } from "./util.js";
 
@@ -52,7 +52,7 @@ export class EtagCache {
       "etag",
       async (redis) => {
         const raw = await redis.get(EtagCache.sharedKey(key));
-        replicaMetrics.sharedCacheLookups.inc({ use: "etag", result: raw === null ? "miss" : "hit" });
+        processMetrics().sharedCacheLookups.inc({ use: "etag", result: raw === null ? "miss" : "hit" });
         return raw === null ? undefined : (JSON.parse(raw) as CachedBody);
       },
       () => this.entries.get(key),

@@ -1,6 +1,6 @@
 import { GraphQLError } from "graphql";
 import { ErrorCode } from "../../../platform/error-codes.js";
-import { replicaMetrics } from "../../../platform/replica-metrics.js";
+import { processMetrics } from "../../../platform/metrics.js";
 import type { SharedState } from "../../../platform/shared-state.js";
 import { sleep } from "./util.js";
 
@@ -79,10 +79,10 @@ export class RequestPacer {
         )
       : this.reserveLocally(api, maxWait);
     if (wait < 0 || wait > maxWait) {
-      replicaMetrics.upstreamBudget.inc({ api, outcome: "exceeded" });
+      processMetrics().upstreamBudget.inc({ api, outcome: "exceeded" });
       return null;
     }
-    if (wait > 0) replicaMetrics.upstreamBudget.inc({ api, outcome: "paced" });
+    if (wait > 0) processMetrics().upstreamBudget.inc({ api, outcome: "paced" });
     return wait;
   }
 
