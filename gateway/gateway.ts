@@ -383,49 +383,10 @@ async function sendRequest(this: SubgraphDataSource, request: SentRequest): Prom
 Object.defineProperty(SubgraphDataSource.prototype, "sendRequest", { value: sendRequest, writable: true, configurable: true });
 
 export async function startGateway(config: GatewayConfig, logger = new Logger("gateway", config.logLevel)): Promise<RunningGateway> {
-  const urlOf = (name: string): string => {
-    if (!(SUBGRAPH_NAMES as readonly string[]).includes(name)) throw new Error(`unknown subgraph "${name}" in the supergraph`);
-    return config.subgraphUrls[name as SubgraphName];
-  };
-  // Left on, @apollo/gateway sends anonymous usage metrics to Apollo and probes cloud metadata
-  // addresses at start-up. A facade over a company's directory does not call out unless told to.
-  process.env.APOLLO_TELEMETRY_DISABLED ??= "true";
-  // one for every subgraph: a mutation of one subgraph may change what another answers
-  const inflight = new InFlight<SubgraphAnswer>((err) => err instanceof DeadlineExceededError);
   // the state the replicas share (REDIS_URL): APQ documents, refused tokens, per-client limits
   const shared = new SharedState(config.shared, logger);
   const refusedTokens = new RefusedTokens(config.auth === "forward" ? config.refusedTokenTtlSeconds : 0, shared);
-  const rememberRefusedToken = async (init: { headers: Record<string, string> }, answer: SubgraphAnswer) => {
-    // forward mode: a subgraph's answer says the directory refused the caller's token with 401
-    const authorization = init.headers.authorization;
-    if (config.auth === "forward" && authorization && answer.text.includes('"UNAUTHENTICATED"') && /"status":401\b/.test(answer.text)) {
-      await refusedTokens.remember(authorization);
-    }
-  };
-  const gateway = new ApolloGateway({
-    supergraphSdl:
-      config.compose === "introspect"
-        ? new IntrospectAndCompose({
-            subgraphs: SUBGRAPH_NAMES.map((name) => ({ name, url: config.subgraphUrls[name] })),
-          })
-        : await readSupergraph(config.supergraphPath, config.prefix),
-    buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight, rememberRefusedToken),
-    // its OpenTelemetry spans (gateway.request, .plan, .fetch...; docs/observability.md) without
-    // the operation's text or the errors' messages, which may carry the caller's values
-    telemetry: { includeDocument: false, recordExceptions: false },
-    // entity fetches a root lookup by id makes predictable start with the root fetch (speculate.ts)
-    // and the later entity fetches of GATEWAY_PREFETCH's subgraphs are announced to them at once,
-    // and a root lookup's fetch is split so that what later fetches need answers first
-    experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0], config.prefetch, config.splitRootFetch),
-    // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
-    // line per operation
-    logger: {
-      debug: (m) => logger.debug(String(m)),
-      info: (m) => logger.debug(String(m)),
-      warn: (m) => logger.warn(String(m)),
-      error: (m) => logger.error(String(m)),
-    },
-  });
+  const gateway = await apolloGateway(config, logger, refusedTokens);
 
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
@@ -498,6 +459,50 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
       await shared.close();
     },
   };
+}
+
+/** The gateway proper: the supergraph, a data source per subgraph, the plans' speculation (speculate.ts). */
+async function apolloGateway(config: GatewayConfig, logger: Logger, refusedTokens: RefusedTokens): Promise<ApolloGateway> {
+  const urlOf = (name: string): string => {
+    if (!(SUBGRAPH_NAMES as readonly string[]).includes(name)) throw new Error(`unknown subgraph "${name}" in the supergraph`);
+    return config.subgraphUrls[name as SubgraphName];
+  };
+  // Left on, @apollo/gateway sends anonymous usage metrics to Apollo and probes cloud metadata
+  // addresses at start-up. A facade over a company's directory does not call out unless told to.
+  process.env.APOLLO_TELEMETRY_DISABLED ??= "true";
+  // one for every subgraph: a mutation of one subgraph may change what another answers
+  const inflight = new InFlight<SubgraphAnswer>((err) => err instanceof DeadlineExceededError);
+  const rememberRefusedToken = async (init: { headers: Record<string, string> }, answer: SubgraphAnswer) => {
+    // forward mode: a subgraph's answer says the directory refused the caller's token with 401
+    const authorization = init.headers.authorization;
+    if (config.auth === "forward" && authorization && answer.text.includes('"UNAUTHENTICATED"') && /"status":401\b/.test(answer.text)) {
+      await refusedTokens.remember(authorization);
+    }
+  };
+  return new ApolloGateway({
+    supergraphSdl:
+      config.compose === "introspect"
+        ? new IntrospectAndCompose({
+            subgraphs: SUBGRAPH_NAMES.map((name) => ({ name, url: config.subgraphUrls[name] })),
+          })
+        : await readSupergraph(config.supergraphPath, config.prefix),
+    buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight, rememberRefusedToken),
+    // its OpenTelemetry spans (gateway.request, .plan, .fetch...; docs/observability.md) without
+    // the operation's text or the errors' messages, which may carry the caller's values
+    telemetry: { includeDocument: false, recordExceptions: false },
+    // entity fetches a root lookup by id makes predictable start with the root fetch (speculate.ts)
+    // and the later entity fetches of GATEWAY_PREFETCH's subgraphs are announced to them at once,
+    // and a root lookup's fetch is split so that what later fetches need answers first
+    experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0], config.prefetch, config.splitRootFetch),
+    // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
+    // line per operation
+    logger: {
+      debug: (m) => logger.debug(String(m)),
+      info: (m) => logger.debug(String(m)),
+      warn: (m) => logger.warn(String(m)),
+      error: (m) => logger.error(String(m)),
+    },
+  });
 }
 
 async function readSupergraph(path: string, prefix: string | null): Promise<string> {

@@ -1,4 +1,4 @@
-import { ApolloServer } from "@apollo/server";
+import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { ApolloServerPluginInlineTrace } from "@apollo/server/plugin/inlineTrace";
 import { ApolloServerPluginLandingPageLocalDefault } from "@apollo/server/plugin/landingPage/default";
@@ -103,15 +103,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       // no field has a cache hint, so every answer is `no-store`: said once per response instead
       // of computing a cache policy in a hook around every field resolved (the default plugin)
       ApolloServerPluginCacheControlDisabled(),
-      {
-        async requestDidStart() {
-          return {
-            async willSendResponse({ response }) {
-              response.http.headers.set("cache-control", "no-store");
-            },
-          };
-        },
-      },
+      noStore(),
       options.landingPage ? ApolloServerPluginLandingPageLocalDefault({ embed: { runTelemetry: false, endpointIsEditable: false }, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
       unknownOperationIsClientError<SubgraphContext>(),
       inputChecks<SubgraphContext>({
@@ -121,25 +113,8 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
         prefix: options.prefix,
       }),
       operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 })),
-      // what the operation selects, for the embedded prefetch and the reads that start at once;
-      // after every check (a refused operation never gets here and costs no call)
-      {
-        async requestDidStart() {
-          let started: Promise<unknown> | undefined | void;
-          return {
-            async executionDidStart({ contextValue, document, schema, operation, operationName }) {
-              contextValue.operation = operationSelections(schema, document, options.prefix ?? null);
-              // the reads no id is needed for, when the gateway announces later fetches (gateway/speculate.ts):
-              // a request with representations resolves them at once, and reads what they name itself
-              if (operation?.operation === "query" && operationName === ANNOUNCEMENT_OPERATION) started = options.prefetch?.(contextValue);
-            },
-            // a gateway's announcement is answered once the reads it started have settled
-            async willSendResponse({ operationName }) {
-              if (operationName === ANNOUNCEMENT_OPERATION && started) await started;
-            },
-          };
-        },
-      },
+      // after every check: a refused operation never gets here and costs no call
+      selectionsAndAnnouncements(options),
     ],
     // upstream failures get the graph's error codes; anything unexpected is logged and masked so
     // that no upstream body, token or stack trace reaches a caller
@@ -197,6 +172,42 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     async close() {
       await http.close();
       await apollo.stop();
+    },
+  };
+}
+
+/** Every answer `no-store`: no field has a cache hint (said once per response, see startSubgraph). */
+function noStore(): ApolloServerPlugin<SubgraphContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          response.http.headers.set("cache-control", "no-store");
+        },
+      };
+    },
+  };
+}
+
+/**
+ * What the operation selects, for the embedded prefetch and the reads that start at once, and
+ * a gateway's announcement of later fetches (gateway/speculate.ts): the reads no id is needed for
+ * start as it runs (a request with representations resolves them at once, and reads what they
+ * name itself), and it is answered once they have settled.
+ */
+function selectionsAndAnnouncements(options: SubgraphServerOptions): ApolloServerPlugin<SubgraphContext> {
+  return {
+    async requestDidStart() {
+      let started: Promise<unknown> | undefined | void;
+      return {
+        async executionDidStart({ contextValue, document, schema, operation, operationName }) {
+          contextValue.operation = operationSelections(schema, document, options.prefix ?? null);
+          if (operation?.operation === "query" && operationName === ANNOUNCEMENT_OPERATION) started = options.prefetch?.(contextValue);
+        },
+        async willSendResponse({ operationName }) {
+          if (operationName === ANNOUNCEMENT_OPERATION && started) await started;
+        },
+      };
     },
   };
 }
