@@ -85,8 +85,9 @@ export interface InputCheckOptions {
 const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,7})?$/;
 
 /**
- * A legacy date-time (docs/interface.md#legacy-conventions): no UTC offset, a real calendar day.
- * The `LocalDateTime` scalar itself lets an offset and `2026-02-30T…` through.
+ * A legacy date-time (docs/interface.md#legacy-conventions): an RFC 3339 date-time without its
+ * offset, on a real calendar day, seconds with at most 7 decimals. A scalar's own parser may let an
+ * offset and `2026-02-30T…` through; `FORMATS` applies this one to the scalars that name it.
  */
 export function isLocalDateTime(value: string): boolean {
   const m = LOCAL_DATE_TIME.exec(value);
