@@ -15,8 +15,10 @@ import {
   type FieldNode,
   type GraphQLCompositeType,
   type GraphQLField,
+  type GraphQLInputObjectType,
   type GraphQLInputType,
   type GraphQLObjectType,
+  type GraphQLScalarType,
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from "graphql";
@@ -31,10 +33,11 @@ import { MAX_FIRST, MAX_FILTER_VALUES, badUserInput, isIsoDate } from "./user-in
  * The rules follow the schema's own types, declared once:
  * - `ID` values (arguments and input fields, in lists too) follow the subgraph's id rule
  *   (`IdRule`): the shape the directory accepts, or the legacy API's integers;
- * - `Date` values are calendar dates (`YYYY-MM-DD`, a real day), and a `DateRange` does not end
- *   before it starts;
- * - `LocalDateTime` values (outside mutations, whose refusals are data) are offset-free date-times
- *   of a real day (`YYYY-MM-DDTHH:mm:ss`), and a `LocalDateTimeRange` does not end before it starts;
+ * - a scalar that declares a format this module knows (`@specifiedBy`, `FORMATS`) carries values of
+ *   that format: RFC 3339's full-date (`YYYY-MM-DD`, a real day) everywhere, RFC 3339's date-time
+ *   without offset (`YYYY-MM-DDTHH:mm:ss`, a real day) outside mutations, whose refusals are data;
+ * - a range, an input object whose fields are exactly `from` and `to` of one such scalar, does not
+ *   end before it starts;
  * - every list carries at most 100 entries (the REST filters' limit);
  * - `first` is 0..100 and `after` passes the `after` check (a subgraph: a cursor it signed);
  * - a field may add rules of its own (`FieldChecks`: the generic rules of field-rules.ts, which a
@@ -75,15 +78,16 @@ export interface InputCheckOptions {
   /** throws when `after` is not a cursor of this service (a subgraph's signature check); without it (a gateway) `after` is left to the subgraph */
   after?: (cursor: string) => void;
   fields?: FieldChecks;
-  /** GRAPH_PREFIX: the schema's own names carry it (`DirDateRange`, `Query.dirItems`); the rules and `fields` name them without it */
+  /** GRAPH_PREFIX: the schema's own names carry it (`DirDepartment.jobPositions`, `Query.dirItems`); `fields` names them without it */
   prefix?: string | null;
 }
 
 const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,7})?$/;
 
 /**
- * A legacy date-time (docs/interface.md#legacy-conventions): no UTC offset, a real calendar day.
- * The `LocalDateTime` scalar itself lets an offset and `2026-02-30T…` through.
+ * A legacy date-time (docs/interface.md#legacy-conventions): an RFC 3339 date-time without its
+ * offset, on a real calendar day, seconds with at most 7 decimals. A scalar's own parser may let an
+ * offset and `2026-02-30T…` through; `FORMATS` applies this one to the scalars that name it.
  */
 export function isLocalDateTime(value: string): boolean {
   const m = LOCAL_DATE_TIME.exec(value);
@@ -91,7 +95,48 @@ export function isLocalDateTime(value: string): boolean {
 }
 
 /**
- * A schema name as the rules know it: under GRAPH_PREFIX=Dir, `DirDateRange` is `DateRange` and
+ * The value formats this module checks, by the URL a scalar gives in `@specifiedBy`: the rules know
+ * formats, never the graph's type names, so that the gateway reads them from its API schema and a
+ * subgraph from its own, under any GRAPH_PREFIX. Every format here orders its values as strings
+ * (fixed-width fields, the most significant first), which the range rule relies on.
+ */
+interface ValueFormat {
+  valid(value: string): boolean;
+  /** what a value must be, in the refusal: `<argument> must be <expected>, got "<value>"` */
+  expected: string;
+  /** whether a mutation's arguments are refused here too (else its resolver refuses them, as data where its result says so) */
+  inMutations: boolean;
+}
+
+const FORMATS: ReadonlyMap<string, ValueFormat> = new Map([
+  // RFC 3339 full-date, a day that exists (its section 5.7)
+  ["https://www.rfc-editor.org/rfc/rfc3339#section-5.6", { valid: isIsoDate, expected: "a calendar date as YYYY-MM-DD", inMutations: true }],
+  // RFC 3339 date-time without its offset (docs/interface.md#legacy-conventions)
+  [
+    "https://spec.openapis.org/registry/format/date-time-local",
+    { valid: isLocalDateTime, expected: "a local date-time without offset as YYYY-MM-DDTHH:mm:ss on a calendar day", inMutations: false },
+  ],
+]);
+
+/** The format a scalar declares with `@specifiedBy`, when this module knows it. */
+export function scalarFormat(scalar: GraphQLScalarType): ValueFormat | undefined {
+  return scalar.specifiedByURL ? FORMATS.get(scalar.specifiedByURL) : undefined;
+}
+
+/**
+ * Whether an input object is a range: its fields are exactly `from` and `to`, both of one scalar
+ * with a known format, so that one whose `from` comes after its `to` is refused. Which inputs of
+ * the committed schemas this matches is pinned by test/schema/value-formats.test.ts.
+ */
+export function isRange(input: GraphQLInputObjectType): boolean {
+  const fields = input.getFields();
+  if (!fields.from || !fields.to || Object.keys(fields).length !== 2) return false;
+  const from = getNullableType(fields.from.type);
+  return isScalarType(from) && from === getNullableType(fields.to.type) && scalarFormat(from) !== undefined;
+}
+
+/**
+ * A schema name as the field rules know it: under GRAPH_PREFIX=Dir, `DirEmployee` is `Employee` and
  * the root field `dirItems` is `items` (the namespacing of docs/graph.md), so that the
  * checks run the same in a company supergraph.
  */
@@ -159,7 +204,7 @@ export function checkOperation(
     for (const arg of field.args) {
       const value = args[arg.name];
       if (value === undefined || value === null) continue;
-      checkValue(value, arg.type, `${at}.${arg.name}`, arg.name, options, names.type, only);
+      checkValue(value, arg.type, `${at}.${arg.name}`, arg.name, options, only);
       if (only === "scalars") continue;
       if (arg.name === "first" && getNamedType(arg.type).name === "Int") checkFirst(value as number, `${at}.first`);
       if (arg.name === "after" && typeof value === "string") options.after?.(value);
@@ -216,7 +261,6 @@ function checkValue(
   name: string,
   field: string,
   options: InputCheckOptions,
-  baseName: (typeName: string) => string,
   only: "all" | "scalars",
 ): void {
   if (value === null || value === undefined) return;
@@ -224,27 +268,27 @@ function checkValue(
   if (isListType(nullable)) {
     const list = Array.isArray(value) ? value : [value];
     if (only === "all" && list.length > MAX_FILTER_VALUES) throw badUserInput(`${name} takes at most ${MAX_FILTER_VALUES} entries, got ${list.length}`, field);
-    list.forEach((entry) => checkValue(entry, nullable.ofType, name, field, options, baseName, only));
+    list.forEach((entry) => checkValue(entry, nullable.ofType, name, field, options, only));
     return;
   }
   if (isInputObjectType(nullable)) {
     const object = value as Record<string, unknown>;
     for (const inner of Object.values(nullable.getFields())) {
-      checkValue(object[inner.name], inner.type, `${name}.${inner.name}`, `${field}.${inner.name}`, options, baseName, only);
+      checkValue(object[inner.name], inner.type, `${name}.${inner.name}`, `${field}.${inner.name}`, options, only);
     }
-    const input = baseName(nullable.name);
-    if (input === "DateRange" || input === "LocalDateTimeRange") checkRange(object.from, object.to, name, field);
+    if (isRange(nullable)) checkRange(object.from, object.to, name, field);
     return;
   }
   if (isScalarType(nullable) && typeof value === "string") {
-    const scalar = baseName(nullable.name);
-    if (scalar === "ID" && only === "all") {
+    if (nullable.name === "ID") {
+      if (only === "scalars") return;
       const problem = options.ids(value);
       if (problem !== null) throw badUserInput(`${name}: the id ${problem}`, field);
-    } else if (scalar === "Date" && !isIsoDate(value)) {
-      throw badUserInput(`${name} must be a calendar date as YYYY-MM-DD, got ${quote(value)}`, field);
-    } else if (scalar === "LocalDateTime" && only === "all" && !isLocalDateTime(value)) {
-      throw badUserInput(`${name} must be a local date-time without offset as YYYY-MM-DDTHH:mm:ss on a calendar day, got ${quote(value)}`, field);
+      return;
+    }
+    const format = scalarFormat(nullable);
+    if (format && (only === "all" || format.inMutations) && !format.valid(value)) {
+      throw badUserInput(`${name} must be ${format.expected}, got ${quote(value)}`, field);
     }
   }
 }

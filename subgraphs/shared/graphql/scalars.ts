@@ -36,7 +36,16 @@ export const DateScalar = new GraphQLScalarType({
 });
 
 export const DateTimeScalar = GraphQLDateTime;
-export const LocalDateTimeScalar = GraphQLLocalDateTime;
+/**
+ * graphql-scalars' `LocalDateTime`, declaring the format it carries (`@specifiedBy`): the legacy
+ * API's date-times, an RFC 3339 date-time without its offset (docs/interface.md#legacy-conventions),
+ * which the OpenAPI format registry names `date-time-local`. The operation-wide check
+ * (input-checks.ts) applies that format by this URL; the scalar itself lets an offset through.
+ */
+export const LocalDateTimeScalar = new GraphQLScalarType({
+  ...GraphQLLocalDateTime.toConfig(),
+  specifiedByURL: "https://spec.openapis.org/registry/format/date-time-local",
+});
 export const JSONScalar = GraphQLJSON;
 export const URLScalar = GraphQLURL;
 export const EmailAddressScalar = GraphQLEmailAddress;
