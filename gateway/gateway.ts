@@ -5,8 +5,9 @@ import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/dis
 import { GraphQLError, Kind, parse, print, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { keepAliveAgents, wroteToClosedSocket } from "../platform/keep-alive.js";
 import { listen, sendJson, serveGraphQL, type HttpListener } from "../platform/http.js";
 import { formatErrorHygienically, unknownOperationIsClientError } from "../platform/errors.js";
 import { operationGuard } from "../platform/limits.js";
@@ -98,7 +99,7 @@ interface SubgraphAnswer {
  * validation error) is handed on as a GraphQL response, so that its errors reach the client with
  * their codes, instead of a "400: Bad Request" carrying the subgraph's URL and body.
  */
-async function fetchWithinDeadline(subgraph: string, url: string, init: RequestInit & { headers: Record<string, string> }): Promise<SubgraphAnswer> {
+async function fetchWithinDeadline(subgraph: string, url: string, init: RequestInit & { headers: Record<string, string> }, read: boolean): Promise<SubgraphAnswer> {
   const header = init.headers[DEADLINE_HEADER];
   const remaining = header === undefined ? undefined : Number(header);
   if (remaining !== undefined && remaining <= 0) throw new DeadlineExceededError();
@@ -107,7 +108,7 @@ async function fetchWithinDeadline(subgraph: string, url: string, init: RequestI
   const metrics = processMetrics();
   const stopTimer = metrics.subgraphFetchDuration.startTimer({ subgraph });
   try {
-    answer = await post(url, init, signal);
+    answer = await post(url, init, signal, read);
   } catch (err) {
     const timeout = signal?.aborted === true;
     metrics.subgraphFetches.inc({ subgraph, status: timeout ? "timeout" : "error" });
@@ -125,11 +126,11 @@ async function fetchWithinDeadline(subgraph: string, url: string, init: RequestI
 }
 
 /**
- * Keep-alive agents for the subgraph requests. Node's agent retires an idle socket a second
- * before the `Keep-Alive: timeout=5` the subgraph server announces, so no request goes out on a
- * socket the server is closing (the reason the data source's default agent was replaced).
+ * Keep-alive agents for the subgraph requests, whose idle sockets retire a second before the
+ * `Keep-Alive: timeout=5` the subgraph server announces (platform/keep-alive.ts; the data
+ * source's default agent kept them for ever).
  */
-const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+const agents = keepAliveAgents();
 
 /**
  * One subgraph request over node:http, its answer read whole: what the data source needs of a
@@ -137,7 +138,7 @@ const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent
  * (the largest cost of the gateway's own per-request work in its profile after the subgraphs'
  * batching; Hive Gateway's fetch is node:http too).
  */
-function post(url: string, init: RequestInit & { headers: Record<string, string> }, signal: AbortSignal | undefined): Promise<SubgraphAnswer> {
+function post(url: string, init: RequestInit & { headers: Record<string, string> }, signal: AbortSignal | undefined, read: boolean): Promise<SubgraphAnswer> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const secure = target.protocol === "https:";
@@ -154,7 +155,9 @@ function post(url: string, init: RequestInit & { headers: Record<string, string>
         resolve({ status: res.statusCode ?? 502, statusText: res.statusMessage ?? "", headers, text: Buffer.concat(chunks).toString("utf8") });
       });
     });
-    req.once("error", reject);
+    // a read written to a socket the subgraph had just closed goes again, once, on a new one; a
+    // write does not: whether it was read is not known
+    req.once("error", (err) => (read && wroteToClosedSocket(req, err) ? resolve(post(url, init, signal, false)) : reject(err)));
     req.end(typeof init.body === "string" ? init.body : undefined);
   });
 }
@@ -178,11 +181,11 @@ function subgraphFetcher(
     // the data source sends `{"query":"<operation>",...}`: a query plan's fetch is `query ...` or `{...}`
     const read = body !== null && (body.startsWith('{"query":"query') || body.startsWith('{"query":"{'));
     let answer: SubgraphAnswer;
-    if (read) answer = await inflight.run(`${url}\n${init.headers.authorization ?? ""}\n${body}`, () => fetchWithinDeadline(subgraph, url, init));
+    if (read) answer = await inflight.run(`${url}\n${init.headers.authorization ?? ""}\n${body}`, () => fetchWithinDeadline(subgraph, url, init, true));
     else {
       // read-your-writes: no query asked after a mutation joins one that started before it
       inflight.forget();
-      answer = await fetchWithinDeadline(subgraph, url, init).finally(() => inflight.forget());
+      answer = await fetchWithinDeadline(subgraph, url, init, false).finally(() => inflight.forget());
     }
     await rememberRefusedToken(init, answer);
     return answerResponse(url, answer);

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { Agent as HttpAgent, STATUS_CODES } from "node:http";
-import { Agent as HttpsAgent } from "node:https";
+import { STATUS_CODES, type Agent as HttpAgent } from "node:http";
+import type { Agent as HttpsAgent } from "node:https";
+import { keepAliveAgents } from "../../../platform/keep-alive.js";
 import got, { type Got, type Response } from "got";
 import type { Span } from "@opentelemetry/api";
 import { GraphQLError } from "graphql";
@@ -155,8 +156,7 @@ export class Upstream {
       breakers: () => Object.fromEntries(Object.entries(this.breakers).map(([api, b]) => [api, BREAKER_STATES[b.state] ?? "open"])),
     });
     this.totals = { total: 0, byRoute: {}, notModified: 0 };
-    this.httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
-    this.httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 64 });
+    ({ http: this.httpAgent, https: this.httpsAgent } = keepAliveAgents({ maxSockets: 64 }));
     this.http = got.extend({
       agent: { http: this.httpAgent, https: this.httpsAgent },
       retry: { limit: 0 },
