@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { generateCompany } from "../directory/data/generate.js";
 import { freePorts, runScript } from "../harness/process.js";
-import { loadOperations, pickDemoData, variablesOf } from "../harness/operations.js";
+import { loadOperations, pickDemoData, variablePools, variablesOf } from "../harness/operations.js";
 import { CLIENT_HEADERS, LIMITS_OFF } from "./fairness.js";
 import { cpuMs } from "./proc.js";
 
@@ -16,7 +16,9 @@ import { cpuMs } from "./proc.js";
  * GATEWAY_PROFILE_HIVE=1 profiles Hive Gateway (bench/hive.ts) instead, for comparison; `rust`, Hive
  * Gateway with the Rust query planner. Also prints the CPU time per operation of the gateway and of
  * the subgraphs process: on a machine the load generator, the gateway and the subgraphs share,
- * that, not ops/s alone, says which process an operation costs.
+ * that, not ops/s alone, says which process an operation costs. The variables vary per request as
+ * in the benchmark's throughput runs (PROFILE_SAME=1 sends the demo's every time); GATEWAY_*
+ * variables of the shell reach the gateway (GATEWAY_PREFETCH=none, ...).
  */
 
 const [name = "EmployeeProfile", clientsArg = "8", secondsArg = "8"] = process.argv.slice(2);
@@ -28,7 +30,11 @@ const today = "2026-06-15";
 const demo = pickDemoData(generateCompany({ employees: 300, today }));
 const op = loadOperations().find((o) => o.name === name);
 if (!op) throw new Error(`no operation ${name}`);
-const variables = variablesOf(demo, op);
+// varied per request as in the benchmark's throughput runs (PROFILE_SAME=1: the demo's, every time)
+const pool = process.env.PROFILE_SAME === "1" ? [] : (variablePools(demo)[name] ?? []);
+const fixed = variablesOf(demo, op);
+let sent = 0;
+const nextVariables = () => (pool.length ? pool[sent++ % pool.length]! : fixed);
 
 await rm(dir, { recursive: true, force: true });
 await mkdir(dir, { recursive: true });
@@ -54,7 +60,7 @@ const gateway = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, 
 });
 const url = hive ? `http://127.0.0.1:${port}/graphql` : `http://127.0.0.1:${port}/`;
 const send = async () => {
-  const res = await fetch(url, { method: "POST", headers: CLIENT_HEADERS, body: JSON.stringify({ query: op.source, variables }) });
+  const res = await fetch(url, { method: "POST", headers: CLIENT_HEADERS, body: JSON.stringify({ query: op.source, variables: nextVariables() }) });
   const body = (await res.json()) as { errors?: unknown[] };
   if (body.errors) throw new Error(JSON.stringify(body.errors));
 };

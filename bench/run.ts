@@ -3,7 +3,7 @@ import { readFile, readdir, mkdir, rm, writeFile } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
 import { generateCompany } from "../directory/data/generate.js";
 import { freePorts, runScript, type ScriptProcess } from "../harness/process.js";
-import { loadOperations, pickDemoData, variablesOf, type Demo } from "../harness/operations.js";
+import { loadOperations, pickDemoData, variablePools, variablesOf, type Demo } from "../harness/operations.js";
 import { directoryToken } from "../harness/stack.js";
 import { FLOORS, LARGE_LIST } from "./floors.js";
 import { hasPeer, peerRequests, runPeer, startPeer, type Peer } from "./peer.js";
@@ -13,7 +13,7 @@ import { cpuMs, rssMb } from "./proc.js";
 
 /**
  * `npm run bench`: every operation of `operations/` and a large list, each component in its own
- * process (the directory with the three subgraphs; our gateway; Hive Gateway; Hive Gateway with
+ * process (the directory with the three subgraphs; our gateway, and again with its speculation off; Hive Gateway; Hive Gateway with
  * the Rust query planner; the generated peer, bench/peer.ts), measured against the floor a perfect
  * planner needs (bench/floors.ts). Prints markdown: the tables, then each goal as a ratio; writes
  * it to bench/results.md and between the README's bench markers (bench/results.ts).
@@ -44,8 +44,10 @@ const EMBEDDED = process.env.BENCH_EMBEDDED !== "0";
 const WRITE = process.env.BENCH_WRITE !== "0" && ONLY === null;
 const LOW = 20;
 
-type Gateway = "ours" | "hive" | "hive-rust";
-const GATEWAYS: Gateway[] = ["ours", "hive", "hive-rust"];
+/** `lean`: our gateway with its speculation off (GATEWAY_PREFETCH=none, GATEWAY_SPLIT_ROOT_FETCH=false) */
+type Gateway = "ours" | "lean" | "hive" | "hive-rust";
+const GATEWAYS: Gateway[] = ["ours", "lean", "hive", "hive-rust"];
+const SPECULATION_OFF = { GATEWAY_PREFETCH: "none", GATEWAY_SPLIT_ROOT_FETCH: "false" };
 
 interface Op {
   name: string;
@@ -86,12 +88,12 @@ async function startGateway(kind: Gateway, backend: Backend): Promise<{ process:
     LOG_LEVEL: "warn",
     NODE_ENV,
   };
-  if (kind === "ours") {
+  if (kind === "ours" || kind === "lean") {
     // Hive Gateway has no operation deadline: on a loaded machine 50 clients can wait longer than
     // ours (10 s), and the bench measures throughput, not the deadline
     // and no per-client limits or trusted documents (production defaults: the load generator is
     // one client sending ad-hoc documents), which Hive Gateway, as benchmarked, does not have either
-    const proc = runScript("gateway/main.ts", { ...env, ...LIMITS_OFF, GATEWAY_DEADLINE_MS: "120000" });
+    const proc = runScript("gateway/main.ts", { ...env, ...LIMITS_OFF, GATEWAY_DEADLINE_MS: "120000", ...(kind === "lean" ? SPECULATION_OFF : {}) });
     await waitForHealth(`http://127.0.0.1:${port}/health`, proc);
     return { process: proc, url: `http://127.0.0.1:${port}/` };
   }
@@ -197,28 +199,20 @@ async function load(task: (i: number) => Promise<unknown>, concurrency: number, 
 }
 
 /**
- * The throughput ratio ours / Hive-Rust that CPU alone allows when every core is busy: the CPU an
- * operation costs Hive's gateway and the subgraphs process, over what it costs ours and the same
- * subgraphs (the load generator's share, alike for both, left out: it moves the ratio toward 1).
+ * The CPU an operation costs Hive-Rust's gateway and the subgraphs process behind it, over what it
+ * costs `kind`'s: the throughput ratio CPU allows when every core is busy (the load generator's
+ * share, alike for all, left out: it moves the ratio toward 1). Each gateway's own subgraph CPU:
+ * the speculation makes the subgraphs work more.
  */
-function cpuCeiling(load: Record<Gateway, Load>): number {
-  const subgraphs = load.ours.cpu[0]!;
-  return (load["hive-rust"].cpu[1]! + subgraphs) / (load.ours.cpu[1]! + subgraphs);
+function pathCpuRatio(load: Record<Gateway, Load>, kind: Gateway): number {
+  const path = (g: Gateway) => load[g].cpu[0]! + load[g].cpu[1]!;
+  return path("hive-rust") / path(kind);
 }
 
 // ---- the operations and their variables ----
 
 function operations(demo: Demo): Op[] {
-  const company = demo.company;
-  const active = company.employees.filter((e) => demo.derived.employee.get(e.id)?.status === "active");
-  const searches = [...new Set(active.map((e) => e.familyName.slice(0, 2).toLowerCase()).filter((s) => /^\p{L}{2}$/u.test(s)))];
-  const pools: Record<string, Array<Record<string, unknown>>> = {
-    DirectorySearch: searches.map((search) => ({ search, after: null })),
-    EmployeeProfile: active.map((e) => ({ id: e.id })),
-    OrgChart: company.departments.map((d) => ({ departmentId: d.id })),
-    Timesheet: active.map((e) => ({ id: e.id, from: demo.timesheet.from, to: demo.timesheet.to })),
-    LargeList: [{}],
-  };
+  const pools = variablePools(demo);
   const ops: Op[] = loadOperations().map((o) => ({
     name: o.name,
     source: o.source,
@@ -226,7 +220,7 @@ function operations(demo: Demo): Op[] {
     pool: pools[o.name] ?? [],
     read: o.kind === "query",
   }));
-  ops.push({ name: "LargeList", source: LARGE_LIST, variables: {}, pool: pools.LargeList!, read: true });
+  ops.push({ name: "LargeList", source: LARGE_LIST, variables: {}, pool: [{}], read: true });
   return ops;
 }
 
@@ -261,7 +255,7 @@ async function main(): Promise<void> {
   }
   const demo = pickDemoData(generateCompany({ employees: 300, today: TODAY }));
   const ops = operations(demo).filter((o) => !ONLY || ONLY.has(o.name));
-  log("starting the subgraphs process, the three gateways and the generated peer");
+  log("starting the subgraphs process, the four gateways and the generated peer");
   const backend = await startBackend(300, CPU_PROF);
   const directory = backend.urls.directory!;
   const gateways = {} as Record<Gateway, { process: ScriptProcess; url: string }>;
@@ -274,12 +268,12 @@ async function main(): Promise<void> {
     const identical: Record<Gateway, { load: Load; calls: number }> = {} as never;
     for (const op of ops) {
       const row = { op, throughput: {} } as Row;
-      // warm-up (plans, tokens, connections) and the check that the three gateways agree
+      // warm-up (plans, tokens, connections) and the check that the gateways agree
       const answers: Record<string, unknown> = {};
       for (const kind of GATEWAYS) {
         for (let i = 0; i < 3; i++) answers[kind] = await request(gateways[kind].url, op, op.variables);
       }
-      if (op.read && !(isDeepStrictEqual(answers.ours, answers.hive) && isDeepStrictEqual(answers.ours, answers["hive-rust"]))) {
+      if (op.read && !GATEWAYS.every((kind) => isDeepStrictEqual(answers.ours, answers[kind]))) {
         sameAnswers.push(op.name);
       }
       row.calls = {} as Record<Gateway, number>;
@@ -478,7 +472,7 @@ function report(
     `### Benchmark (Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${f(seconds)} s)`,
     "",
     `NODE_ENV=${NODE_ENV} in every process. ` +
-      "Each component in its own process: the directory (300 employees) with the three subgraphs; our gateway; Hive Gateway; Hive Gateway with the Rust query planner (`@graphql-hive/router-runtime`), all three serving the committed supergraph over the same subgraphs; and the generated peer: GraphQL Mesh composed from the directory's OpenAPI document, served by Hive Gateway (bench/peer.ts). " +
+      "Each component in its own process: the directory (300 employees) with the three subgraphs; our gateway, and again with its speculation off (`lean`: GATEWAY_PREFETCH=none, GATEWAY_SPLIT_ROOT_FETCH=false); Hive Gateway; Hive Gateway with the Rust query planner (`@graphql-hive/router-runtime`), all four serving the committed supergraph over the same subgraphs; and the generated peer: GraphQL Mesh composed from the directory's OpenAPI document, served by Hive Gateway (bench/peer.ts). " +
       `Floors: bench/floors.ts. Rounds: the slope of our p50 between ${low} and ${high} ms added to every upstream request. ` +
       `The peer cannot follow a reference: each operation is the requests a frontend sends in turn (bench/mesh/operations.ts), and each request beyond the first adds a client round trip of ${CLIENT_RTT} ms (BENCH_CLIENT_RTT_MS) to its times; it has no counterpart of the legacy API's operations.`,
     "",
@@ -499,16 +493,17 @@ function report(
   const readRows = rows.filter((r) => r.op.read);
   lines.push(
     "",
-    `Throughput (reads only, variables varied per request, 0 ms added latency, ${SECONDS} s a run, uncompressed answers), the CPU time each gateway process spends per operation and peak RSS of the subgraphs process / our gateway process at 50 clients:`,
+    `Throughput (reads only, variables varied per request, 0 ms added latency, ${SECONDS} s a run, uncompressed answers), the CPU time the gateway process and the subgraphs process (with the directory) spend per operation, and peak RSS of the subgraphs process / our gateway process at 50 clients:`,
     "",
-    "| operation | Hive / Rust calls | ops/s ×8 ours / Hive / Rust | ours / Rust ×8 | ops/s ×50 ours / Hive / Rust | ours / Rust ×50 | gateway CPU ms/op ×50 ours / Rust | RSS MB ×50 |",
-    "|---|--:|--:|--:|--:|--:|--:|--:|",
+    "| operation | calls lean / Hive / Rust | ops/s ×8 ours / lean / Hive / Rust | ours, lean / Rust ×8 | ops/s ×50 ours / lean / Hive / Rust | ours, lean / Rust ×50 | gateway CPU ms/op ×50 ours / lean / Rust | subgraphs CPU ms/op ×50 ours / lean / Rust | RSS MB ×50 |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
   );
   for (const r of readRows) {
     const t = (c: number) => GATEWAYS.map((g) => f(r.throughput[c]![g].opsPerSecond)).join(" / ");
-    const ratio = (c: number) => f(r.throughput[c]!.ours.opsPerSecond / r.throughput[c]!["hive-rust"].opsPerSecond, 2);
+    const ratio = (c: number) => (["ours", "lean"] as const).map((g) => f(r.throughput[c]![g].opsPerSecond / r.throughput[c]!["hive-rust"].opsPerSecond, 2)).join(", ");
+    const cpu = (process: number) => (["ours", "lean", "hive-rust"] as const).map((g) => f(r.throughput[50]![g].cpu[process]!, 2)).join(" / ");
     lines.push(
-      `| ${r.op.name} | ${r.calls.hive} / ${r.calls["hive-rust"]} | ${t(8)} | ${ratio(8)} | ${t(50)} | ${ratio(50)} | ${f(r.throughput[50]!.ours.cpu[1]!, 2)} / ${f(r.throughput[50]!["hive-rust"].cpu[1]!, 2)} | ${f(r.throughput[50]!.ours.rss[0]!)} / ${f(r.throughput[50]!.ours.rss[1]!)} |`,
+      `| ${r.op.name} | ${r.calls.lean} / ${r.calls.hive} / ${r.calls["hive-rust"]} | ${t(8)} | ${ratio(8)} | ${t(50)} | ${ratio(50)} | ${cpu(1)} | ${cpu(0)} | ${f(r.throughput[50]!.ours.rss[0]!)} / ${f(r.throughput[50]!.ours.rss[1]!)} |`,
     );
   }
   lines.push(
@@ -553,10 +548,9 @@ function report(
     lines.push(
       `- throughput ×8 / Hive with the Rust planner ≥ 1.2: ${ranked((r) => r.throughput[8]!.ours.opsPerSecond / r.throughput[8]!["hive-rust"].opsPerSecond, readRows, false)}`,
       `- throughput ×50 / Hive with the Rust planner ≥ 1.2: ${ranked((r) => r.throughput[50]!.ours.opsPerSecond / r.throughput[50]!["hive-rust"].opsPerSecond, readRows, false)}`,
-      // at 50 clients the two cores are saturated: ops/s is the cores' time over the CPU an
-      // operation costs in all the processes, and the subgraphs' and the directory's share is the
-      // same behind either gateway
-      `- the most ×50 / Rust can reach with the CPU measured, (Rust's gateway + subgraphs) / (our gateway + subgraphs) per operation: ${ranked((r) => cpuCeiling(r.throughput[50]!), readRows, false)}`,
+      `- the same, speculation off (lean) ×8 and ×50: ${ranked((r) => r.throughput[8]!.lean.opsPerSecond / r.throughput[8]!["hive-rust"].opsPerSecond, readRows, false)}; ${ranked((r) => r.throughput[50]!.lean.opsPerSecond / r.throughput[50]!["hive-rust"].opsPerSecond, readRows, false)}`,
+      // at 50 clients the cores are saturated: ops/s is their time over what an operation costs
+      `- CPU per operation ×50, gateway and subgraphs, Hive-Rust's / ours (what the ratio above can reach when the cores are saturated): ${ranked((r) => pathCpuRatio(r.throughput[50]!, "ours"), readRows, false)}; lean: ${ranked((r) => pathCpuRatio(r.throughput[50]!, "lean"), readRows, false)}`,
     );
   }
   if (embedded) lines.push(`- RSS of the embedded stack at 50 clients / 250 MB ≤ 1: ${f(embedded.peak / 250, 2)}`);

@@ -225,3 +225,18 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   if (list) list.push(value);
   else map.set(key, [value]);
 }
+
+/**
+ * Variables to vary per request, by operation (the benchmark's throughput runs): every active
+ * employee, every department, every two-letter search of an active employee's family name.
+ */
+export function variablePools(demo: Demo): Record<string, Array<Record<string, unknown>>> {
+  const active = demo.company.employees.filter((e) => demo.derived.employee.get(e.id)?.status === "active");
+  const searches = [...new Set(active.map((e) => e.familyName.slice(0, 2).toLowerCase()).filter((s) => /^\p{L}{2}$/u.test(s)))];
+  return {
+    DirectorySearch: searches.map((search) => ({ search, after: null })),
+    EmployeeProfile: active.map((e) => ({ id: e.id })),
+    OrgChart: demo.company.departments.map((d) => ({ departmentId: d.id })),
+    Timesheet: active.map((e) => ({ id: e.id, from: demo.timesheet.from, to: demo.timesheet.to })),
+  };
+}
