@@ -6,11 +6,12 @@ import { freePorts, runScript } from "../harness/process.js";
 import { loadOperations, pickDemoData, variablePools, variablesOf } from "../harness/operations.js";
 import { CLIENT_HEADERS, LIMITS_OFF } from "./fairness.js";
 import { cpuMs } from "./proc.js";
+import { LARGE_LIST } from "./floors.js";
 
 /**
  * `npx tsx bench/profile-gateway.ts [Operation] [clients] [seconds]`: a CPU profile of our gateway
  * process alone (`node --cpu-prof`), under `clients` concurrent clients (default 8) sending one
- * read operation (default EmployeeProfile) for `seconds` (default 8), the subgraphs in a process
+ * read operation of operations/ or the benchmark's LargeList (default EmployeeProfile) for `seconds` (default 8), the subgraphs in a process
  * of their own (bench/subgraphs.ts). Prints ops/s, the top functions by self time and the share of
  * each package; the profile is left in bench/.profile/gateway/ (open it in Chrome's DevTools).
  * GATEWAY_PROFILE_HIVE=1 profiles Hive Gateway (bench/hive.ts) instead, for comparison; `rust`, Hive
@@ -28,7 +29,7 @@ const dir = new URL("./.profile/gateway/", import.meta.url).pathname;
 const hive = ["1", "rust"].includes(process.env.GATEWAY_PROFILE_HIVE ?? "");
 const today = "2026-06-15";
 const demo = pickDemoData(generateCompany({ employees: 300, today }));
-const op = loadOperations().find((o) => o.name === name);
+const op = [...loadOperations(), { name: "LargeList", file: "bench/floors.ts", source: LARGE_LIST, kind: "query" as const }].find((o) => o.name === name);
 if (!op) throw new Error(`no operation ${name}`);
 // varied per request as in the benchmark's throughput runs (PROFILE_SAME=1: the demo's, every time)
 const pool = process.env.PROFILE_SAME === "1" ? [] : (variablePools(demo)[name] ?? []);

@@ -414,9 +414,10 @@ async function largeList(op: Op): Promise<LargeResult[]> {
 }
 
 /**
- * The large list's floor for a company of any size: the page, its job positions, its managers,
- * then each reference list without an id filter at the fewer of single reads of the ids the page
- * names and pages of the whole list.
+ * The large list's floor for a company of any size (bench/floors.ts's LargeList, counted): the page
+ * with its job positions embedded, the managers, then each reference list without an id filter at
+ * the fewer of single reads of the ids the page names and pages of the whole list (departments;
+ * establishments, their legal entities embedded).
  */
 async function largeListFloor(directory: string, data: any): Promise<number> {
   const token = await directoryToken(directory);
@@ -430,10 +431,9 @@ async function largeListFloor(directory: string, data: any): Promise<number> {
   const distinct = (ids: Array<string | undefined>) => new Set(ids.filter(Boolean)).size;
   const cheapest = async (collection: string, ids: number) => Math.min(ids, Math.ceil((await total(collection)) / 100));
   return (
-    3 +
+    2 +
     (await cheapest("departments", distinct(positions.map((p) => p.department?.id)))) +
-    (await cheapest("business-establishments", distinct(positions.map((p) => p.businessEstablishment?.id)))) +
-    (await cheapest("legal-entities", distinct(positions.map((p) => p.businessEstablishment?.legalEntity?.id))))
+    (await cheapest("business-establishments", distinct(positions.map((p) => p.businessEstablishment?.id))))
   );
 }
 
