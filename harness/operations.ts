@@ -204,7 +204,7 @@ export function variablesFor(demo: DemoPicks): Record<string, Record<string, unk
 /** The variables of one operation; an operation of `operations/` without picks is an error, not a skip. */
 export function variablesOf(demo: DemoPicks, operation: Operation): Record<string, unknown> {
   const variables = variablesFor(demo)[operation.name];
-  if (!variables) throw new Error(`no demo variables for ${operation.name}: add them to test/helpers/operations.ts`);
+  if (!variables) throw new Error(`no demo variables for ${operation.name}: add them to harness/operations.ts`);
   return variables;
 }
 
