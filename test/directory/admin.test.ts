@@ -1,6 +1,6 @@
 import { networkInterfaces } from "node:os";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { fetchToken, get } from "./current-helpers.js";
+import { directoryToken, get } from "./current-helpers.js";
 import { useDirectory } from "../helpers/stack.js";
 
 /**
@@ -13,7 +13,7 @@ const directory = useDirectory({ employees: 20, today: "2026-06-15" });
 let token: string;
 
 beforeAll(async () => {
-  token = await fetchToken(directory.url);
+  token = await directoryToken(directory.url);
 });
 afterEach(async () => {
   await admin("DELETE", "/_admin/faults");

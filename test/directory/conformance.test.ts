@@ -12,7 +12,7 @@ import {
   TOKEN,
   collectionShape,
 } from "../../platform/rest-shapes.js";
-import { API_VERSION, fetchToken } from "./current-helpers.js";
+import { API_VERSION, directoryToken } from "./current-helpers.js";
 
 /**
  * Conformance of the in-process service to the declared response shapes
@@ -165,8 +165,8 @@ beforeAll(async () => {
       { id: "3", url: `${hooks}/ok`, isActive: false },
     ],
   });
-  token = await fetchToken(directory.url);
-  limited = await fetchToken(directory.url, "demo-limited");
+  token = await directoryToken(directory.url);
+  limited = await directoryToken(directory.url, "demo-limited");
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EmployeeAttribute } from "../../directory/data/model.js";
-import { Expect, fetchToken, get, getAll, ids, postToken } from "./current-helpers.js";
+import { Expect, directoryToken, get, getAll, ids, postToken } from "./current-helpers.js";
 import { useDirectory } from "../helpers/stack.js";
 
 /**
@@ -28,7 +28,7 @@ let expected: Expect;
 
 beforeAll(async () => {
   url = directory.url;
-  token = await fetchToken(url);
+  token = await directoryToken(url);
   const granted = await postToken(url, { grant_type: "client_credentials", client_id: "restricted-hr", client_secret: "hr-secret" });
   restrictedToken = granted.body.access_token;
   expected = new Expect(directory.company);
@@ -429,7 +429,7 @@ describe("scopes and visibility", () => {
     ["/service-api/probationary-periods/1", "probationary-periods"],
   ] as const) {
     it(`answers 403 on ${path} without the ${scope} scope`, async () => {
-      const limited = await fetchToken(url, "demo-limited");
+      const limited = await directoryToken(url, "demo-limited");
       const res = await get(url, limited, path);
       expect(res.status).toBe(403);
       expect(res.body.detail).toContain(scope);
@@ -437,7 +437,7 @@ describe("scopes and visibility", () => {
   }
 
   it("does not embed the employee of a personal record without the employees scope", async () => {
-    const narrow = await fetchToken(url, "demo-client", "employee-personal-records.readonly");
+    const narrow = await directoryToken(url, "demo-client", "employee-personal-records.readonly");
     const res = await get(url, narrow, "/service-api/employee-personal-records?employee.id=3&include=embedded");
     expect(res.status).toBe(200);
     expect(res.body.embedded.employee).toBeUndefined();

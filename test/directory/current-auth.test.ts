@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startDirectory } from "../../directory/server.js";
-import { fetchToken, get, postToken } from "./current-helpers.js";
+import { directoryToken, get, postToken } from "./current-helpers.js";
 import { useDirectory } from "../helpers/stack.js";
 
 const directory = useDirectory({ employees: 50, today: "2026-06-15" });
 let token: string;
 
 beforeAll(async () => {
-  token = await fetchToken(directory.url);
+  token = await directoryToken(directory.url);
 });
 
 const credentials = { grant_type: "client_credentials", client_id: "demo-client", client_secret: "demo-secret" };
@@ -31,8 +31,8 @@ describe("token endpoint", () => {
   });
 
   it("issues a different opaque token each time", async () => {
-    const a = await fetchToken(directory.url);
-    const b = await fetchToken(directory.url);
+    const a = await directoryToken(directory.url);
+    const b = await directoryToken(directory.url);
     expect(a).not.toBe(b);
     expect(a.length).toBeGreaterThanOrEqual(32);
   });
@@ -197,13 +197,13 @@ describe("authentication of the current API", () => {
   });
 
   it("the Api-Version is checked before the scope", async () => {
-    const limited = await fetchToken(directory.url, "demo-limited");
+    const limited = await directoryToken(directory.url, "demo-limited");
     const { status } = await get(directory.url, limited, "/service-api/legal-entities", { "api-version": null });
     expect(status).toBe(400);
   });
 
   it("a token without the resource's scope is a 403 with an insufficient_scope challenge", async () => {
-    const limited = await fetchToken(directory.url, "demo-limited");
+    const limited = await directoryToken(directory.url, "demo-limited");
     const { status, body, headers } = await get(directory.url, limited, "/service-api/employee-personal-records");
     expect(status).toBe(403);
     expect(body).toMatchObject({ status: 403, title: "Forbidden" });
@@ -211,18 +211,18 @@ describe("authentication of the current API", () => {
   });
 
   it("a single read needs the scope as well", async () => {
-    const onlyEmployees = await fetchToken(directory.url, "demo-client", "employees.readonly");
+    const onlyEmployees = await directoryToken(directory.url, "demo-client", "employees.readonly");
     expect((await get(directory.url, onlyEmployees, "/service-api/job-positions/1")).status).toBe(403);
     expect((await get(directory.url, onlyEmployees, "/service-api/employees/1")).status).toBe(200);
   });
 
   it("a readwrite scope grants reading", async () => {
-    const readwrite = await fetchToken(directory.url, "demo-client", "employments.readwrite");
+    const readwrite = await directoryToken(directory.url, "demo-client", "employments.readwrite");
     expect((await get(directory.url, readwrite, "/service-api/employments")).status).toBe(200);
   });
 
   it("the scope is checked before the parameters", async () => {
-    const onlyEmployees = await fetchToken(directory.url, "demo-client", "employees.readonly");
+    const onlyEmployees = await directoryToken(directory.url, "demo-client", "employees.readonly");
     expect((await get(directory.url, onlyEmployees, "/service-api/employments?limit=1000")).status).toBe(403);
   });
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { Expect, fetchToken, get } from "./current-helpers.js";
+import { Expect, directoryToken, get } from "./current-helpers.js";
 import { TODAY, useDirectory } from "../helpers/stack.js";
 
 /**
@@ -14,7 +14,7 @@ let token: string;
 let x: Expect;
 
 beforeAll(async () => {
-  token = await fetchToken(directory.url);
+  token = await directoryToken(directory.url);
   x = new Expect(directory.company);
 });
 

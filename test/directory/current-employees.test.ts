@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Employee } from "../../directory/data/model.js";
-import { byNumericId, Expect, fetchToken, foldText, get, getAll, ids } from "./current-helpers.js";
+import { byNumericId, Expect, directoryToken, foldText, get, getAll, ids } from "./current-helpers.js";
 import { useDirectory } from "../helpers/stack.js";
 
 const directory = useDirectory({ employees: 300, today: "2026-06-15" });
@@ -10,8 +10,8 @@ let limited: string;
 
 beforeAll(async () => {
   x = new Expect(directory.company);
-  token = await fetchToken(directory.url);
-  limited = await fetchToken(directory.url, "demo-limited");
+  token = await directoryToken(directory.url);
+  limited = await directoryToken(directory.url, "demo-limited");
 });
 
 const fold = foldText;

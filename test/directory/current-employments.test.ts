@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Employment } from "../../directory/data/model.js";
-import { Expect, fetchToken, get, getAll, ids } from "./current-helpers.js";
+import { Expect, directoryToken, get, getAll, ids } from "./current-helpers.js";
 import { useDirectory } from "../helpers/stack.js";
 
 const directory = useDirectory({ employees: 300, today: "2026-06-15" });
@@ -10,8 +10,8 @@ let limited: string;
 
 beforeAll(async () => {
   x = new Expect(directory.company);
-  token = await fetchToken(directory.url);
-  limited = await fetchToken(directory.url, "demo-limited");
+  token = await directoryToken(directory.url);
+  limited = await directoryToken(directory.url, "demo-limited");
 });
 
 async function listIds(query: string, as = token): Promise<string[]> {
@@ -95,7 +95,7 @@ describe("employment representation", () => {
   });
 
   it("embedded employees are left out for a caller without the employees scope", async () => {
-    const scoped = await fetchToken(directory.url, "demo-client", "employments.readonly");
+    const scoped = await directoryToken(directory.url, "demo-client", "employments.readonly");
     const { body } = await get(directory.url, scoped, "/service-api/employments?limit=10&include=embedded");
     expect(body.items).toHaveLength(10);
     expect(body.embedded).toEqual({});

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { startDirectory } from "../../directory/server.js";
-import { fetchToken, get, ids } from "./current-helpers.js";
+import { directoryToken, get, ids } from "./current-helpers.js";
 import { useDirectory } from "../helpers/stack.js";
 
 const directory = useDirectory({ employees: 300, today: "2026-06-15" });
 let token: string;
 
 beforeAll(async () => {
-  token = await fetchToken(directory.url);
+  token = await directoryToken(directory.url);
 });
 
 const list = (query: string, headers: Record<string, string | null> = {}) => get(directory.url, token, `/service-api/employees${query}`, headers);
@@ -161,7 +161,7 @@ describe("bad parameters", () => {
   it("a cursor of another running service is a 400", async () => {
     const other = await startDirectory({ employees: 30, today: "2026-06-15" });
     try {
-      const otherToken = await fetchToken(other.url);
+      const otherToken = await directoryToken(other.url);
       const { body } = await get(other.url, otherToken, "/service-api/employees?limit=5");
       const page = new URL(body.links.next.href).searchParams.get("page")!;
       expect((await list(`?limit=5&page=${page}`)).status).toBe(400);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { API_VERSION, fetchToken, get, postToken } from "./current-helpers.js";
+import { API_VERSION, directoryToken, get, postToken } from "./current-helpers.js";
 import { useDirectory } from "../helpers/stack.js";
 
 /**
@@ -15,7 +15,7 @@ let token: string;
 
 beforeAll(async () => {
   url = directory.url;
-  token = await fetchToken(url);
+  token = await directoryToken(url);
 });
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -106,7 +106,7 @@ describe("scopes of the production service", () => {
   });
 
   it("answers 403 on job qualifications to the limited client, whose scopes do not include them", async () => {
-    const limited = await fetchToken(url, "demo-limited");
+    const limited = await directoryToken(url, "demo-limited");
     expect((await get(url, limited, "/service-api/job-qualifications")).status).toBe(403);
   });
 });
@@ -164,7 +164,7 @@ describe("portraits", () => {
   });
 
   it("hides the portraits of employees the caller cannot see", async () => {
-    const limited = await fetchToken(url, "demo-limited");
+    const limited = await directoryToken(url, "demo-limited");
     const visible = await get(url, limited, "/service-api/employees?limit=100");
     const seen = new Set(visible.body.items.map((e: { id: string }) => e.id));
     const portraits = await get(url, limited, "/service-api/portraits?limit=100");

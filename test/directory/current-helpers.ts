@@ -14,7 +14,7 @@ export interface Answer {
   body: any;
 }
 
-export { directoryToken as fetchToken } from "../helpers/stack.js";
+export { directoryToken } from "../helpers/stack.js";
 
 export async function postToken(baseUrl: string, form: Record<string, string>, headers: Record<string, string> = {}): Promise<Answer> {
   const res = await fetch(`${baseUrl}/connect/token`, {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JobPosition } from "../../directory/data/model.js";
-import { Expect, fetchToken, get, getAll, ids } from "./current-helpers.js";
+import { Expect, directoryToken, get, getAll, ids } from "./current-helpers.js";
 import { useDirectory } from "../helpers/stack.js";
 
 const directory = useDirectory({ employees: 300, today: "2026-06-15" });
@@ -12,8 +12,8 @@ let careers: Map<string, JobPosition[]>;
 
 beforeAll(async () => {
   x = new Expect(directory.company);
-  token = await fetchToken(directory.url);
-  limited = await fetchToken(directory.url, "demo-limited");
+  token = await directoryToken(directory.url);
+  limited = await directoryToken(directory.url, "demo-limited");
   careers = new Map();
   for (const p of directory.company.jobPositions) careers.set(p.employeeId, [...(careers.get(p.employeeId) ?? []), p]);
   for (const list of careers.values()) {
@@ -145,7 +145,7 @@ describe("job-position representation", () => {
   });
 
   it("embedded types the caller has no scope for are left out", async () => {
-    const scoped = await fetchToken(directory.url, "demo-client", "job-positions.readonly");
+    const scoped = await directoryToken(directory.url, "demo-client", "job-positions.readonly");
     const { body } = await get(directory.url, scoped, "/service-api/job-positions?limit=5&include=embedded");
     expect(Object.keys(body.embedded)).not.toContain("employee");
     expect(Object.keys(body.embedded)).not.toContain("employment");

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { fetchToken, get, getAll, ids } from "./current-helpers.js";
+import { directoryToken, get, getAll, ids } from "./current-helpers.js";
 import { useDirectory } from "../helpers/stack.js";
 
 /**
@@ -14,7 +14,7 @@ let url: string;
 
 beforeAll(async () => {
   url = directory.url;
-  token = await fetchToken(url);
+  token = await directoryToken(url);
 });
 
 const company = () => directory.company;
@@ -217,7 +217,7 @@ describe("departments", () => {
   });
 
   it("lets a caller with only departments.readonly read departments", async () => {
-    const limited = await fetchToken(url, "demo-limited");
+    const limited = await directoryToken(url, "demo-limited");
     const res = await get(url, limited, "/service-api/departments?limit=1");
     expect(res.status).toBe(200);
   });
@@ -435,7 +435,7 @@ describe("scopes", () => {
   ];
   for (const [path, scope] of cases) {
     it(`answers 403 on ${path} without the ${scope} scope`, async () => {
-      const limited = await fetchToken(url, "demo-limited");
+      const limited = await directoryToken(url, "demo-limited");
       const res = await get(url, limited, path);
       expect(res.status).toBe(403);
       expect(res.body.detail).toContain(scope);
@@ -443,17 +443,17 @@ describe("scopes", () => {
   }
 
   it("answers 403 on departments for a token without the departments scope", async () => {
-    const narrow = await fetchToken(url, "demo-client", "legal-entities.readonly");
+    const narrow = await directoryToken(url, "demo-client", "legal-entities.readonly");
     expect((await get(url, narrow, "/service-api/departments")).status).toBe(403);
   });
 
   it("serves job qualifications and professions under their own scope, job-qualifications", async () => {
     for (const scope of ["job-qualifications.readonly", "job-qualifications.readwrite"]) {
-      const own = await fetchToken(url, "demo-client", scope);
+      const own = await directoryToken(url, "demo-client", scope);
       expect((await get(url, own, "/service-api/job-qualifications?limit=1")).status).toBe(200);
       expect((await get(url, own, "/service-api/professions/1")).status).toBe(200);
     }
-    const jobPositions = await fetchToken(url, "demo-client", "job-positions.readonly");
+    const jobPositions = await directoryToken(url, "demo-client", "job-positions.readonly");
     expect((await get(url, jobPositions, "/service-api/job-qualifications?limit=1")).status).toBe(403);
     expect((await get(url, jobPositions, "/service-api/professions?limit=1")).status).toBe(403);
   });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { Expect, fetchToken, foldText, get, getAll, ids, type Answer } from "./current-helpers.js";
+import { Expect, directoryToken, foldText, get, getAll, ids, type Answer } from "./current-helpers.js";
 import { useDirectory } from "../helpers/stack.js";
 
 /** Keyset paging over a company of 1 000 employees: nothing lost, nothing repeated. */
@@ -8,7 +8,7 @@ const directory = useDirectory({ employees: 1000, today: "2026-06-15" });
 let token: string;
 
 beforeAll(async () => {
-  token = await fetchToken(directory.url);
+  token = await directoryToken(directory.url);
 });
 
 const fold = foldText;
@@ -80,7 +80,7 @@ describe("paging through 1 000 employees", () => {
   });
 
   it("demo-limited pages through only what it may see", async () => {
-    const limited = await fetchToken(directory.url, "demo-limited");
+    const limited = await directoryToken(directory.url, "demo-limited");
     const x = new Expect(directory.company);
     const { items } = await getAll(directory.url, limited, "/service-api/employees?limit=30&sort=familyName");
     expectNoRepeats(ids(items));

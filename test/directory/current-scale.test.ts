@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDirectory, type RunningDirectory } from "../../directory/server.js";
-import { fetchToken, foldText, get } from "./current-helpers.js";
+import { directoryToken, foldText, get } from "./current-helpers.js";
 
 /**
  * A list page costs the same in a company of 100 000 employees as in one of 300: sorted orders
@@ -21,7 +21,7 @@ let large: Company;
 
 async function start(employees: number): Promise<Company> {
   const directory = await startDirectory({ employees, today: "2026-06-15" });
-  return { directory, token: await fetchToken(directory.url) };
+  return { directory, token: await directoryToken(directory.url) };
 }
 
 beforeAll(async () => {

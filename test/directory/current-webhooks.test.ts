@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDirectory, type RunningDirectory } from "../../directory/server.js";
-import { API_VERSION, fetchToken, get, type Answer } from "./current-helpers.js";
+import { API_VERSION, directoryToken, get, type Answer } from "./current-helpers.js";
 
 /**
  * `POST /service-api/webhook-deliveries` against a real receiver on loopback: `/ok` answers 204,
@@ -60,7 +60,7 @@ beforeAll(async () => {
     ],
   });
   url = directory.url;
-  token = await fetchToken(url);
+  token = await directoryToken(url);
 });
 
 afterAll(async () => {
@@ -250,14 +250,14 @@ describe("test delivery errors", () => {
   });
 
   it("answers 403 without the webhook-deliveries.readwrite scope", async () => {
-    const narrow = await fetchToken(url, "demo-client", "employees.readwrite");
+    const narrow = await directoryToken(url, "demo-client", "employees.readwrite");
     const res = await trigger(endpoint("1"), { token: narrow });
     expect(res.status).toBe(403);
     expect(res.body.detail).toContain("webhook-deliveries.readwrite");
   });
 
   it("answers 403 to the limited demo client", async () => {
-    const limited = await fetchToken(url, "demo-limited");
+    const limited = await directoryToken(url, "demo-limited");
     expect((await trigger(endpoint("1"), { token: limited })).status).toBe(403);
   });
 
@@ -356,16 +356,16 @@ describe("reading deliveries, their attempts, events and endpoints", () => {
     ["/service-api/webhook-deliveries", "webhook-deliveries"],
     ["/service-api/webhook-delivery-attempts", "webhook-deliveries"],
   ])("guards %s with the %s scope", async (path, scope) => {
-    const own = await fetchToken(url, "demo-client", `${scope}.readonly`);
+    const own = await directoryToken(url, "demo-client", `${scope}.readonly`);
     expect((await get(url, own, path)).status).toBe(200);
-    const other = await fetchToken(url, "demo-client", "employees.readonly");
+    const other = await directoryToken(url, "demo-client", "employees.readonly");
     const refused = await get(url, other, path);
     expect(refused.status).toBe(403);
     expect(refused.headers.get("www-authenticate")).toContain(`${scope}.readonly`);
   });
 
   it("does not let a read-only deliveries token trigger a delivery", async () => {
-    const readonly = await fetchToken(url, "demo-client", "webhook-deliveries.readonly");
+    const readonly = await directoryToken(url, "demo-client", "webhook-deliveries.readonly");
     expect((await trigger(endpoint("1"), { token: readonly })).status).toBe(403);
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Company } from "../../directory/data/model.js";
-import { Expect, fetchToken, getAll } from "./current-helpers.js";
+import { Expect, directoryToken, getAll } from "./current-helpers.js";
 import { useLegacy } from "./legacy-helpers.js";
 
 const api = useLegacy();
@@ -65,7 +65,7 @@ describe("GET /api/v3/departments/{id}", () => {
 
   test("the current API answers the same active members through its department filter", async () => {
     const d = (await allDepartments()).sort((a, b) => b.currentUsers.length - a.currentUsers.length)[0]!;
-    const token = await fetchToken(api.directory.url);
+    const token = await directoryToken(api.directory.url);
     const { items } = await getAll(api.directory.url, token, `/service-api/employees?applicableJobPosition.department.id=${d.id}&status=active&limit=100`);
     expect(items.map((e: any) => Number(e.id)).sort((a: number, b: number) => a - b)).toEqual(d.currentUsers.map((u: any) => u.id));
   });
@@ -123,7 +123,7 @@ describe("GET /api/v3/departments/{id}", () => {
   });
 
   test("the departments have the ids and names of the current API's departments", async () => {
-    const token = await fetchToken(api.directory.url);
+    const token = await directoryToken(api.directory.url);
     const current = (await getAll(api.directory.url, token, "/service-api/departments?limit=100")).items;
     const legacy = await allDepartments();
     expect(legacy.map((d) => [d.id, d.name, d.level])).toEqual(

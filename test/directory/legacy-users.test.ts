@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import type { Company, Employee } from "../../directory/data/model.js";
-import { API_VERSION, fetchToken } from "./current-helpers.js";
+import { API_VERSION, directoryToken } from "./current-helpers.js";
 import { AUTH, TODAY, startLegacy, useLegacy } from "./legacy-helpers.js";
 
 const ALL_FIELDS = [
@@ -288,7 +288,7 @@ describe("PUT /api/v3/users/{id}", () => {
   test("firstName, lastName, mail and employeeNumber are written through to the current API's employee", async () => {
     const res = await api.put("/api/v3/users/21", { firstName: "Renée", lastName: "Legacy-Writer", mail: "renee.writer@lumiere-systems.example", employeeNumber: "X-21" });
     expect(res.status).toBe(200);
-    const token = await fetchToken(api.directory.url);
+    const token = await directoryToken(api.directory.url);
     const current = await fetch(`${api.directory.url}/service-api/employees/21`, { headers: { authorization: `Bearer ${token}`, "api-version": API_VERSION } });
     const employee = (await current.json()) as Record<string, unknown>;
     expect(employee).toMatchObject({ givenName: "Renée", familyName: "Legacy-Writer", email: "renee.writer@lumiere-systems.example", employeeNumber: "X-21" });

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { startDirectory } from "../../directory/server.js";
 import { killAll, runScript, runToExit, type ScriptProcess } from "../helpers/process.js";
-import { fetchToken, get } from "./current-helpers.js";
+import { directoryToken, get } from "./current-helpers.js";
 
 /** `npm run directory` (directory/main.ts) as a user runs it: a process configured by DIRECTORY_* variables. */
 
@@ -26,7 +26,7 @@ describe("npm run directory", () => {
     expect(banner).toContain("demo-limited / demo-secret");
     expect(banner).toContain("service application=demo-api-key");
 
-    const token = await fetchToken(url!);
+    const token = await directoryToken(url!);
     expect((await get(url!, token, "/service-api/employees?limit=0&include=totalCount")).body.totalCount).toBe(40);
     const legacy = await fetch(`${url}/api/v3/users/1`, { headers: { authorization: "service application=demo-api-key" } });
     expect(legacy.status).toBe(200);

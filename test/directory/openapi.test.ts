@@ -6,7 +6,7 @@ import { resources } from "../../directory/current/resources/index.js";
 import { generateCompany } from "../../directory/data/generate.js";
 import { Router } from "../../directory/http/router.js";
 import { useDirectory } from "../helpers/stack.js";
-import { API_VERSION, fetchToken, get } from "./current-helpers.js";
+import { API_VERSION, directoryToken, get } from "./current-helpers.js";
 
 /**
  * `GET /service-api/openapi.json` (directory/current/openapi.ts): an OpenAPI 3.1 document that a
@@ -71,7 +71,7 @@ describe("the current API's OpenAPI document", () => {
   it("has schemas every answer of every list and single read validates against, embedded, links and counts included", async () => {
     const doc = await document();
     const problems = schemaValidator(doc);
-    const token = await fetchToken(directory.url);
+    const token = await directoryToken(directory.url);
     const failures: string[] = [];
     let checked = 0;
     for (const def of resources) {
@@ -96,7 +96,7 @@ describe("the current API's OpenAPI document", () => {
   it("declares the problems and the token as they are answered, and a schema rejects what the service never sends", async () => {
     const doc = await document();
     const problems = schemaValidator(doc);
-    const token = await fetchToken(directory.url);
+    const token = await directoryToken(directory.url);
     const bad = await get(directory.url, token, "/service-api/employees?limit=500&nonsense=1");
     expect(bad.status).toBe(400);
     expect(problems(doc.paths["/service-api/employees"].get.responses["400"].content["application/problem+json"].schema, bad.body)).toEqual([]);

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStack, useStack, type Stack } from "../helpers/stack.js";
 import { useFixture } from "../helpers/fixture.js";
-import { fetchToken, get } from "../directory/current-helpers.js";
+import { directoryToken, get } from "../directory/current-helpers.js";
 import { counting, query, send } from "./helpers.js";
 
 /**
@@ -17,7 +17,7 @@ import { counting, query, send } from "./helpers.js";
 const stack = useStack({ subgraphs: ["people"] });
 
 async function restPortrait(s: Stack, id: string): Promise<any> {
-  const res = await get(s.directory.url, await fetchToken(s.directory.url), `/service-api/portraits/${id}`);
+  const res = await get(s.directory.url, await directoryToken(s.directory.url), `/service-api/portraits/${id}`);
   expect(res.status).toBe(200);
   return res.body;
 }
@@ -47,7 +47,7 @@ describe("portrait(id)", () => {
     const { result, calls } = await counting(stack, () =>
       query(stack, `query($id: ID!) { portrait(id: $id) { fileName downloadUrl employee { id givenName portrait { id downloadUrl } } } }`, { id: employee.portraitId }),
     );
-    const linked = await get(stack.directory.url, await fetchToken(stack.directory.url), `/service-api/employees/${employee.id}?include=links`);
+    const linked = await get(stack.directory.url, await directoryToken(stack.directory.url), `/service-api/employees/${employee.id}?include=links`);
     expect(result.portrait).toEqual({
       fileName: `portrait-${employee.portraitId}.png`,
       downloadUrl: linked.body.links.portrait.href,

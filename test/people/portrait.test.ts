@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useStack } from "../helpers/stack.js";
-import { fetchToken, get } from "../directory/current-helpers.js";
+import { directoryToken, get } from "../directory/current-helpers.js";
 import { PortraitResolver, type PortraitNode } from "../../subgraphs/people/employee/portrait.js";
 import type { SubgraphContext } from "../../subgraphs/shared/graphql/index.js";
 import { counting, query, startRecordingStack, type RecordingStack } from "./helpers.js";
@@ -29,7 +29,7 @@ describe("Employee.portrait", () => {
     const { result, calls } = await counting(stack, () => query(stack, `{ employee(id: "7") { portrait { id url downloadUrl } } }`));
     expect(calls.byRoute).toEqual({ "GET /service-api/employees": 1 });
     const portrait = result.employee.portrait;
-    const rest = await get(stack.directory.url, await fetchToken(stack.directory.url), "/service-api/employees/7?include=links");
+    const rest = await get(stack.directory.url, await directoryToken(stack.directory.url), "/service-api/employees/7?include=links");
     expect(portrait.id).toBe(rest.body.portrait.id);
     expect(portrait.url).toBe(rest.body.portrait.url);
     expect(portrait.downloadUrl).toBe(rest.body.links.portrait.href);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStack } from "../helpers/stack.js";
-import { fetchToken, getAll } from "../directory/current-helpers.js";
+import { directoryToken, getAll } from "../directory/current-helpers.js";
 import { counting, query, send } from "./helpers.js";
 
 /**
@@ -16,7 +16,7 @@ const stack = useStack({ subgraphs: ["people"] });
 let token: string;
 
 beforeAll(async () => {
-  token = await fetchToken(stack.directory.url);
+  token = await directoryToken(stack.directory.url);
   // the first request also fetches the subgraph's token; later counts are the operations' own
   await query(stack, `{ employee(id: "1") { id } }`);
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStack } from "../helpers/stack.js";
-import { fetchToken, get } from "../directory/current-helpers.js";
+import { directoryToken, get } from "../directory/current-helpers.js";
 import { taxonomyLabelIds } from "../../subgraphs/people/employee-attribute/taxonomy-labels.js";
 import type { RestEmployeeAttributeDefinition } from "../../subgraphs/people/rest.js";
 import { counting, query } from "./helpers.js";
@@ -34,7 +34,7 @@ describe("EmployeeAttribute.taxonomyLabels", () => {
       expect(labels.get(node.value)!.taxonomyId).toBe(node.definition.taxonomy.id);
     }
     // the same label the interface embeds with the attribute
-    const rest = await get(stack.directory.url, await fetchToken(stack.directory.url), `/service-api/employee-attributes?id=${nodes[0].id}&include=embedded`);
+    const rest = await get(stack.directory.url, await directoryToken(stack.directory.url), `/service-api/employee-attributes?id=${nodes[0].id}&include=embedded`);
     expect(Object.keys(rest.body.embedded["taxonomy-label"])).toEqual([nodes[0].value]);
   });
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { fetchToken, upstreamError, useUpstreamFixture } from "./fixture.js";
+import { upstreamError, useUpstreamFixture } from "./fixture.js";
+import { directoryToken } from "../helpers/stack.js";
 import { sleep } from "../../subgraphs/shared/upstream/util.js";
 
 describe("client-credentials authentication", () => {
@@ -112,7 +113,7 @@ describe("forward mode", () => {
   });
 
   it("the caller's Authorization header is forwarded and no token is requested", async () => {
-    const token = await fetchToken(fx.directory.url, "demo-client");
+    const token = await directoryToken(fx.directory.url, "demo-client");
     fx.reset();
     const session = fx.upstream.session({ authorization: `Bearer ${token}` });
     expect(session.forwarded).toBe(true);
@@ -154,7 +155,7 @@ describe("forward mode", () => {
   });
 
   it("the legacy API is still called with the application key, for a caller with credentials", async () => {
-    const token = await fetchToken(fx.directory.url, "demo-client");
+    const token = await directoryToken(fx.directory.url, "demo-client");
     const session = fx.upstream.session({ authorization: `Bearer ${token}` });
     const user = await session.legacy.getOrNull<{ data: { id: number } }>(`/api/v3/users/${ids[0]}`);
     expect(user?.data.id).toBe(Number(ids[0]));

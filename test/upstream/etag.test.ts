@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { UpstreamCallEvent } from "../../subgraphs/shared/upstream/index.js";
-import { fetchToken, upstreamError, type Fixture, useUpstreamFixture } from "./fixture.js";
+import { upstreamError, type Fixture, useUpstreamFixture } from "./fixture.js";
+import { directoryToken } from "../helpers/stack.js";
 
 function record(fx: Fixture, upstream = fx.upstream): { events: UpstreamCallEvent[]; stop: () => void } {
   const events: UpstreamCallEvent[] = [];
@@ -109,8 +110,8 @@ describe("caches per caller", () => {
   });
 
   it("two callers never share a cache entry", async () => {
-    const full = `Bearer ${await fetchToken(fx.directory.url, "demo-client")}`;
-    const limited = `Bearer ${await fetchToken(fx.directory.url, "demo-limited")}`;
+    const full = `Bearer ${await directoryToken(fx.directory.url, "demo-client")}`;
+    const limited = `Bearer ${await directoryToken(fx.directory.url, "demo-limited")}`;
     const { events } = record(fx);
     const path = "/employees";
     const query = { limit: 100 };
@@ -125,7 +126,7 @@ describe("caches per caller", () => {
   });
 
   it("the same caller in a new request reuses its own entries", async () => {
-    const token = `Bearer ${await fetchToken(fx.directory.url, "demo-client")}`;
+    const token = `Bearer ${await directoryToken(fx.directory.url, "demo-client")}`;
     const { events } = record(fx);
     await fx.upstream.session({ authorization: token }).current.read(`/employees/${ids[0]}`);
     await fx.upstream.session({ authorization: token }).current.read(`/employees/${ids[0]}`);

@@ -61,9 +61,6 @@ export function useUpstreamFixture(options: DirectoryOptions = {}, overrides: Pa
   return useFixture("the upstream fixture", () => startFixture(options, overrides));
 }
 
-/** An access token obtained from the directory's token endpoint directly, as a caller would. */
-export const fetchToken = directoryToken;
-
 /** The UpstreamError a promise rejects with (fails the test if it resolves or rejects otherwise). */
 export async function upstreamError(promise: Promise<unknown>): Promise<UpstreamError> {
   try {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { fetchToken, startFixture, type Fixture } from "./fixture.js";
+import { startFixture, type Fixture } from "./fixture.js";
+import { directoryToken } from "../helpers/stack.js";
 
 /**
  * Identical upstream reads in flight for the same caller identity are made once
@@ -87,7 +88,7 @@ describe("identical reads in flight, forwarded credentials", () => {
   afterAll(() => fx.close());
 
   it("two callers never share a read: each identity gets its own call, the same identity one", async () => {
-    const [full, limited] = [`Bearer ${await fetchToken(fx.directory.url, "demo-client")}`, `Bearer ${await fetchToken(fx.directory.url, "demo-limited")}`];
+    const [full, limited] = [`Bearer ${await directoryToken(fx.directory.url, "demo-client")}`, `Bearer ${await directoryToken(fx.directory.url, "demo-limited")}`];
     fx.directory.faults.set({ latencyMs: 80 });
     fx.reset();
     const read = (authorization: string) => fx.upstream.session({ authorization }).current.read(`/employees/${id}`);

@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { toGraphQLError, type Upstream, type UpstreamCallEvent } from "../../subgraphs/shared/upstream/index.js";
-import { fetchToken, upstreamError, useUpstreamFixture } from "./fixture.js";
+import { upstreamError, useUpstreamFixture } from "./fixture.js";
+import { directoryToken } from "../helpers/stack.js";
 
 /**
  * "No token, key or body in messages or logs": everything the layer says about a call — the
@@ -50,7 +51,7 @@ describe("credentials never show in errors or call events", () => {
 
   it("forward mode: never the caller's token, valid or not", async () => {
     const upstream = fx.client({ auth: "forward", clientId: null, clientSecret: null, retries: 0 });
-    const token = await fetchToken(fx.directory.url, "demo-limited");
+    const token = await directoryToken(fx.directory.url, "demo-limited");
     const rec = recorder(upstream);
     await upstream.session({ authorization: `Bearer ${token}` }).current.read(`/employees/${id}`);
     await rec.fails(upstream.session({ authorization: `Bearer ${token}` }).current.page("/legal-entities"));
