@@ -94,7 +94,8 @@ describe("compression", () => {
     expect(JSON.parse(decode("br", directory.body))).toBeTruthy();
   });
 
-  it("the upstream client asks for brotli and gzip", async () => {
+  /** The Accept-Encoding the upstream client sends, with these settings. */
+  async function upstreamAsks(env: Record<string, string>): Promise<string | undefined> {
     let headers: IncomingHttpHeaders = {};
     const server = createServer((req, res) => {
       headers = req.headers;
@@ -102,14 +103,25 @@ describe("compression", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const upstream = new Upstream(loadUpstreamConfig({ DIRECTORY_BASE_URL: base, DIRECTORY_CLIENT_ID: "c", DIRECTORY_CLIENT_SECRET: "s", DIRECTORY_API_KEY: "k" }));
+    const upstream = new Upstream(loadUpstreamConfig({ DIRECTORY_BASE_URL: base, DIRECTORY_CLIENT_ID: "c", DIRECTORY_CLIENT_SECRET: "s", DIRECTORY_API_KEY: "k", ...env }));
     try {
       await upstream.readiness();
-      expect(headers["accept-encoding"]).toMatch(/\bgzip\b.*\bbr\b|\bbr\b.*\bgzip\b/);
+      return headers["accept-encoding"];
     } finally {
       await upstream.close();
       server.close();
     }
+  }
+
+  it("the upstream client asks for brotli and gzip", async () => {
+    expect(await upstreamAsks({})).toMatch(/\bgzip\b.*\bbr\b|\bbr\b.*\bgzip\b/);
+  });
+
+  it("with DIRECTORY_COMPRESSION=off it asks for uncompressed answers, and the in-process service then sends them", async () => {
+    expect(await upstreamAsks({ DIRECTORY_COMPRESSION: "off" })).toBe("identity");
+    const token = await stack.token();
+    const answer = await raw(`${stack.directory.url}/service-api/employees?limit=50`, { headers: { authorization: `Bearer ${token}`, "api-version": API_VERSION, "accept-encoding": "identity" } });
+    expect(answer.headers["content-encoding"]).toBeUndefined();
   });
 });
 

@@ -69,6 +69,17 @@ describe("upstream configuration", () => {
     await Promise.all([a.close(), b.close(), c.close()]);
   });
 
+  it("asks for compressed answers from a configured service, not from the in-process one, unless DIRECTORY_COMPRESSION says", () => {
+    expect(loadUpstreamConfig({}).compression).toBe(false);
+    expect(loadUpstreamConfig(SERVICE).compression).toBe(true);
+    expect(loadUpstreamConfig({ DIRECTORY_COMPRESSION: "on" }).compression).toBe(true);
+    expect(loadUpstreamConfig({ ...SERVICE, DIRECTORY_COMPRESSION: "off" }).compression).toBe(false);
+    for (const bad of ["yes", "true", "gzip", "ON"]) {
+      const error = configError({ ...SERVICE, DIRECTORY_COMPRESSION: bad });
+      expect(error.variable).toBe("DIRECTORY_COMPRESSION");
+    }
+  });
+
   it("DIRECTORY_PORT moves the embedded service's address", () => {
     expect(loadUpstreamConfig({ DIRECTORY_PORT: "4999" }).baseUrl).toBe("http://127.0.0.1:4999");
   });

@@ -163,10 +163,11 @@ export class Upstream {
       throwHttpErrors: false,
       followRedirect: false,
       responseType: "text",
-      // asks for brotli or gzip (`Accept-Encoding: gzip, deflate, br`) and decodes the answer
+      // asks for brotli or gzip (`Accept-Encoding: gzip, deflate, br`) and decodes the answer;
+      // DIRECTORY_COMPRESSION=off asks for none (a directory that compresses anyway is decoded)
       decompress: true,
       timeout: { request: config.timeoutMs, connect: Math.min(config.timeoutMs, MAX_CONNECT_TIMEOUT_MS) },
-      headers: { "user-agent": "directory-graph-upstream" },
+      headers: { "user-agent": "directory-graph-upstream", ...(config.compression ? {} : { "accept-encoding": "identity" }) },
     });
   }
 

@@ -32,6 +32,12 @@ export interface UpstreamConfig {
    * Service mode ignores it.
    */
   forwardLegacyWrites: "none" | "readers";
+  /**
+   * DIRECTORY_COMPRESSION (`on` | `off`): ask for compressed answers. Default `off` for the
+   * in-process service (the same host: compressing costs both ends CPU and saves nothing), `on`
+   * for a DIRECTORY_BASE_URL.
+   */
+  compression: boolean;
   /** DIRECTORY_TIMEOUT_MS, default 10000 */
   timeoutMs: number;
   /** DIRECTORY_RETRIES, default 2 */
@@ -172,6 +178,7 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     apiKey,
     auth,
     forwardLegacyWrites,
+    compression: e.choice("DIRECTORY_COMPRESSION", ["on", "off"] as const, embedded ? "off" : "on") === "on",
     timeoutMs: e.integer("DIRECTORY_TIMEOUT_MS", 10_000, 1, 600_000),
     retries: e.integer("DIRECTORY_RETRIES", 2, 0, 10),
     maxRetryAfterSeconds: e.integer("DIRECTORY_MAX_RETRY_AFTER_S", 10, 0, 3600),
