@@ -78,7 +78,7 @@ export interface InputCheckOptions {
   /** throws when `after` is not a cursor of this service (a subgraph's signature check); without it (a gateway) `after` is left to the subgraph */
   after?: (cursor: string) => void;
   fields?: FieldChecks;
-  /** GRAPH_PREFIX: the schema's own names carry it (`DirDepartment.jobPositions`, `Query.dirItems`); `fields` names them without it */
+  /** GRAPH_PREFIX: the schema's own names carry it (`DirType.field`, `Query.dirItems`); `fields` names them without it */
   prefix?: string | null;
 }
 
