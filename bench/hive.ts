@@ -1,7 +1,7 @@
-import { createServer } from "node:http";
 import { createGatewayRuntime } from "@graphql-hive/gateway-runtime";
 import { buildHTTPExecutor, type AsyncFetchFn } from "@graphql-tools/executor-http";
 import { hiveGatewayConfig } from "../gateway/hive.config.js";
+import { serveRuntime } from "./serve-runtime.js";
 
 /**
  * Hive Gateway serving the committed supergraph (gateway/hive.config.ts) as its own process, on
@@ -24,11 +24,4 @@ const runtime = createGatewayRuntime({
   },
   ...(rust ? { unifiedGraphHandler: (await import("@graphql-hive/router-runtime")).unifiedGraphHandler } : {}),
 });
-const server = createServer(runtime);
-server.listen(Number(process.env.GATEWAY_PORT), "127.0.0.1", () => console.log(`bench-hive http://127.0.0.1:${process.env.GATEWAY_PORT}/graphql`));
-const stop = () => server.close(async () => {
-  await runtime.dispose();
-  process.exit(0);
-});
-process.once("SIGTERM", stop);
-process.once("SIGINT", stop);
+serveRuntime(runtime, "bench-hive");

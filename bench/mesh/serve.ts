@@ -1,6 +1,6 @@
-import { createServer } from "node:http";
 import { createGatewayRuntime } from "@graphql-hive/gateway-runtime";
 import restTransport from "@graphql-mesh/transport-rest";
+import { serveRuntime } from "../serve-runtime.js";
 
 /**
  * The generated peer as its own process: Hive Gateway serving the Mesh supergraph that
@@ -16,11 +16,4 @@ const runtime = createGatewayRuntime({
   landingPage: false,
   transports: { rest: restTransport },
 });
-const server = createServer(runtime);
-server.listen(Number(process.env.GATEWAY_PORT), "127.0.0.1", () => console.log(`bench-mesh http://127.0.0.1:${process.env.GATEWAY_PORT}/graphql`));
-const stop = () => server.close(async () => {
-  await runtime.dispose();
-  process.exit(0);
-});
-process.once("SIGTERM", stop);
-process.once("SIGINT", stop);
+serveRuntime(runtime, "bench-mesh");
