@@ -2,7 +2,7 @@ import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource, type Grap
 import { getBatchingExecutor } from "@graphql-tools/batch-execute";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
-import { GraphQLError, Kind, parse, print, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+import { GraphQLError, Kind, parse, print, type DocumentNode, type GraphQLSchema } from "graphql";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";

@@ -50,7 +50,6 @@ export class DepartmentTree {
       else children.set(parent, [d]);
     }
     for (const list of children.values()) list.sort((a, b) => Number(a.id) - Number(b.id));
-    let order = 0;
     const walk = (parent: Id | null, path: string, level: number, above: bigint) => {
       (children.get(parent) ?? []).forEach((d, i) => {
         const hierarchy = `${path}${d.id}/`;

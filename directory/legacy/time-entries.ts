@@ -14,7 +14,7 @@ import {
   singleParam,
   withApiKey,
 } from "./http.js";
-import { compareBy, dateFilter, idFilter, intFilter, listFilters, parseListFields, parseOrderBy, parsePaging, project, v3ListParams, type ListFilter, type Selection } from "./query.js";
+import { compareBy, dateFilter, idFilter, intFilter, listFilters, parseListFields, parseOrderBy, parsePaging, project, v3ListParams, type ListFilter } from "./query.js";
 import { TIME_TYPES, byId } from "./reference.js";
 import type { UserStore } from "./users.js";
 import {

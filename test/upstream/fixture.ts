@@ -2,7 +2,6 @@ import { expect } from "vitest";
 import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../../directory/server.js";
 import { Upstream, UpstreamError, loadUpstreamConfig, type UpstreamConfig } from "../../subgraphs/shared/upstream/index.js";
 import { useFixture } from "../helpers/fixture.js";
-import { directoryToken } from "../helpers/stack.js";
 
 /**
  * The in-process directory service and an upstream client against it, over loopback HTTP with

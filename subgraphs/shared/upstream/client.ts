@@ -449,7 +449,7 @@ export class Upstream {
         state.refusalCounted = true;
         throw budgetExceeded(this.config.callBudget);
       }
-      await this.pace(state, spec, left);
+      await this.pace(spec, left);
       const timeoutMs = timeoutFor(this.msBeforeDeadline(state));
       const route = routeOf(spec.method, spec.path);
       count(state.calls, route);
@@ -491,7 +491,7 @@ export class Upstream {
    * current-API calls use the caller's token, whose limit is the caller's); fails fast when the
    * slot comes too late for the request to be made before its deadline.
    */
-  private async pace(state: SessionState, spec: RequestSpec, left: number): Promise<void> {
+  private async pace(spec: RequestSpec, left: number): Promise<void> {
     if (this.pacer === null || spec.api === "token" || (spec.api === "current" && this.config.auth === "forward")) return;
     if (!(await this.pacer.acquire(spec.api, left - Math.min(left / 2, MIN_ATTEMPT_MS)))) {
       refusedUpstream("upstreamRateBudget", { "directory_graph.limit": this.pacer.perSecond });
