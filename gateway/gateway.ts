@@ -31,6 +31,7 @@ import { ErrorCode } from "../platform/error-codes.js";
 import { claimSpeculation, speculate, SPLIT_PART, type SpeculationContext } from "./speculate.js";
 import { introspectionOnly, readManifest, trustedDocuments } from "./trusted-documents.js";
 import { ApqStore } from "./apq-store.js";
+import { installResultShaping } from "./result-shaping.js";
 import { rateLimitGate } from "./rate-limits.js";
 import { RefusedTokens } from "../platform/refused-tokens.js";
 import { SharedState } from "../platform/shared-state.js";
@@ -389,6 +390,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   // the state the replicas share (REDIS_URL): APQ documents, refused tokens, per-client limits
   const shared = new SharedState(config.shared, logger);
   const refusedTokens = new RefusedTokens(config.auth === "forward" ? config.refusedTokenTtlSeconds : 0, shared);
+  if (!installResultShaping()) logger.warn("@apollo/gateway is not the version result-shaping.ts was checked against: its own result shaping runs");
   const gateway = await apolloGateway(config, logger, refusedTokens);
 
   const apollo = new ApolloServer<GatewayContext>({
