@@ -19,7 +19,8 @@ import { LARGE_LIST } from "./floors.js";
  * the subgraphs process: on a machine the load generator, the gateway and the subgraphs share,
  * that, not ops/s alone, says which process an operation costs. The variables vary per request as
  * in the benchmark's throughput runs (PROFILE_SAME=1 sends the demo's every time); GATEWAY_*
- * variables of the shell reach the gateway (GATEWAY_PREFETCH=none, ...).
+ * variables of the shell reach the gateway (GATEWAY_PREFETCH=none, ...). BENCH_CPU_PROFILE=<file>
+ * also profiles the subgraphs process (bench/subgraphs.ts), written to that file when it stops.
  */
 
 const [name = "EmployeeProfile", clientsArg = "8", secondsArg = "8"] = process.argv.slice(2);
@@ -39,7 +40,7 @@ const nextVariables = () => (pool.length ? pool[sent++ % pool.length]! : fixed);
 
 await rm(dir, { recursive: true, force: true });
 await mkdir(dir, { recursive: true });
-const backend = runScript("bench/subgraphs.ts", { BENCH_EMPLOYEES: "300", BENCH_TODAY: today, LOG_LEVEL: "silent", NODE_ENV: "production" });
+const backend = runScript("bench/subgraphs.ts", { BENCH_EMPLOYEES: "300", BENCH_TODAY: today, LOG_LEVEL: "silent", NODE_ENV: "production", ...(process.env.BENCH_CPU_PROFILE ? { BENCH_CPU_PROFILE: process.env.BENCH_CPU_PROFILE } : {}) });
 const urls = JSON.parse((await backend.waitFor(/bench-subgraphs (\{.*\})/, 240_000))[1]!) as Record<string, string>;
 const [port] = await freePorts(1);
 const gateway = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, "scripts/run.mjs", hive ? "bench/hive.ts" : "gateway/main.ts"], {
