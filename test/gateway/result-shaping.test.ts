@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { buildSchema as buildGraphQLSchema, getNamedType, isCompositeType, isEnumType, isListType, isNonNullType, isScalarType, parse, type GraphQLOutputType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type FragmentDefinitionNode } from "graphql";
+import { buildSchema as buildGraphQLSchema, getNamedType, isCompositeType, isEnumType, isInterfaceType, isListType, isObjectType, isNonNullType, isScalarType, parse, type GraphQLOutputType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type FragmentDefinitionNode } from "graphql";
 import { describe, expect, it } from "vitest";
 import { computeResponse, installResultShaping, libraryShaping } from "../../gateway/result-shaping.js";
 
@@ -67,7 +67,7 @@ function dataFor(schema: GraphQLSchema, operation: OperationDefinitionNode, frag
           if (selection.name.value === "__typename") into[name] = pick(["User", "Team", "Node", "Nope", null, 3]);
           continue;
         }
-        const fields = type && "getFields" in type ? type.getFields() : {};
+        const fields = type && (isObjectType(type) || isInterfaceType(type)) ? type.getFields() : {};
         if (!Object.hasOwn(fields, selection.name.value)) continue;
         const field = fields[selection.name.value]!;
         if (rand() < 0.08) {
