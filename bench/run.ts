@@ -136,6 +136,20 @@ async function upstreamCalls(directory: string, task: () => Promise<unknown>): P
     .reduce((sum, [, n]) => sum + n, 0);
 }
 
+/**
+ * The requests the three subgraphs answered for `task`: their process's operations counter (one
+ * per HTTP request, a batch of fetches being one), read on a subgraph's /metrics before and after.
+ */
+async function subgraphRequests(subgraph: string, task: () => Promise<unknown>): Promise<number> {
+  const answered = async () => {
+    const text = await (await fetch(new URL("/metrics", subgraph))).text();
+    return text.split("\n").filter((line) => line.startsWith("graphql_operations_total{")).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
+  };
+  const before = await answered();
+  await task();
+  return (await answered()) - before;
+}
+
 // ---- requests and measures ----
 
 async function request(url: string, op: Op, variables: Record<string, unknown>): Promise<any> {
@@ -244,6 +258,8 @@ interface Timing {
 interface Row {
   op: Op;
   calls: Record<Gateway, number>;
+  /** requests the subgraphs answered for one operation (a batch of fetches counts one) */
+  subgraphRequests: Record<Gateway, number>;
   /** dependent rounds: the slope of p50 between the lowest and highest added latency above 0 */
   slope: number;
   /** our gateway, by added latency */
@@ -288,6 +304,8 @@ async function main(): Promise<void> {
       }
       row.calls = {} as Record<Gateway, number>;
       for (const kind of GATEWAYS) row.calls[kind] = await upstreamCalls(directory, () => request(gateways[kind].url, op, op.variables));
+      row.subgraphRequests = {} as Record<Gateway, number>;
+      for (const kind of GATEWAYS) row.subgraphRequests[kind] = await subgraphRequests(backend.urls.people!, () => request(gateways[kind].url, op, op.variables));
 
       // the generated peer: its requests in sequence, checked, warmed and counted the same way
       if (hasPeer(op.name)) {
@@ -508,15 +526,15 @@ function report(
     "",
     `Throughput (reads only, variables varied per request, 0 ms added latency, uncompressed answers; each gateway twice, ${SECONDS} s a run, in order then in reverse, the mean), the CPU time the gateway process and the subgraphs process (with the directory) spend per operation, and peak RSS of the subgraphs process / our gateway process at 50 clients:`,
     "",
-    "| operation | calls lean / Hive / Rust | ops/s ×8 ours / lean / Hive / Rust | ours, lean / Rust ×8 | ops/s ×50 ours / lean / Hive / Rust | ours, lean / Rust ×50 | gateway CPU ms/op ×50 ours / lean / Rust | subgraphs CPU ms/op ×50 ours / lean / Rust | RSS MB ×50 |",
-    "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
+    "| operation | calls lean / Hive / Rust | subgraph requests ours / lean / Hive / Rust | ops/s ×8 ours / lean / Hive / Rust | ours, lean / Rust ×8 | ops/s ×50 ours / lean / Hive / Rust | ours, lean / Rust ×50 | gateway CPU ms/op ×50 ours / lean / Rust | subgraphs CPU ms/op ×50 ours / lean / Rust | RSS MB ×50 |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
   );
   for (const r of readRows) {
     const t = (c: number) => GATEWAYS.map((g) => f(r.throughput[c]![g].opsPerSecond)).join(" / ");
     const ratio = (c: number) => (["ours", "lean"] as const).map((g) => f(r.throughput[c]![g].opsPerSecond / r.throughput[c]!["hive-rust"].opsPerSecond, 2)).join(", ");
     const cpu = (process: number) => (["ours", "lean", "hive-rust"] as const).map((g) => f(r.throughput[50]![g].cpu[process]!, 2)).join(" / ");
     lines.push(
-      `| ${r.op.name} | ${r.calls.lean} / ${r.calls.hive} / ${r.calls["hive-rust"]} | ${t(8)} | ${ratio(8)} | ${t(50)} | ${ratio(50)} | ${cpu(1)} | ${cpu(0)} | ${f(r.throughput[50]!.ours.rss[0]!)} / ${f(r.throughput[50]!.ours.rss[1]!)} |`,
+      `| ${r.op.name} | ${r.calls.lean} / ${r.calls.hive} / ${r.calls["hive-rust"]} | ${GATEWAYS.map((g) => r.subgraphRequests[g]).join(" / ")} | ${t(8)} | ${ratio(8)} | ${t(50)} | ${ratio(50)} | ${cpu(1)} | ${cpu(0)} | ${f(r.throughput[50]!.ours.rss[0]!)} / ${f(r.throughput[50]!.ours.rss[1]!)} |`,
     );
   }
   lines.push(
