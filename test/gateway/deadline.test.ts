@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 /** A proxy in front of `target` that records the headers it sees and may hold requests forever. */
-async function proxy(target: string, options: { hang?: boolean } = {}): Promise<{ url: string; seen: Array<Record<string, string | string[] | undefined>> }> {
+async function proxy(target: string, options: { hang?: boolean; stallBody?: boolean } = {}): Promise<{ url: string; seen: Array<Record<string, string | string[] | undefined>> }> {
   const seen: Array<Record<string, string | string[] | undefined>> = [];
   const held: Array<() => void> = [];
   const server: Server = createServer(async (req, res) => {
@@ -35,6 +35,12 @@ async function proxy(target: string, options: { hang?: boolean } = {}): Promise<
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     if (options.hang) return void held.push(() => res.destroy());
+    if (options.stallBody) {
+      // the status and the first bytes of the answer, then nothing
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"data":{');
+      return void held.push(() => res.destroy());
+    }
     const answer = await fetch(target, { method: "POST", headers: { "content-type": "application/json", [DEADLINE_HEADER]: String(req.headers[DEADLINE_HEADER] ?? "") }, body: Buffer.concat(chunks) });
     res.writeHead(answer.status, { "content-type": "application/json" });
     res.end(await answer.text());
@@ -85,6 +91,18 @@ describe("the operation's deadline", () => {
     expect(res.data).toMatchObject({ __typename: "Query", employee: null, department: { name: expect.any(String) } });
     expect(res.errors?.map((e) => e.extensions?.code)).toEqual(["DEADLINE_EXCEEDED"]);
     expect(JSON.stringify(res)).not.toContain(people.url);
+  });
+
+  it("a subgraph whose answer stops halfway costs the deadline too: the body is read within it", async () => {
+    const people = await proxy(stack.subgraphs.people!.url, { stallBody: true });
+    const gateway = await extraGateway({ PEOPLE_URL: people.url });
+    const started = performance.now();
+    const res = await postGraphQL(gateway.url, `{ __typename employee(id: "10") { id } department(id: "5") { name } }`);
+    const ms = performance.now() - started;
+    expect(ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
+    expect(ms).toBeLessThan(DEADLINE_MS + MARGIN_MS);
+    expect(res.data).toMatchObject({ __typename: "Query", employee: null, department: { name: expect.any(String) } });
+    expect(res.errors?.map((e) => e.extensions?.code)).toEqual(["DEADLINE_EXCEEDED"]);
   });
 
   it("with every upstream request hanging, an operation answers within the deadline", async () => {
