@@ -79,8 +79,12 @@ describe("the operation's deadline", () => {
     }
   });
 
-  it("a subgraph that never answers costs the deadline, not more: DEADLINE_EXCEEDED, the rest of the data kept", async () => {
-    const people = await proxy(stack.subgraphs.people!.url, { hang: true });
+  // a subgraph that never answers, and one whose answer stops halfway (the body is read within the deadline too)
+  it.each([
+    ["never answers", { hang: true }],
+    ["stops its answer halfway", { stallBody: true }],
+  ])("a subgraph that %s costs the deadline, not more: DEADLINE_EXCEEDED, the rest of the data kept", async (_, behaviour) => {
+    const people = await proxy(stack.subgraphs.people!.url, behaviour);
     const gateway = await extraGateway({ PEOPLE_URL: people.url });
     const started = performance.now();
     const res = await postGraphQL(gateway.url, `{ __typename employee(id: "10") { id } department(id: "5") { name } }`);
@@ -91,18 +95,6 @@ describe("the operation's deadline", () => {
     expect(res.data).toMatchObject({ __typename: "Query", employee: null, department: { name: expect.any(String) } });
     expect(res.errors?.map((e) => e.extensions?.code)).toEqual(["DEADLINE_EXCEEDED"]);
     expect(JSON.stringify(res)).not.toContain(people.url);
-  });
-
-  it("a subgraph whose answer stops halfway costs the deadline too: the body is read within it", async () => {
-    const people = await proxy(stack.subgraphs.people!.url, { stallBody: true });
-    const gateway = await extraGateway({ PEOPLE_URL: people.url });
-    const started = performance.now();
-    const res = await postGraphQL(gateway.url, `{ __typename employee(id: "10") { id } department(id: "5") { name } }`);
-    const ms = performance.now() - started;
-    expect(ms).toBeGreaterThanOrEqual(DEADLINE_MS - 50);
-    expect(ms).toBeLessThan(DEADLINE_MS + MARGIN_MS);
-    expect(res.data).toMatchObject({ __typename: "Query", employee: null, department: { name: expect.any(String) } });
-    expect(res.errors?.map((e) => e.extensions?.code)).toEqual(["DEADLINE_EXCEEDED"]);
   });
 
   it("with every upstream request hanging, an operation answers within the deadline", async () => {
