@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { LRUCache } from "lru-cache";
 import { keepAliveAgents, wroteToClosedSocket } from "../platform/keep-alive.js";
 import { listen, sendJson, serveGraphQL, type HttpListener } from "../platform/http.js";
 import { formatErrorHygienically, unknownOperationIsClientError } from "../platform/errors.js";
@@ -182,15 +183,8 @@ function post(url: string, init: RequestInit & { headers: Record<string, string>
 }
 
 /** The subgraphs' URLs, parsed once: a gateway fetches the same three over and over. */
-const subgraphTargets = new Map<string, URL>();
-function subgraphTarget(url: string): URL {
-  let target = subgraphTargets.get(url);
-  if (!target) {
-    if (subgraphTargets.size >= 64) subgraphTargets.clear();
-    subgraphTargets.set(url, (target = new URL(url)));
-  }
-  return target;
-}
+const subgraphTargets = new LRUCache<string, URL>({ max: 64, memoMethod: (url) => new URL(url) });
+const subgraphTarget = (url: string): URL => subgraphTargets.memo(url);
 
 /**
  * The subgraph fetcher: identical query fetches in flight (same subgraph, same caller
@@ -266,27 +260,25 @@ interface BatchRequest {
 }
 type BatchExecutor = (request: BatchRequest) => Promise<unknown>;
 
-/** Parsed subgraph queries: a plan's fetches are the same few strings, operation after operation. */
-const parsedQueries = new Map<string, DocumentNode>();
+const MAX_PARSED_QUERIES = 2000;
 /** the source text of each parsed query, so that a fetch sent alone is sent as the plan wrote it */
 const querySources = new WeakMap<DocumentNode, string>();
-/**
- * The text of each batch, by the texts it merges: a plan batches the same fetches operation after
- * operation, and printing the merged document again each time was a twentieth of the gateway's CPU.
- */
-const batchTexts = new Map<string, string>();
-const MAX_PARSED_QUERIES = 2000;
-
-function parsedQuery(query: string): DocumentNode {
-  let document = parsedQueries.get(query);
-  if (!document) {
-    if (parsedQueries.size >= MAX_PARSED_QUERIES) parsedQueries.clear();
-    document = parse(query, { noLocation: true });
-    parsedQueries.set(query, document);
+/** Parsed subgraph queries: a plan's fetches are the same few strings, operation after operation. */
+const parsedQueries = new LRUCache<string, DocumentNode>({
+  max: MAX_PARSED_QUERIES,
+  memoMethod: (query) => {
+    const document = parse(query, { noLocation: true });
     querySources.set(document, query);
-  }
-  return document;
-}
+    return document;
+  },
+});
+const parsedQuery = (query: string): DocumentNode => parsedQueries.memo(query);
+/**
+ * The text of each batch, by the texts it merges (the merged document, printed on a miss): a plan
+ * batches the same fetches operation after operation, and printing the merged document again each
+ * time was a twentieth of the gateway's CPU.
+ */
+const batchTexts = new LRUCache<string, string, DocumentNode>({ max: MAX_PARSED_QUERIES, memoMethod: (_sources, _stale, { context }) => print(context) });
 
 /**
  * The batching executor's extensions reducer: it collects the source text of each query merged,
@@ -303,14 +295,7 @@ function batchText(batched: BatchRequest): string {
   if (alone !== undefined) return alone;
   const sources = batched.extensions?.[SOURCES];
   if (!sources) return print(batched.document);
-  const key = sources.join("\u0000");
-  let text = batchTexts.get(key);
-  if (text === undefined) {
-    if (batchTexts.size >= MAX_PARSED_QUERIES) batchTexts.clear();
-    text = print(batched.document);
-    batchTexts.set(key, text);
-  }
-  return text;
+  return batchTexts.memo(sources.join("\u0000"), { context: batched.document });
 }
 
 class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
