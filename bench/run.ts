@@ -10,6 +10,7 @@ import { hasPeer, peerRequests, runPeer, startPeer, type Peer } from "./peer.js"
 import { README_BLOCK, replaceReadmeBlock } from "./results.js";
 import { CLIENT_HEADERS, LIMITS_OFF } from "./fairness.js";
 import { cpuMs, rssMb } from "./proc.js";
+import { parsePrometheus, sumOf } from "../harness/prometheus.js";
 
 /**
  * `npm run bench`: every operation of `operations/` and a large list, each component in its own
@@ -141,10 +142,7 @@ async function upstreamCalls(directory: string, task: () => Promise<unknown>): P
  * per HTTP request, a batch of fetches being one), read on a subgraph's /metrics before and after.
  */
 async function subgraphRequests(subgraph: string, task: () => Promise<unknown>): Promise<number> {
-  const answered = async () => {
-    const text = await (await fetch(new URL("/metrics", subgraph))).text();
-    return text.split("\n").filter((line) => line.startsWith("graphql_operations_total{")).reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
-  };
+  const answered = async () => sumOf(parsePrometheus(await (await fetch(new URL("/metrics", subgraph))).text()).samples, "graphql_operations_total");
   const before = await answered();
   await task();
   return (await answered()) - before;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { watchDirectoryRequests } from "../helpers/stack.js";
 import { loadOperations, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
-import { parsePrometheus, sumOf, type Sample } from "../helpers/prometheus.js";
+import { parsePrometheus, sumOf, type Sample } from "../../harness/prometheus.js";
 
 /**
  * `GET /metrics` on the gateway's and the subgraphs' ports (tracing off, the default): Prometheus

@@ -4,7 +4,7 @@ import { loadGatewayConfig } from "../../gateway/config.js";
 import { loadOperations, TOUR_VARIABLES } from "../../gateway/operations.js";
 import { buildManifest, readManifest, sha256, TRUSTED_DOCUMENTS_MANIFEST } from "../../gateway/trusted-documents.js";
 import { processMetrics } from "../../platform/metrics.js";
-import { counterValue } from "../helpers/prometheus.js";
+import { counterValue } from "../../harness/prometheus.js";
 import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadOperations, TOUR_VARIABLES } from "../../gateway/operations.js";
 import { sha256 } from "../../gateway/trusted-documents.js";
 import { processMetrics } from "../../platform/metrics.js";
-import { counterValue } from "../helpers/prometheus.js";
+import { counterValue } from "../../harness/prometheus.js";
 import { directoryToken } from "../helpers/stack.js";
 import { redisAvailable, startRedis, startReplicas, useReplicasWithRedis, type ReplicaBed } from "../helpers/replicas.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ANONYMOUS, MAX_OPERATION_NAMES, Metrics, OTHER } from "../../platform/metrics.js";
-import { parsePrometheus, sumOf } from "../helpers/prometheus.js";
+import { parsePrometheus, sumOf } from "../../harness/prometheus.js";
 
 /** The registry's bounded labels and its gauges of upstream clients (a registry of its own, not the process's). */
 

@@ -1,8 +1,9 @@
 import type { Counter } from "prom-client";
 
 /**
- * A strict reader of the Prometheus text exposition format (version 0.0.4), for the tests: every
- * line must be a `# HELP`, a `# TYPE` or a sample of a declared metric; anything else throws.
+ * A strict reader of the Prometheus text exposition format (version 0.0.4), for the tests and the
+ * benchmark: every line must be a `# HELP`, a `# TYPE` or a sample of a declared metric; anything
+ * else throws.
  */
 
 export interface Sample {
