@@ -84,6 +84,7 @@ interface FederationInternals {
   isCustomScalarType(type: LibType): boolean;
   Variable: new (...args: never[]) => { readonly name: string };
   ERRORS: { INVALID_GRAPHQL: { err(message: string, options: { path: (string | number)[] }): GraphQLError } };
+  assert(condition: unknown, message: () => string): asserts condition;
 }
 let lib: FederationInternals;
 
@@ -178,16 +179,12 @@ let introspect: Introspection;
 let invalid = false;
 let hasErrors = false;
 
-function assert(condition: unknown, message: () => string): asserts condition {
-  if (!condition) throw new Error(message());
-}
-
 function skipped(conditions: readonly Condition[]): boolean {
   for (const c of conditions) {
     let value = c.value;
     if (c.variable !== null) {
       value = Object.prototype.hasOwnProperty.call(variables, c.variable) ? variables[c.variable] : undefined;
-      assert(value !== undefined && typeof value === "boolean", () => `Unexpected value ${value} for variable ${c.value} of ${c.directive}`);
+      lib.assert(value !== undefined && typeof value === "boolean", () => `Unexpected value ${value} for variable ${c.value} of ${c.directive}`);
     }
     if (c.skip ? value : !value) return true;
   }
@@ -213,7 +210,7 @@ function applies(step: Step, typename: unknown, parentType: NamedType): boolean 
 
 function describe(path: (string | number)[], currentType: LibType, parentType: NamedType): string {
   const element = path[path.length - 1];
-  assert(element !== undefined, () => "Should not have been called on an empty path");
+  lib.assert(element !== undefined, () => "Should not have been called on an empty path");
   return typeof element === "string" ? `field ${parentType}.${element}` : `array element of type ${currentType} at index ${element}`;
 }
 
@@ -224,7 +221,7 @@ function apply(input: Record<string, unknown>, steps: readonly Step[], output: R
     if (step.conditions !== null && skipped(step.conditions)) continue;
     if (step.kind === FRAGMENT) {
       const typename = input.__typename;
-      assert(!typename || typeof typename === "string", () => `Got unexpected value for __typename: ${typename}`);
+      lib.assert(!typename || typeof typename === "string", () => `Got unexpected value for __typename: ${typename}`);
       if (applies(step, typename, parentType) && apply(input, step.steps!, output, path, step.typeCondition ?? parentType)) return true;
       continue;
     }
@@ -276,10 +273,10 @@ function update(outputValue: unknown, type: TypeStep, inputValue: unknown, steps
   }
   switch (type.kind) {
     case LIST: {
-      assert(Array.isArray(inputValue), () => `Invalid non-list value ${inputValue} returned by subgraph for list type ${type.type}`);
-      assert(outputValue === undefined || Array.isArray(outputValue), () => `Invalid non-list value ${outputValue} returned by subgraph for list type ${type.type}`);
+      lib.assert(Array.isArray(inputValue), () => `Invalid non-list value ${inputValue} returned by subgraph for list type ${type.type}`);
+      lib.assert(outputValue === undefined || Array.isArray(outputValue), () => `Invalid non-list value ${outputValue} returned by subgraph for list type ${type.type}`);
       const previous = outputValue as unknown[] | undefined;
-      assert(previous === undefined || inputValue.length === previous.length, () => `[${inputValue}].length (${inputValue.length}) !== [${previous}].length (${previous!.length})`);
+      lib.assert(previous === undefined || inputValue.length === previous.length, () => `[${inputValue}].length (${inputValue.length}) !== [${previous}].length (${previous!.length})`);
       const updated = new Array(inputValue.length);
       let nullify = false;
       let errs = false;
@@ -295,12 +292,12 @@ function update(outputValue: unknown, type: TypeStep, inputValue: unknown, steps
       return nullify ? null : updated;
     }
     case COMPOSITE: {
-      assert(steps, () => `Invalid empty selection set for composite type ${type.type}`);
-      assert(typeof inputValue === "object", () => `Invalid non-object value ${inputValue} returned by subgraph for composite type ${type.type}`);
-      assert(outputValue === undefined || typeof outputValue === "object", () => `Invalid non-object value ${inputValue} returned by subgraph for composite type ${type.type}`);
+      lib.assert(steps, () => `Invalid empty selection set for composite type ${type.type}`);
+      lib.assert(typeof inputValue === "object", () => `Invalid non-object value ${inputValue} returned by subgraph for composite type ${type.type}`);
+      lib.assert(outputValue === undefined || typeof outputValue === "object", () => `Invalid non-object value ${inputValue} returned by subgraph for composite type ${type.type}`);
       const input = inputValue as Record<string, unknown>;
       const typename = input.__typename;
-      assert(typename === undefined || typeof typename === "string", () => `Invalid non-string value ${typename} for __typename at ${path}`);
+      lib.assert(typename === undefined || typeof typename === "string", () => `Invalid non-string value ${typename} for __typename at ${path}`);
       let objectType = type.type as NamedType;
       if (typename) {
         const named = schema.type(typename);
@@ -319,7 +316,7 @@ function update(outputValue: unknown, type: TypeStep, inputValue: unknown, steps
       return bubble ? null : output;
     }
     default: {
-      assert(outputValue === undefined, () => `Excepted output to be undefined but got ${type.type} for type ${type.type}`);
+      lib.assert(outputValue === undefined, () => `Excepted output to be undefined but got ${type.type} for type ${type.type}`);
       const valid = type.valid === null || type.valid(inputValue);
       if (!valid) errors.push(lib.ERRORS.INVALID_GRAPHQL.err(`Invalid value found for ${describe(path, type.type, parentType)}.`, { path: Array.from(path) }));
       invalid = false;
@@ -378,7 +375,14 @@ export function installResultShaping(): boolean {
   const { version } = gatewayRequire("../package.json") as { version: string };
   if (!VERIFIED_GATEWAY.test(version)) return (installed = false);
   const internals = gatewayRequire("@apollo/federation-internals") as FederationInternals;
-  lib = { isSubtype: internals.isSubtype, isCompositeType: internals.isCompositeType, isCustomScalarType: internals.isCustomScalarType, Variable: internals.Variable, ERRORS: internals.ERRORS };
+  lib = {
+    isSubtype: internals.isSubtype,
+    isCompositeType: internals.isCompositeType,
+    isCustomScalarType: internals.isCustomScalarType,
+    Variable: internals.Variable,
+    ERRORS: internals.ERRORS,
+    assert: internals.assert,
+  };
   const operations = createRequire(gatewayRequire.resolve("@apollo/federation-internals"))("./operations.js") as OperationsModule;
   const shaping = gatewayRequire("./resultShaping.js") as { computeResponse: typeof computeResponse };
   libraryShaping.computeResponse = shaping.computeResponse;
