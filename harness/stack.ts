@@ -5,6 +5,7 @@ import { loadOperationLimits } from "../platform/limits.js";
 import { startSubgraphModule, type SubgraphModule } from "../subgraphs/shared/graphql/subgraph.js";
 import { loadUpstreamConfig, Upstream } from "../subgraphs/shared/upstream/index.js";
 import type { Logger } from "../platform/log.js";
+import type { LoadMeter } from "../platform/load.js";
 
 /** The day the test company is generated for: every suite that starts a stack shares it. */
 export const TODAY = "2026-06-15";
@@ -57,6 +58,8 @@ export interface StackOptions {
   logger?: Logger | ((subgraph: SubgraphName) => Logger);
   /** GRAPH_PREFIX of the subgraphs (and of the gateway, in a gateway stack) */
   prefix?: string;
+  /** the load the subgraphs say to the gateway (default: the process's, platform/load.ts) */
+  load?: LoadMeter;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -81,6 +84,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       limits: loadOperationLimits(options.env ?? {}),
       ...(options.logger ? { logger: typeof options.logger === "function" ? options.logger(name) : options.logger } : {}),
       prefix: options.prefix ?? null,
+      ...(options.load ? { load: options.load } : {}),
     });
   }
   return {

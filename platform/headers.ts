@@ -23,3 +23,10 @@ export const OPERATION_HEADER = "x-operation-id";
  * have settled, so that identical operations at once share one announcement as they share fetches.
  */
 export const ANNOUNCEMENT_OPERATION = "GatewayPrefetch";
+
+/**
+ * A subgraph's load in percent (platform/load.ts), on its answers to the gateway's operations
+ * (those carrying OPERATION_HEADER): the gateway asks nothing ahead of a subgraph that says it is
+ * saturated (GATEWAY_SPECULATION_MAX_LOAD, gateway/speculate.ts).
+ */
+export const LOAD_HEADER = "x-subgraph-load";

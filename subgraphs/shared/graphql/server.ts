@@ -10,7 +10,8 @@ import { listen, sendJson, serveGraphQL } from "../../../platform/http.js";
 import { formatErrorHygienically, unknownOperationIsClientError } from "../../../platform/errors.js";
 import { DEFAULT_OPERATION_LIMITS, operationGuard, type OperationLimits } from "../../../platform/limits.js";
 import { operationLog } from "../../../platform/operation-log.js";
-import { ANNOUNCEMENT_OPERATION, DEADLINE_HEADER, OPERATION_HEADER, SUBGRAPH_SECRET_HEADER } from "../../../platform/headers.js";
+import { ANNOUNCEMENT_OPERATION, DEADLINE_HEADER, LOAD_HEADER, OPERATION_HEADER, SUBGRAPH_SECRET_HEADER } from "../../../platform/headers.js";
+import { processLoad, type LoadMeter } from "../../../platform/load.js";
 import { OperationScopes } from "./operation-scope.js";
 import { guardEntities } from "./entities.js";
 import { verifiedCursorPayload } from "./cursors.js";
@@ -70,6 +71,8 @@ export interface SubgraphServerOptions {
    * run, after its checks (`SubgraphModule.prefetch`, docs/graph.md#batching-rules)
    */
   prefetch?: (ctx: SubgraphContext) => Promise<unknown> | void;
+  /** the load said to the gateway (LOAD_HEADER; default: the process's, platform/load.ts) */
+  load?: LoadMeter;
 }
 
 export interface RunningSubgraph {
@@ -124,6 +127,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
 
   const secret = options.secret ? digest(options.secret) : null;
   const scopes = new OperationScopes();
+  const load = options.load ?? processLoad;
   const checkLimits = operationGuard(options.limits ?? DEFAULT_OPERATION_LIMITS, () => options.schema, logger);
   const readiness = cachedCheck(() => options.upstream.readiness(), options.upstream.config.readyIntervalMs);
 
@@ -148,6 +152,8 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
     const asked = deadlineOf(req.headers[DEADLINE_HEADER]) ?? options.upstream.config.deadlineMs;
     const operationId = req.headers[OPERATION_HEADER];
+    // to the gateway only: a client's answer says nothing of the process
+    if (typeof operationId === "string") res.setHeader(LOAD_HEADER, String(load()));
     let release = () => {};
     try {
       await serveGraphQL(apollo, req, res, async () => {

@@ -9,6 +9,7 @@ import { startSubgraph, type RunningSubgraph, type SubgraphContext } from "./ser
 import type { FieldChecks, IdRule } from "../../../platform/input-checks.js";
 import type { FieldRules } from "../../../platform/field-rules.js";
 import { startTracing, tracingSettings, type Tracing } from "../../../platform/tracing.js";
+import type { LoadMeter } from "../../../platform/load.js";
 
 /** What each subgraph folder exports from its `index.ts`. */
 export interface SubgraphModule {
@@ -48,6 +49,8 @@ export interface StartOptions {
   debugErrors?: boolean;
   /** the process's lifecycle when the subgraph faces callers itself (run alone): its stop drains it */
   lifecycle?: Lifecycle;
+  /** the load it says to the gateway (default: the process's, platform/load.ts) */
+  load?: LoadMeter;
 }
 
 export async function startSubgraphModule(module: SubgraphModule, options: StartOptions): Promise<RunningSubgraph> {
@@ -69,6 +72,7 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     prefix: options.prefix ?? null,
     lifecycle: options.lifecycle,
     ...(module.prefetch ? { prefetch: module.prefetch } : {}),
+    ...(options.load ? { load: options.load } : {}),
   });
 }
 
