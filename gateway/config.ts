@@ -70,6 +70,11 @@ export interface GatewayConfig {
   prefetch: ReadonlySet<SubgraphName>;
   /** GATEWAY_SPLIT_ROOT_FETCH, default true: the part of a root lookup's fetch later fetches need is asked on its own (speculate.ts) */
   splitRootFetch: boolean;
+  /**
+   * GATEWAY_SPECULATION_MAX_LOAD, percent, default 90: a subgraph that says a load at least this
+   * high is asked nothing ahead (speculate.ts's brake); `off` (null): always asked
+   */
+  speculationMaxLoad: number | null;
 }
 
 /** `sandbox`: Apollo Sandbox at `/` (loaded from Apollo's CDN); `explorer`: GraphiQL at `/explorer`, served offline. */
@@ -126,7 +131,19 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     shared: loadSharedStateConfig(env),
     prefetch: parsePrefetch(e.text("GATEWAY_PREFETCH")),
     splitRootFetch: e.boolean("GATEWAY_SPLIT_ROOT_FETCH", true),
+    speculationMaxLoad: speculationMaxLoad(e),
   };
+}
+
+/** GATEWAY_SPECULATION_MAX_LOAD: unset → 90; `off` → null; else a whole percent from 1 to 100. */
+function speculationMaxLoad(e: Environment): number | null {
+  const name = "GATEWAY_SPECULATION_MAX_LOAD";
+  const raw = e.text(name);
+  if (raw === undefined) return 90;
+  if (raw === "off") return null;
+  const value = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= 1 && value <= 100)) throw new ConfigError(`${name} must be "off" or an integer from 1 to 100 (percent), got "${excerpt(raw)}"`, name);
+  return value;
 }
 
 /** GATEWAY_PREFETCH: unset → `organisation`; `none`; or a comma-separated list of subgraph names. */

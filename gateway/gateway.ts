@@ -12,7 +12,7 @@ import { keepAliveAgents, wroteToClosedSocket } from "../platform/keep-alive.js"
 import { listen, sendJson, serveGraphQL, type HttpListener } from "../platform/http.js";
 import { formatErrorHygienically, unknownOperationIsClientError } from "../platform/errors.js";
 import { operationGuard } from "../platform/limits.js";
-import { DEADLINE_HEADER, OPERATION_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
+import { DEADLINE_HEADER, LOAD_HEADER, OPERATION_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
 import { processMetrics } from "../platform/metrics.js";
 import { currentRequestId, injectTraceContext } from "../platform/request-scope.js";
 import { loadOperations, OPERATIONS_DIR } from "./operations.js";
@@ -29,7 +29,7 @@ import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.
 import { handleCors } from "./cors.js";
 import { createExploration } from "./explore.js";
 import { ErrorCode } from "../platform/error-codes.js";
-import { claimSpeculation, speculate, SPLIT_PART, type SpeculationContext } from "./speculate.js";
+import { claimSpeculation, keepRootAnswer, partFromWhole, speculate, SpeculationBrake, SPLIT_PART, type SpeculationContext } from "./speculate.js";
 import { introspectionOnly, readManifest, trustedDocuments } from "./trusted-documents.js";
 import { ApqStore } from "./apq-store.js";
 import { installResultShaping } from "./result-shaping.js";
@@ -199,6 +199,7 @@ function subgraphFetcher(
   subgraph: string,
   inflight: InFlight<SubgraphAnswer>,
   rememberRefusedToken: (init: RequestInit & { headers: Record<string, string> }, answer: SubgraphAnswer) => Promise<void>,
+  brake: SpeculationBrake,
 ): (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<Response> {
   return async (url, init) => {
     const body = typeof init.body === "string" ? init.body : null;
@@ -211,6 +212,7 @@ function subgraphFetcher(
       inflight.forget();
       answer = await fetchWithinDeadline(subgraph, url, init, false).finally(() => inflight.forget());
     }
+    brake.report(subgraph, answer.headers.get(LOAD_HEADER));
     await rememberRefusedToken(init, answer);
     return answerResponse(url, answer);
   };
@@ -305,12 +307,13 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     private readonly secret: string | null,
     inflight: InFlight<SubgraphAnswer>,
     rememberRefusedToken: Parameters<typeof subgraphFetcher>[2],
+    private readonly brake: SpeculationBrake,
   ) {
     // node:http with keep-alive agents (`post`) rather than the default make-fetch-happen agent:
     // that agent keeps idle sockets forever, so after a pause longer than the subgraph server's
     // keep-alive timeout (5 s) a request could go out on a socket the server was closing
     // (ECONNRESET, "socket hang up"). Node's agent honours the server's `Keep-Alive: timeout=5`.
-    super({ url, fetcher: subgraphFetcher(name, inflight, rememberRefusedToken) as unknown as RemoteGraphQLDataSource["fetcher"] });
+    super({ url, fetcher: subgraphFetcher(name, inflight, rememberRefusedToken, brake) as unknown as RemoteGraphQLDataSource["fetcher"] });
   }
 
   /**
@@ -327,8 +330,12 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     const started = claimSpeculation(this.name, options as GraphQLDataSourceProcessOptions);
     if (started) return started as ProcessResult;
     const { context, request } = options;
-    // a split part's errors are the whole root fetch's to report (speculate.ts)
-    if (request.operationName?.endsWith(SPLIT_PART)) return super.process(options).then(({ errors: _dropped, ...rest }) => rest);
+    // a split part's errors are the whole root fetch's to report; while the subgraph is
+    // saturated, the whole answers it instead of a request of its own (speculate.ts)
+    if (request.operationName?.endsWith(SPLIT_PART)) {
+      const held = this.brake.holds(this.name, "split") ? partFromWhole(context, "document" in options ? options.document : undefined) : undefined;
+      return (held as ProcessResult | undefined) ?? super.process(options).then(({ errors: _dropped, ...rest }) => rest);
+    }
     // only entity fetches that carry representations are batched. The others go alone: a root
     // fetch is its stage's only fetch to that subgraph (batched, OrgChart's `department(id)` was
     // read on its own instead of from the department list its announcement starts: 5 calls for a
@@ -337,7 +344,9 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     // batch renames. The gateway's own requests (health checks, introspection) have no operation
     // context.
     const representations = request.variables?.representations;
-    if (!Array.isArray(representations) || representations.length === 0) return super.process(options);
+    if (!Array.isArray(representations) || representations.length === 0) {
+      return context && request.query ? keepRootAnswer(context, request.query, super.process(options)) : super.process(options);
+    }
     if (!context || !("subgraphFetches" in context) || !request.query) return super.process(options);
     const document = parsedQuery(request.query);
     const operation = document.definitions[0];
@@ -491,6 +500,7 @@ async function apolloGateway(config: GatewayConfig, logger: Logger, refusedToken
   process.env.APOLLO_TELEMETRY_DISABLED ??= "true";
   // one for every subgraph: a mutation of one subgraph may change what another answers
   const inflight = new InFlight<SubgraphAnswer>((err) => err instanceof DeadlineExceededError);
+  const brake = new SpeculationBrake(config.speculationMaxLoad);
   const rememberRefusedToken = async (init: { headers: Record<string, string> }, answer: SubgraphAnswer) => {
     // forward mode: a subgraph's answer says the directory refused the caller's token with 401
     const authorization = init.headers.authorization;
@@ -505,14 +515,15 @@ async function apolloGateway(config: GatewayConfig, logger: Logger, refusedToken
             subgraphs: SUBGRAPH_NAMES.map((name) => ({ name, url: config.subgraphUrls[name] })),
           })
         : await readSupergraph(config.supergraphPath, config.prefix),
-    buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight, rememberRefusedToken),
+    buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight, rememberRefusedToken, brake),
     // its OpenTelemetry spans (gateway.request, .plan, .fetch...; docs/observability.md) without
     // the operation's text or the errors' messages, which may carry the caller's values
     telemetry: { includeDocument: false, recordExceptions: false },
     // entity fetches a root lookup by id makes predictable start with the root fetch (speculate.ts)
     // and the later entity fetches of GATEWAY_PREFETCH's subgraphs are announced to them at once,
     // and a root lookup's fetch is split so that what later fetches need answers first
-    experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0], config.prefetch, config.splitRootFetch),
+    // nothing of it is asked of a subgraph that says it is saturated (GATEWAY_SPECULATION_MAX_LOAD)
+    experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0], config.prefetch, config.splitRootFetch, brake),
     // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
     // line per operation
     logger: {

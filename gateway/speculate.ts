@@ -1,5 +1,6 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from "@apollo/gateway";
 import { ANNOUNCEMENT_OPERATION } from "../platform/headers.js";
+import { processMetrics } from "../platform/metrics.js";
 import type { FetchNode, PlanNode, QueryPlan, QueryPlanSelectionNode } from "@apollo/query-planner";
 import {
   Kind,
@@ -34,6 +35,8 @@ export type Speculations = Map<string, Promise<unknown>>;
 
 export interface SpeculationContext {
   speculations?: Speculations;
+  /** the answers of the operation's fetches without representations, by query text (`keepRootAnswer`) */
+  rootAnswers?: Map<string, Promise<unknown>>;
 }
 
 export function speculationKey(serviceName: string, request: { query?: string; variables?: Record<string, unknown> }): string {
@@ -52,12 +55,13 @@ export function speculate(
   },
   prefetchTo: ReadonlySet<string> = new Set(),
   splitRoot = false,
+  brake: SpeculationBrake = NO_BRAKE,
 ): void {
   const { queryPlan, serviceMap, requestContext } = options;
   const context = requestContext.context as SpeculationContext | undefined;
   if (!context) return;
   const variables = requestContext.request.variables ?? {};
-  announce(queryPlan, serviceMap, requestContext, prefetchTo);
+  announce(queryPlan, serviceMap, requestContext, prefetchTo, brake);
   const candidates = candidatesOf(queryPlan);
   // after the candidates and the announcements, which read the plan as planned
   if (splitRoot) split(queryPlan);
@@ -215,12 +219,14 @@ function announce(
   serviceMap: Record<string, GraphQLDataSource>,
   requestContext: { request: { variables?: Record<string, unknown> | undefined }; context: unknown },
   prefetchTo: ReadonlySet<string>,
+  brake: SpeculationBrake,
 ): void {
   if (prefetchTo.size === 0) return;
   const variables = requestContext.request.variables ?? {};
   for (const announcement of announcementsOf(plan)) {
     const service = serviceMap[announcement.serviceName];
     if (!service || !prefetchTo.has(announcement.serviceName)) continue;
+    if (brake.holds(announcement.serviceName, "announcement")) continue;
     const answer = service.process({
       kind: "incoming operation" as never,
       request: { query: announcement.query, variables: { ...usedVariables(announcement.variables, variables), representations: [] }, operationName: ANNOUNCEMENT_OPERATION },
@@ -348,6 +354,34 @@ export function split(plan: QueryPlan): void {
 }
 
 const splitPlans = new WeakSet<QueryPlan>();
+/** each split part's document -> the query text of the root fetch it was cut from */
+const wholeOfPart = new WeakMap<DocumentNode, string>();
+
+/**
+ * The data source keeps the answer of each fetch without representations (a root fetch) in the
+ * operation's context, so that a split part the brake holds back can be answered by it.
+ */
+export function keepRootAnswer<T>(context: SpeculationContext, query: string, answer: Promise<T>): Promise<T> {
+  (context.rootAnswers ??= new Map()).set(query, answer);
+  return answer;
+}
+
+/**
+ * A split part held back by the brake: the whole root fetch it was cut from, already sent beside
+ * it (the plan's `Parallel[root, Sequence[part, …]]` starts the root first), answers it, so the
+ * later fetches start when the whole answers, as in the plan before the split. Its errors and
+ * its failure are the root fetch's to report. undefined when that answer is not known: the part
+ * is then sent.
+ */
+export function partFromWhole(context: SpeculationContext | undefined, document: DocumentNode | undefined): Promise<{ data?: unknown }> | undefined {
+  const whole = document && wholeOfPart.get(document);
+  const answer = whole === undefined ? undefined : context?.rootAnswers?.get(whole);
+  if (!answer) return undefined;
+  return answer.then(
+    (response) => ({ data: (response as { data?: unknown }).data }),
+    () => ({}),
+  );
+}
 
 /** The operation-name suffix of a split part: its errors are the root fetch's to report. */
 export const SPLIT_PART = "__part";
@@ -395,6 +429,7 @@ function partOf(fetch: FetchNode, rest: PlanNode[]): FetchNode | null {
   // minified, as the planner writes its fetches
   const text = stripIgnoredCharacters(print(cut));
   if (text.length >= stripIgnoredCharacters(fetch.operation).length) return null;
+  wholeOfPart.set(cut, fetch.operation);
   const used = new Set<string>();
   visit(cut, { Variable: (v) => void used.add(v.name.value) });
   return {
@@ -460,3 +495,51 @@ function flattensOf(nodes: readonly PlanNode[]): Array<{ path: ReadonlyArray<str
   nodes.forEach(walk);
   return out;
 }
+
+// ---- the brake: nothing asked ahead of a saturated subgraph ----
+
+/** How long a subgraph's last load stands for it: a subgraph asked nothing for that long is not saturated by us. */
+export const LOAD_STALE_MS = 5_000;
+/** A held subgraph is asked ahead again once its load is this many points below the limit (no flapping at the limit). */
+export const LOAD_HYSTERESIS = 10;
+
+/**
+ * Whether to ask a subgraph ahead (announcements, split parts) now. What is asked ahead saves an
+ * upstream round per operation when the directory takes tens of milliseconds to answer, and costs
+ * the subgraph a request of its own (a few milliseconds of CPU, README "Benchmark"). A subgraph
+ * that is saturated has no CPU to spare: each request asked ahead then delays the others, and the
+ * operations complete fewer a second. Each subgraph says its load on its answers (LOAD_HEADER,
+ * platform/load.ts); while the last one said is at least GATEWAY_SPECULATION_MAX_LOAD, the
+ * gateway asks it nothing ahead, until it says a load LOAD_HYSTERESIS points lower or says
+ * nothing for LOAD_STALE_MS. A subgraph that says no load (another team's) is always asked ahead.
+ */
+export class SpeculationBrake {
+  private readonly loads = new Map<string, { held: boolean; at: number }>();
+
+  /** maxLoad: percent, null for never holding */
+  constructor(
+    private readonly maxLoad: number | null,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** A subgraph's answer said `header` (LOAD_HEADER: a whole number 0–100; anything else is ignored). */
+  report(subgraph: string, header: string | null): void {
+    if (this.maxLoad === null || header === null || !/^\d{1,3}$/.test(header)) return;
+    const load = Number(header);
+    if (load > 100) return;
+    const was = this.loads.get(subgraph);
+    const held = was?.held && this.now() - was.at < LOAD_STALE_MS ? load > this.maxLoad - LOAD_HYSTERESIS : load >= this.maxLoad;
+    this.loads.set(subgraph, { held, at: this.now() });
+    processMetrics().subgraphLoad.set({ subgraph }, load);
+  }
+
+  /** Whether to hold back what `kind` would ask `subgraph` ahead; counted when it does. */
+  holds(subgraph: string, kind: "announcement" | "split"): boolean {
+    const state = this.loads.get(subgraph);
+    if (!state?.held || this.now() - state.at >= LOAD_STALE_MS) return false;
+    processMetrics().speculationHeld.inc({ subgraph, kind });
+    return true;
+  }
+}
+
+const NO_BRAKE = new SpeculationBrake(null);

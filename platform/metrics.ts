@@ -87,6 +87,18 @@ export class Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  readonly subgraphLoad = new Gauge({
+    name: "gateway_subgraph_load_percent",
+    help: "The load each subgraph said on its last answer to the gateway (its event loop's busy share, percent)",
+    labelNames: ["subgraph"] as const,
+    registers: [this.registry],
+  });
+  readonly speculationHeld = new Counter({
+    name: "gateway_speculation_held_total",
+    help: "Requests the gateway would have asked a subgraph ahead (announcement, split) and held back because the subgraph said it was saturated",
+    labelNames: ["subgraph", "kind"] as const,
+    registers: [this.registry],
+  });
   readonly upstreamRequests = new Counter({
     name: "upstream_requests_total",
     help: "HTTP attempts to the directory service, by API, method, route template, status (none: no answer) and attempt (1, 2, 3...)",
