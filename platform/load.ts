@@ -10,10 +10,10 @@ import { performance, type EventLoopUtilization } from "node:perf_hooks";
  *
  * A utilization, not a latency: under saturation an upstream call's time is the loop's queue, not
  * the directory's, and would read as a slow directory. The window closes when it is read, so no
- * timer runs, and a load that rises is said within a quarter of a second. `npm start` runs the
+ * timer runs, and a load that rises is said within a tenth of a second. `npm start` runs the
  * gateway and the subgraphs in one process, which then reports the whole process's load.
  */
-export const LOAD_WINDOW_MS = 250;
+export const LOAD_WINDOW_MS = 100;
 
 /** A process's load, 0–100. */
 export type LoadMeter = () => number;
