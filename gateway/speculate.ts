@@ -1,6 +1,7 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from "@apollo/gateway";
 import { ANNOUNCEMENT_OPERATION } from "../platform/headers.js";
 import { processMetrics } from "../platform/metrics.js";
+import { spanEvent } from "../platform/request-scope.js";
 import type { FetchNode, PlanNode, QueryPlan, QueryPlanSelectionNode } from "@apollo/query-planner";
 import {
   Kind,
@@ -514,7 +515,7 @@ export const LOAD_HYSTERESIS = 10;
  * nothing for LOAD_STALE_MS. A subgraph that says no load (another team's) is always asked ahead.
  */
 export class SpeculationBrake {
-  private readonly loads = new Map<string, { held: boolean; at: number }>();
+  private readonly loads = new Map<string, { held: boolean; at: number; load: number }>();
 
   /** maxLoad: percent, null for never holding */
   constructor(
@@ -529,7 +530,7 @@ export class SpeculationBrake {
     if (load > 100) return;
     const was = this.loads.get(subgraph);
     const held = was?.held && this.now() - was.at < LOAD_STALE_MS ? load > this.maxLoad - LOAD_HYSTERESIS : load >= this.maxLoad;
-    this.loads.set(subgraph, { held, at: this.now() });
+    this.loads.set(subgraph, { held, at: this.now(), load });
     processMetrics().subgraphLoad.set({ subgraph }, load);
   }
 
@@ -538,6 +539,8 @@ export class SpeculationBrake {
     const state = this.loads.get(subgraph);
     if (!state?.held || this.now() - state.at >= LOAD_STALE_MS) return false;
     processMetrics().speculationHeld.inc({ subgraph, kind });
+    // on the span of the fetch it leaves alone (a split part) or of the plan (an announcement)
+    spanEvent("speculation.held", { "directory_graph.subgraph": subgraph, "directory_graph.speculation.kind": kind, "directory_graph.subgraph.load": state.load });
     return true;
   }
 }

@@ -23,6 +23,8 @@ export function tracingSuite(protocol: OtlpProtocol): void {
   let stack: Stack;
   let gateway: RunningGateway;
   const lines: Array<Record<string, unknown>> = [];
+  /** the load the subgraphs say (the test's process is as busy as the test makes it) */
+  let said = 0;
   const collect = (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>);
   /** headers the directory received */
   const directory = watchDirectoryRequests(() => stack?.directory.port ?? -1);
@@ -31,7 +33,7 @@ export function tracingSuite(protocol: OtlpProtocol): void {
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
     tracing = await startTracing({ url: receiver.url, protocol, serviceName: "directory-graph-test" });
-    stack = await startStack({ subgraphs: ["people", "organisation", "legacy-time"], logger: (name) => new Logger(name, "info", collect) });
+    stack = await startStack({ subgraphs: ["people", "organisation", "legacy-time"], logger: (name) => new Logger(name, "info", collect), load: () => said });
     gateway = await startGateway(
       loadGatewayConfig({
         GATEWAY_PORT: "0",
@@ -175,6 +177,30 @@ export function tracingSuite(protocol: OtlpProtocol): void {
       const hits = clients.filter((s) => s.attributes["directory_graph.etag.cache_hit"] === true);
       expect(hits.length).toBeGreaterThan(0);
       for (const hit of hits) expect(hit.attributes).toMatchObject({ "http.response.status_code": 304, "directory_graph.etag.revalidating": true });
+    });
+
+    it("a saturated subgraph: what the gateway leaves out is an event on the span of the fetch it left alone, or of the plan", async () => {
+      const operation = operationNamed(loadOperations(), "EmployeeProfile");
+      const variables = variablesOf(pickDemoData(stack.directory.company), operation);
+      said = 95;
+      try {
+        // the first answer says it; the next operation is held
+        await traced(tracing!, receiver, `${gateway.url}graphql`, operation.source, variables);
+        const { spans: held, body } = await traced(tracing!, receiver, `${gateway.url}graphql`, operation.source, variables);
+        expect(body.errors).toBeUndefined();
+        const events = held.flatMap((span) => span.events.filter((e) => e.name === "speculation.held").map((e) => ({ span, attributes: e.attributes })));
+        expect(events.map((e) => e.attributes).sort((a, b) => String(a["directory_graph.speculation.kind"]).localeCompare(String(b["directory_graph.speculation.kind"])))).toEqual([
+          { "directory_graph.subgraph": "organisation", "directory_graph.speculation.kind": "announcement", "directory_graph.subgraph.load": 95 },
+          { "directory_graph.subgraph": "people", "directory_graph.speculation.kind": "split", "directory_graph.subgraph.load": 95 },
+        ]);
+        // the held part's fetch sent nothing: no span under it, and no announcement in the trace
+        const part = events.find((e) => e.attributes["directory_graph.speculation.kind"] === "split")!.span;
+        expect(part.name).toBe("gateway.fetch");
+        expect(held.filter((s) => s.parentSpanId === part.spanId)).toEqual([]);
+        expect(held.filter((s) => s.name === "query GatewayPrefetch")).toEqual([]);
+      } finally {
+        said = 0;
+      }
     });
 
     it("retries: one client span per attempt with its number and status, and a retry event on the subgraph's span", async () => {
