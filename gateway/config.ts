@@ -135,14 +135,18 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   };
 }
 
-/** GATEWAY_SPECULATION_MAX_LOAD: unset → 90; `off` → null; else a whole percent from 1 to 100. */
+/**
+ * GATEWAY_SPECULATION_MAX_LOAD: unset → 90; `off` → null; else a whole percent from 50 to 100 (a
+ * subgraph less than half busy is not saturated, and a lower limit would leave no room below it
+ * to let go at: speculate.ts's LOAD_HYSTERESIS).
+ */
 function speculationMaxLoad(e: Environment): number | null {
   const name = "GATEWAY_SPECULATION_MAX_LOAD";
   const raw = e.text(name);
   if (raw === undefined) return 90;
   if (raw === "off") return null;
   const value = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
-  if (!(value >= 1 && value <= 100)) throw new ConfigError(`${name} must be "off" or an integer from 1 to 100 (percent), got "${excerpt(raw)}"`, name);
+  if (!(value >= 50 && value <= 100)) throw new ConfigError(`${name} must be "off" or an integer from 50 to 100 (percent), got "${excerpt(raw)}"`, name);
   return value;
 }
 

@@ -517,7 +517,7 @@ export const LOAD_HYSTERESIS = 10;
 export class SpeculationBrake {
   private readonly loads = new Map<string, { held: boolean; at: number; load: number }>();
 
-  /** maxLoad: percent, null for never holding */
+  /** maxLoad: percent (50–100, config.ts), null for never holding */
   constructor(
     private readonly maxLoad: number | null,
     private readonly now: () => number = () => performance.now(),

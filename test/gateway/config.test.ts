@@ -112,12 +112,14 @@ describe("one reader: a variable means the same thing in the gateway and the sub
     expect(() => loadGatewayConfig({ GATEWAY_SPLIT_ROOT_FETCH: "maybe" })).toThrow(/GATEWAY_SPLIT_ROOT_FETCH/);
   });
 
-  it("GATEWAY_SPECULATION_MAX_LOAD is 90 (percent) by default, off or 1 to 100; anything else names the variable and what it takes", () => {
+  it("GATEWAY_SPECULATION_MAX_LOAD is 90 (percent) by default, off or 50 to 100; anything else names the variable and what it takes", () => {
     expect(loadGatewayConfig({}).speculationMaxLoad).toBe(90);
     expect(loadGatewayConfig({ GATEWAY_SPECULATION_MAX_LOAD: "off" }).speculationMaxLoad).toBeNull();
     expect(loadGatewayConfig({ GATEWAY_SPECULATION_MAX_LOAD: " 75 " }).speculationMaxLoad).toBe(75);
-    for (const bad of ["0", "101", "0.9", "90%", "-5", "OFF", "none", "1e2"]) {
-      expect(() => loadGatewayConfig({ GATEWAY_SPECULATION_MAX_LOAD: bad }), bad).toThrow(/GATEWAY_SPECULATION_MAX_LOAD must be "off" or an integer from 1 to 100/);
+    expect(loadGatewayConfig({ GATEWAY_SPECULATION_MAX_LOAD: "50" }).speculationMaxLoad).toBe(50);
+    expect(loadGatewayConfig({ GATEWAY_SPECULATION_MAX_LOAD: "100" }).speculationMaxLoad).toBe(100);
+    for (const bad of ["0", "49", "101", "0.9", "90%", "-5", "OFF", "none", "1e2"]) {
+      expect(() => loadGatewayConfig({ GATEWAY_SPECULATION_MAX_LOAD: bad }), bad).toThrow(/GATEWAY_SPECULATION_MAX_LOAD must be "off" or an integer from 50 to 100/);
     }
   });
 });
