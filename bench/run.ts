@@ -39,6 +39,14 @@ const NODE_ENV = process.env.BENCH_NODE_ENV ?? "production";
 /** the latencies added to every upstream request, ms: p50 and p95 at each */
 const LATENCIES = [0, 20, 100] as const;
 const RUNS: Record<number, number> = { 0: 15, 20: 15, 100: 9 };
+/**
+ * Requests of each operation through each gateway and the peer before anything is measured: with
+ * 3, the first operation's latencies were those of code V8 had not optimised yet (DirectorySearch's
+ * p50 at 0 ms was half again its p50 in a process that had served it a few dozen times), and the
+ * later operations' were warmer only for coming later. The figures are those of a service under
+ * steady traffic.
+ */
+const WARM_UP = 30;
 const CLIENT_RTT = Number(process.env.BENCH_CLIENT_RTT_MS ?? "30");
 const ONLY = process.env.BENCH_OPERATIONS ? new Set(process.env.BENCH_OPERATIONS.split(",")) : null;
 const EMBEDDED = process.env.BENCH_EMBEDDED !== "0";
@@ -292,10 +300,11 @@ async function main(): Promise<void> {
     const identical: Record<Gateway, { load: Load; calls: number }> = {} as never;
     for (const op of ops) {
       const row = { op, throughput: {} } as Row;
-      // warm-up (plans, tokens, connections) and the check that the gateways agree
+      // warm-up (plans, tokens, connections, and V8's optimised code in every process) and the
+      // check that the gateways agree
       const answers: Record<string, unknown> = {};
       for (const kind of GATEWAYS) {
-        for (let i = 0; i < 3; i++) answers[kind] = await request(gateways[kind].url, op, op.variables);
+        for (let i = 0; i < WARM_UP; i++) answers[kind] = await request(gateways[kind].url, op, op.variables);
       }
       if (op.read && !GATEWAYS.every((kind) => isDeepStrictEqual(answers.ours, answers[kind]))) {
         sameAnswers.push(op.name);
@@ -307,7 +316,7 @@ async function main(): Promise<void> {
 
       // the generated peer: its requests in sequence, checked, warmed and counted the same way
       if (hasPeer(op.name)) {
-        for (let i = 0; i < 3; i++) await runPeer(peer.url, op.name, op.variables);
+        for (let i = 0; i < WARM_UP; i++) await runPeer(peer.url, op.name, op.variables);
         row.peer = { requests: peerRequests(op.name), calls: await upstreamCalls(directory, () => runPeer(peer!.url, op.name, op.variables)), timing: {} };
       } else row.peer = null;
 
