@@ -8,7 +8,8 @@
 // while a request is served. Decorators compile as tsx compiles them (tsconfig's
 // experimentalDecorators), and no decorator metadata is emitted in either case.
 
-import { rm } from "node:fs/promises";
+import { rmSync } from "node:fs";
+import { readdir, rm } from "node:fs/promises";
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { bundle } from "./bundle.mjs";
@@ -20,7 +21,12 @@ if (!entry || !entry.endsWith(".ts")) {
 }
 
 // one file per process: tests and `npm start` may compile the same entry at the same time
-const outfile = new URL(`../.build/${basename(entry, ".ts")}-${process.pid}.mjs`, import.meta.url);
+const dir = new URL("../.build/", import.meta.url);
+const outfile = new URL(`${basename(entry, ".ts")}-${process.pid}.mjs`, dir);
+await sweep();
+// a server's import settles only when it stops, and most stop by a signal's handler calling
+// process.exit, past the `finally` below: the file goes with the process instead
+process.once("exit", () => rmSync(outfile, { force: true }));
 try {
   await bundle(entry, outfile.pathname);
 } catch {
@@ -33,4 +39,23 @@ try {
   await import(pathToFileURL(outfile.pathname).href);
 } finally {
   await rm(outfile, { force: true });
+}
+
+/** Deletes the bundles of processes that no longer run (killed with SIGKILL, which no handler sees). */
+async function sweep() {
+  const files = await readdir(dir).catch(() => []);
+  for (const file of files) {
+    const pid = Number(/-(\d+)\.mjs$/.exec(file)?.[1]);
+    if (pid && !running(pid)) await rm(new URL(file, dir), { force: true });
+  }
+}
+
+function running(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: a process of another user holds that pid
+    return err.code === "EPERM";
+  }
 }

@@ -1,3 +1,6 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killAll, logLines, runScript, runToExit, type ScriptProcess } from "../helpers/process.js";
@@ -47,6 +50,23 @@ describe("runSubgraphMain", () => {
     expect((await postGraphQL(url, `query($id: ID!) { employee(id: $id) { id } }`, { id })).data).toEqual({ employee: { id } });
     expect(await child.stop("SIGTERM")).toEqual({ code: 0, signal: null });
     expect(logLines(child.stdout()).map((l) => l.msg)).toContain("shutting down");
+  });
+
+  it("leaves no bundle behind: its own goes when a signal stops it, and one a killed process left is swept at the next start", async () => {
+    const build = new URL("../../.build/", import.meta.url);
+    // the pid of a process that has exited
+    const gone = spawn(process.execPath, ["-e", ""]);
+    await new Promise((resolve) => gone.once("exit", resolve));
+    const stale = new URL(`probe-main-${gone.pid}.mjs`, build);
+    await mkdir(build, { recursive: true });
+    await writeFile(stale, "// left by a process killed with SIGKILL\n");
+    const child = run({ ...upstreamEnv, PROBE_PORT: "0" });
+    await child.waitFor(/"msg":"listening"/);
+    const own = new URL(`probe-main-${child.child.pid}.mjs`, build);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(own)).toBe(true);
+    expect(await child.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+    expect(existsSync(own)).toBe(false);
   });
 
   describe("a wrong variable exits with status 2 and names it", () => {
