@@ -1,7 +1,8 @@
 // `node scripts/run.mjs <entry.ts>`: what `npm start` and the `npm run <component>` scripts run.
 //
 // It compiles the entry and the project modules it imports into one ES module (scripts/bundle.mjs),
-// writes it under .build/, imports it, and deletes the file. The image runs the same bundles,
+// writes it under .build/, imports it, and deletes the file when the process exits (and, at
+// start, the files of processes no longer running). The image runs the same bundles,
 // compiled once when it is built (scripts/build.mjs).
 // Compared with `node --import tsx`, this leaves no TypeScript loader thread in the process: the
 // embedded stack holds about 55 MB less at rest (README "Benchmark"), and nothing is compiled
