@@ -528,20 +528,26 @@ export class SpeculationBrake {
     if (this.maxLoad === null || header === null || !/^\d{1,3}$/.test(header)) return;
     const load = Number(header);
     if (load > 100) return;
-    const was = this.loads.get(subgraph);
-    const held = was?.held && this.now() - was.at < LOAD_STALE_MS ? load > this.maxLoad - LOAD_HYSTERESIS : load >= this.maxLoad;
-    this.loads.set(subgraph, { held, at: this.now(), load });
+    const now = this.now();
+    const held = this.holding(subgraph, now) ? load > this.maxLoad - LOAD_HYSTERESIS : load >= this.maxLoad;
+    this.loads.set(subgraph, { held, at: now, load });
     processMetrics().subgraphLoad.set({ subgraph }, load);
   }
 
   /** Whether to hold back what `kind` would ask `subgraph` ahead; counted when it does. */
   holds(subgraph: string, kind: "announcement" | "split"): boolean {
-    const state = this.loads.get(subgraph);
-    if (!state?.held || this.now() - state.at >= LOAD_STALE_MS) return false;
+    const state = this.holding(subgraph, this.now());
+    if (!state) return false;
     processMetrics().speculationHeld.inc({ subgraph, kind });
     // on the span of the fetch it leaves alone (a split part) or of the plan (an announcement)
     spanEvent("speculation.held", { "directory_graph.subgraph": subgraph, "directory_graph.speculation.kind": kind, "directory_graph.subgraph.load": state.load });
     return true;
+  }
+
+  /** The subgraph's last word while it is held: it said a load to hold at, less than LOAD_STALE_MS ago. */
+  private holding(subgraph: string, now: number): { load: number } | undefined {
+    const state = this.loads.get(subgraph);
+    return state?.held && now - state.at < LOAD_STALE_MS ? state : undefined;
   }
 }
 
