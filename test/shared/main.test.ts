@@ -52,7 +52,7 @@ describe("runSubgraphMain", () => {
     expect(logLines(child.stdout()).map((l) => l.msg)).toContain("shutting down");
   });
 
-  it("leaves no bundle behind: its own goes when a signal stops it, and one a killed process left is swept at the next start", async () => {
+  it("leaves no bundle behind: a process that exits while its import runs removes its own, and one a killed process left is swept at the next start", async () => {
     const build = new URL("../../.build/", import.meta.url);
     // the pid of a process that has exited
     const gone = spawn(process.execPath, ["-e", ""]);
@@ -60,13 +60,16 @@ describe("runSubgraphMain", () => {
     const stale = new URL(`probe-main-${gone.pid}.mjs`, build);
     await mkdir(build, { recursive: true });
     await writeFile(stale, "// left by a process killed with SIGKILL\n");
+    // a wrong variable: process.exit(2) while the bundle's import runs, past run.mjs's `finally`
+    const refused = run({ ...upstreamEnv, PROBE_PORT: "99999" });
+    expect((await refused.exited).code).toBe(2);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(new URL(`probe-main-${refused.child.pid}.mjs`, build))).toBe(false);
+    // a server stopped by a signal
     const child = run({ ...upstreamEnv, PROBE_PORT: "0" });
     await child.waitFor(/"msg":"listening"/);
-    const own = new URL(`probe-main-${child.child.pid}.mjs`, build);
-    expect(existsSync(stale)).toBe(false);
-    expect(existsSync(own)).toBe(true);
     expect(await child.stop("SIGTERM")).toEqual({ code: 0, signal: null });
-    expect(existsSync(own)).toBe(false);
+    expect(existsSync(new URL(`probe-main-${child.child.pid}.mjs`, build))).toBe(false);
   });
 
   describe("a wrong variable exits with status 2 and names it", () => {
