@@ -68,6 +68,9 @@ describe("runSubgraphMain", () => {
     // a server stopped by a signal
     const child = run({ ...upstreamEnv, PROBE_PORT: "0" });
     await child.waitFor(/"msg":"listening"/);
+    // an answer comes from the event loop, so after the start's last line: its signal handlers
+    // are in place (the line itself is written just before them)
+    expect((await fetch(new URL("/health", String(logLines(child.stdout(), "listening")[0]!.url)))).status).toBe(200);
     expect(await child.stop("SIGTERM")).toEqual({ code: 0, signal: null });
     expect(existsSync(new URL(`probe-main-${child.child.pid}.mjs`, build))).toBe(false);
   });
