@@ -14,6 +14,7 @@ import { formatErrorHygienically, unknownOperationIsClientError } from "../platf
 import { operationGuard } from "../platform/limits.js";
 import { DEADLINE_HEADER, LOAD_HEADER, OPERATION_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
 import { processMetrics } from "../platform/metrics.js";
+import { processLoad, type LoadMeter } from "../platform/load.js";
 import { currentRequestId, injectTraceContext } from "../platform/request-scope.js";
 import { loadOperations, OPERATIONS_DIR } from "./operations.js";
 import { randomUUID } from "node:crypto";
@@ -409,12 +410,12 @@ async function sendRequest(this: SubgraphDataSource, request: SentRequest): Prom
 }
 Object.defineProperty(SubgraphDataSource.prototype, "sendRequest", { value: sendRequest, writable: true, configurable: true });
 
-export async function startGateway(config: GatewayConfig, logger = new Logger("gateway", config.logLevel)): Promise<RunningGateway> {
+export async function startGateway(config: GatewayConfig, logger = new Logger("gateway", config.logLevel), load: LoadMeter = processLoad): Promise<RunningGateway> {
   // the state the replicas share (REDIS_URL): APQ documents, refused tokens, per-client limits
   const shared = new SharedState(config.shared, logger);
   const refusedTokens = new RefusedTokens(config.auth === "forward" ? config.refusedTokenTtlSeconds : 0, shared);
   if (!installResultShaping()) logger.warn("@apollo/gateway is not the version result-shaping.ts was checked against: its own result shaping runs");
-  const gateway = await apolloGateway(config, logger, refusedTokens);
+  const gateway = await apolloGateway(config, logger, refusedTokens, load);
 
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
@@ -490,7 +491,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
 }
 
 /** The gateway proper: the supergraph, a data source per subgraph, the plans' speculation (speculate.ts). */
-async function apolloGateway(config: GatewayConfig, logger: Logger, refusedTokens: RefusedTokens): Promise<ApolloGateway> {
+async function apolloGateway(config: GatewayConfig, logger: Logger, refusedTokens: RefusedTokens, load: LoadMeter): Promise<ApolloGateway> {
   const urlOf = (name: string): string => {
     if (!(SUBGRAPH_NAMES as readonly string[]).includes(name)) throw new Error(`unknown subgraph "${name}" in the supergraph`);
     return config.subgraphUrls[name as SubgraphName];
@@ -500,7 +501,7 @@ async function apolloGateway(config: GatewayConfig, logger: Logger, refusedToken
   process.env.APOLLO_TELEMETRY_DISABLED ??= "true";
   // one for every subgraph: a mutation of one subgraph may change what another answers
   const inflight = new InFlight<SubgraphAnswer>((err) => err instanceof DeadlineExceededError);
-  const brake = new SpeculationBrake(config.speculationMaxLoad);
+  const brake = new SpeculationBrake(config.speculationMaxLoad, load);
   const rememberRefusedToken = async (init: { headers: Record<string, string> }, answer: SubgraphAnswer) => {
     // forward mode: a subgraph's answer says the directory refused the caller's token with 401
     const authorization = init.headers.authorization;
@@ -522,7 +523,8 @@ async function apolloGateway(config: GatewayConfig, logger: Logger, refusedToken
     // entity fetches a root lookup by id makes predictable start with the root fetch (speculate.ts)
     // and the later entity fetches of GATEWAY_PREFETCH's subgraphs are announced to them at once,
     // and a root lookup's fetch is split so that what later fetches need answers first
-    // nothing of it is asked of a subgraph that says it is saturated (GATEWAY_SPECULATION_MAX_LOAD)
+    // nothing of it is asked of a subgraph that says it is saturated, nor by a saturated gateway
+    // (GATEWAY_SPECULATION_MAX_LOAD)
     experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0], config.prefetch, config.splitRootFetch, brake),
     // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
     // line per operation

@@ -95,8 +95,8 @@ export class Metrics {
   });
   readonly speculationHeld = new Counter({
     name: "gateway_speculation_held_total",
-    help: "Requests the gateway would have asked a subgraph ahead (announcement, split) and held back because the subgraph said it was saturated",
-    labelNames: ["subgraph", "kind"] as const,
+    help: "Requests the gateway would have asked a subgraph ahead (announcement, split) and held back because the subgraph said it was saturated (by=subgraph) or the gateway was (by=gateway)",
+    labelNames: ["subgraph", "kind", "by"] as const,
     registers: [this.registry],
   });
   readonly upstreamRequests = new Counter({

@@ -1,6 +1,7 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { RunningGateway } from "../../gateway/gateway.js";
+import { loadGatewayConfig } from "../../gateway/config.js";
+import { startGateway, type RunningGateway } from "../../gateway/gateway.js";
 import { LOAD_HYSTERESIS, LOAD_STALE_MS, SpeculationBrake } from "../../gateway/speculate.js";
 import { LOAD_HEADER, OPERATION_HEADER } from "../../platform/headers.js";
 import { LOAD_WINDOW_MS } from "../../platform/load.js";
@@ -20,7 +21,9 @@ import { measureRounds } from "../helpers/rounds.js";
 
 describe("the brake's rule", () => {
   const clock = { now: 0 };
-  const brake = () => new SpeculationBrake(90, () => clock.now);
+  /** the gateway's own load, as its meter would say it */
+  let own = 0;
+  const brake = () => new SpeculationBrake(90, () => own, () => clock.now);
 
   it("holds from the limit on, until the load is LOAD_HYSTERESIS points below it", () => {
     const b = brake();
@@ -55,9 +58,35 @@ describe("the brake's rule", () => {
       b.report("people", bad);
       expect(b.holds("people", "split"), String(bad)).toBe(false);
     }
-    const off = new SpeculationBrake(null, () => clock.now);
+    own = 100;
+    const off = new SpeculationBrake(null, () => own, () => clock.now);
     off.report("people", "100");
     expect(off.holds("people", "split")).toBe(false);
+    own = 0;
+  });
+
+  it("holds what the gateway would ask of every subgraph while the gateway itself is saturated, with the same hysteresis", async () => {
+    const b = brake();
+    const before = await counterValue(processMetrics().speculationHeld, { subgraph: "organisation", kind: "announcement", by: "gateway" });
+    b.report("people", "10");
+    own = 89;
+    expect(b.holds("people", "split")).toBe(false);
+    own = 90;
+    expect(b.holds("people", "split")).toBe(true);
+    expect(b.holds("organisation", "announcement")).toBe(true);
+    expect(b.holds("legacy-time", "announcement")).toBe(true);
+    own = 90 - LOAD_HYSTERESIS + 1;
+    expect(b.holds("people", "split")).toBe(true);
+    own = 90 - LOAD_HYSTERESIS;
+    expect(b.holds("people", "split")).toBe(false);
+    own = 85;
+    expect(b.holds("organisation", "announcement")).toBe(false);
+    expect(await counterValue(processMetrics().speculationHeld, { subgraph: "organisation", kind: "announcement", by: "gateway" })).toBe(before + 1);
+    // a subgraph that says it is saturated is held whatever the gateway's load, and counted as its own
+    b.report("people", "95");
+    expect(b.holds("people", "split")).toBe(true);
+    expect(b.holds("organisation", "split")).toBe(false);
+    own = 0;
   });
 });
 
@@ -163,6 +192,33 @@ describe("through the gateway", () => {
     expect(released.answer.data).toEqual(free.answer.data);
     expect(released.bySubgraph).toEqual(free.bySubgraph);
     expect((await measureRounds(stack.directory, via(stack.gateway.url))).waves.length).toBeLessThan(rounds);
+  });
+
+  it("a saturated gateway asks no subgraph ahead: each is asked what the lean plan asks it, until the gateway's load is down", async () => {
+    const op = operationNamed(operations, "EmployeeProfile");
+    const variables = variablesOf(demo(), op);
+    const via = (url: string) => () => stack.gql(url, op.source, variables);
+    said = 10;
+    let own = 95;
+    const gateway = await startGateway(loadGatewayConfig(stack.gatewayEnv), undefined, () => own);
+    try {
+      await via(gateway.url)();
+      const before = await counterValue(processMetrics().speculationHeld, { by: "gateway" });
+      const braked = await requests(via(gateway.url));
+      const plain = await requests(via(lean.url));
+      expect(braked.answer.errors).toBeUndefined();
+      expect(braked.answer.data).toEqual(plain.answer.data);
+      expect(braked.bySubgraph).toEqual(plain.bySubgraph);
+      expect(await counterValue(processMetrics().speculationHeld, { by: "gateway" })).toBeGreaterThan(before);
+      own = 50;
+      const released = await requests(via(gateway.url));
+      const free = await requests(via(unbraked.url));
+      expect(released.answer.data).toEqual(free.answer.data);
+      expect(released.bySubgraph).toEqual(free.bySubgraph);
+      expect(Object.values(released.bySubgraph).reduce((a, b) => a + b, 0)).toBeGreaterThan(Object.values(plain.bySubgraph).reduce((a, b) => a + b, 0));
+    } finally {
+      await gateway.close();
+    }
   });
 
   it("a held split part reports nothing of its own: a failing root fetch's errors, once, as without the split", async () => {

@@ -25,6 +25,8 @@ export function tracingSuite(protocol: OtlpProtocol): void {
   const lines: Array<Record<string, unknown>> = [];
   /** the load the subgraphs say (the test's process is as busy as the test makes it) */
   let said = 0;
+  /** the gateway's own load (its meter is the test process's otherwise, as busy as the test makes it) */
+  let own = 0;
   const collect = (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>);
   /** headers the directory received */
   const directory = watchDirectoryRequests(() => stack?.directory.port ?? -1);
@@ -42,6 +44,7 @@ export function tracingSuite(protocol: OtlpProtocol): void {
         LEGACY_TIME_URL: stack.subgraphs["legacy-time"]!.url,
       }),
       new Logger("gateway", "info", collect),
+      () => own,
     );
   });
 
@@ -190,8 +193,8 @@ export function tracingSuite(protocol: OtlpProtocol): void {
         expect(body.errors).toBeUndefined();
         const events = held.flatMap((span) => span.events.filter((e) => e.name === "speculation.held").map((e) => ({ span, attributes: e.attributes })));
         expect(events.map((e) => e.attributes).sort((a, b) => String(a["directory_graph.speculation.kind"]).localeCompare(String(b["directory_graph.speculation.kind"])))).toEqual([
-          { "directory_graph.subgraph": "organisation", "directory_graph.speculation.kind": "announcement", "directory_graph.subgraph.load": 95 },
-          { "directory_graph.subgraph": "people", "directory_graph.speculation.kind": "split", "directory_graph.subgraph.load": 95 },
+          { "directory_graph.subgraph": "organisation", "directory_graph.speculation.kind": "announcement", "directory_graph.speculation.held_by": "subgraph", "directory_graph.subgraph.load": 95 },
+          { "directory_graph.subgraph": "people", "directory_graph.speculation.kind": "split", "directory_graph.speculation.held_by": "subgraph", "directory_graph.subgraph.load": 95 },
         ]);
         // the held part's fetch sent nothing: no span under it, and no announcement in the trace
         const part = events.find((e) => e.attributes["directory_graph.speculation.kind"] === "split")!.span;
@@ -200,6 +203,25 @@ export function tracingSuite(protocol: OtlpProtocol): void {
         expect(held.filter((s) => s.name === "query GatewayPrefetch")).toEqual([]);
       } finally {
         said = 0;
+      }
+    });
+
+    it("a saturated gateway: the same events, held by the gateway with its own load", async () => {
+      const operation = operationNamed(loadOperations(), "EmployeeProfile");
+      const variables = variablesOf(pickDemoData(stack.directory.company), operation);
+      // the subgraphs' answers to this one say they are no longer saturated
+      await traced(tracing!, receiver, `${gateway.url}graphql`, operation.source, variables);
+      own = 97;
+      try {
+        const { spans: held, body } = await traced(tracing!, receiver, `${gateway.url}graphql`, operation.source, variables);
+        expect(body.errors).toBeUndefined();
+        const events = held.flatMap((span) => span.events.filter((e) => e.name === "speculation.held").map((e) => e.attributes));
+        expect(events.sort((a, b) => String(a["directory_graph.speculation.kind"]).localeCompare(String(b["directory_graph.speculation.kind"])))).toEqual([
+          { "directory_graph.subgraph": "organisation", "directory_graph.speculation.kind": "announcement", "directory_graph.speculation.held_by": "gateway", "directory_graph.gateway.load": 97 },
+          { "directory_graph.subgraph": "people", "directory_graph.speculation.kind": "split", "directory_graph.speculation.held_by": "gateway", "directory_graph.gateway.load": 97 },
+        ]);
+      } finally {
+        own = 0;
       }
     });
 
