@@ -1,5 +1,5 @@
 import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
-import { getBatchingExecutor } from "@graphql-tools/batch-execute";
+import { createBatchingExecutor, getBatchingExecutor } from "@graphql-tools/batch-execute";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { GraphQLError, Kind, parse, print, type DocumentNode, type GraphQLSchema } from "graphql";
@@ -264,41 +264,59 @@ interface BatchRequest {
 type BatchExecutor = (request: BatchRequest) => Promise<unknown>;
 
 const MAX_PARSED_QUERIES = 2000;
-/** the source text of each parsed query, so that a fetch sent alone is sent as the plan wrote it */
+/** the source text of each query the batching executor is handed (`batchShape`), so that a fetch sent alone is sent as the plan wrote it */
 const querySources = new WeakMap<DocumentNode, string>();
-/** Parsed subgraph queries: a plan's fetches are the same few strings, operation after operation. */
-const parsedQueries = new LRUCache<string, DocumentNode>({
+/**
+ * Parsed subgraph queries, as the batching executor is handed them: a plan's fetches are the same
+ * few strings, operation after operation. Only the operation's top-level fields are kept, without
+ * their selections (null when a top-level selection is not a field: such a query goes alone).
+ * That is all batch-execute reads of a document beyond merging it, and it merges each document
+ * again on every batch, visiting all of it: with whole documents that was a sixteenth of the
+ * gateway's CPU in its profile (README "Benchmark"). What is sent is the text of the whole
+ * queries merged, by the list of their texts (`batchText`).
+ */
+const batchShapes = new LRUCache<string, { shape: DocumentNode | null }>({
   max: MAX_PARSED_QUERIES,
   memoMethod: (query) => {
-    const document = parse(query, { noLocation: true });
-    querySources.set(document, query);
-    return document;
+    const operation = parse(query, { noLocation: true }).definitions[0];
+    if (operation?.kind !== Kind.OPERATION_DEFINITION || operation.operation !== "query" || !operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD)) return { shape: null };
+    const fields = operation.selectionSet.selections.map((field) => ({ ...field, selectionSet: undefined }));
+    const shape: DocumentNode = { kind: Kind.DOCUMENT, definitions: [{ ...operation, selectionSet: { ...operation.selectionSet, selections: fields } }] };
+    querySources.set(shape, query);
+    return { shape };
   },
 });
-const parsedQuery = (query: string): DocumentNode => parsedQueries.memo(query);
 /**
- * The text of each batch, by the texts it merges (the merged document, printed on a miss): a plan
- * batches the same fetches operation after operation, and printing the merged document again each
- * time was a twentieth of the gateway's CPU.
+ * The text of each batch, by the texts it merges: a plan batches the same fetches operation after
+ * operation, and merging and printing them again each time was a twentieth of the gateway's CPU.
+ * On a miss, the whole queries are merged by batch-execute itself (`mergedText`), so that the text
+ * and the answer's split agree on its aliases and variable names.
  */
-const batchTexts = new LRUCache<string, string, DocumentNode>({ max: MAX_PARSED_QUERIES, memoMethod: (_sources, _stale, { context }) => print(context) });
+const batchTexts = new LRUCache<string, Promise<string>>({ max: MAX_PARSED_QUERIES, memoMethod: (sources) => mergedText(sources.split("\u0000")) });
+
+/** The queries `sources` merged as batch-execute merges them, printed: its executor, handed them at once, captures the merged request. */
+async function mergedText(sources: string[]): Promise<string> {
+  let merged: DocumentNode | undefined;
+  const capture = createBatchingExecutor((async (request: { document: DocumentNode }) => {
+    merged = request.document;
+    return { data: {} };
+  }) as never);
+  await Promise.all(sources.map((source) => capture({ document: parse(source, { noLocation: true }), operationType: "query" } as never)));
+  return print(merged!);
+}
 
 /**
  * The batching executor's extensions reducer: it collects the source text of each query merged,
- * in the merge's order (which names their prefixes), under a symbol that is never sent. The merged
- * text is a function of that list alone, so `sendBatch` prints it once.
+ * in the merge's order (which names their prefixes), under a symbol that is never sent.
  */
 function batchSources(merged: { [SOURCES]?: string[] }, request: BatchRequest): { [SOURCES]?: string[] } {
-  const source = querySources.get(request.document);
-  return { [SOURCES]: [...(merged[SOURCES] ?? []), source ?? print(request.document)] };
+  return { [SOURCES]: [...(merged[SOURCES] ?? []), querySources.get(request.document)!] };
 }
 
-function batchText(batched: BatchRequest): string {
+function batchText(batched: BatchRequest): string | Promise<string> {
   const alone = querySources.get(batched.document);
   if (alone !== undefined) return alone;
-  const sources = batched.extensions?.[SOURCES];
-  if (!sources) return print(batched.document);
-  return batchTexts.memo(sources.join("\u0000"), { context: batched.document });
+  return batchTexts.memo(batched.extensions![SOURCES]!.join("\u0000"));
 }
 
 class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
@@ -349,17 +367,16 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
       return context && request.query ? keepRootAnswer(context, request.query, super.process(options)) : super.process(options);
     }
     if (!context || !("subgraphFetches" in context) || !request.query) return super.process(options);
-    const document = parsedQuery(request.query);
-    const operation = document.definitions[0];
-    if (document.definitions.length !== 1 || operation?.kind !== Kind.OPERATION_DEFINITION || operation.operation !== "query") return super.process(options);
+    const { shape } = batchShapes.memo(request.query);
+    if (!shape) return super.process(options);
     const batch = getBatchingExecutor(context, this.sendBatch as never, undefined, batchSources as never) as unknown as BatchExecutor;
-    return batch({ document, variables: request.variables as Record<string, unknown> | undefined, operationType: "query", context: options }) as ProcessResult;
+    return batch({ document: shape, variables: request.variables as Record<string, unknown> | undefined, operationType: "query", context: options }) as ProcessResult;
   }
 
   /** One request for the queries batched together (or the one query alone, as the plan wrote it). */
-  private readonly sendBatch = (batched: BatchRequest): ProcessResult => {
+  private readonly sendBatch = async (batched: BatchRequest): ProcessResult => {
     const options = batched.context!;
-    const query = batchText(batched);
+    const query = await batchText(batched);
     return super.process({ ...options, request: { ...options.request, query, variables: batched.variables } } as ProcessOptions);
   };
 

@@ -156,6 +156,26 @@ describe("identical subgraph fetches in flight at the gateway", () => {
     expect(people.count).toBe(2);
   });
 
+  it("a batch of fetches with fragments and aliases is sent whole and split back as the plan asked each", async () => {
+    const op = loadOperations().find((o) => o.name === "EmployeeProfile")!;
+    const variables = variablesOf(demo, op);
+    const fields = `applicableEmployment { legalEntity { LE } template { TE } } employments(first: 10) { nodes { jobPositions(first: 20) { nodes { department { DE } jobQualification { QE } } } } }`;
+    const inline = `query Inline($id: ID!) { employee(id: $id) { ${fields.replace("LE", "name: legalName currencyCode").replace("TE", "title").replace("DE", "id name").replace("QE", "rank title")} } }`;
+    const fragments = `query Fragments($id: ID!) { employee(id: $id) { ${fields.replace("LE", "...Entity").replace("TE", "... on EmploymentTemplate { title }").replace("DE", "...Dept").replace("QE", "...Qualification")} } }
+      fragment Entity on LegalEntity { name: legalName currencyCode }
+      fragment Dept on Department { id name }
+      fragment Qualification on JobQualification { rank title }`;
+    const reference = await postGraphQL(gateway.url, inline, variables);
+    expect(reference.errors).toBeUndefined();
+    expect(reference.data.employee.applicableEmployment.legalEntity.name).toBeTruthy();
+    reset();
+    const answer = await postGraphQL(gateway.url, fragments, variables);
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data).toEqual(reference.data);
+    // legal entity, template, departments and qualifications: one request (and the announcement)
+    expect(organisation.count).toBeLessThanOrEqual(2);
+  });
+
   it("after a pause longer than the subgraphs' keep-alive timeout, the next operation goes out on a live socket", async () => {
     const first = await profile();
     expect(first.errors).toBeUndefined();
