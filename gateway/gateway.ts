@@ -15,7 +15,7 @@ import { operationGuard } from "../platform/limits.js";
 import { DEADLINE_HEADER, LOAD_HEADER, OPERATION_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
 import { processMetrics } from "../platform/metrics.js";
 import { processLoad, type LoadMeter } from "../platform/load.js";
-import { currentRequestId, injectTraceContext } from "../platform/request-scope.js";
+import { injectTraceContext, responseRequestId } from "../platform/request-scope.js";
 import { loadOperations, OPERATIONS_DIR } from "./operations.js";
 import { randomUUID } from "node:crypto";
 import { Logger } from "../platform/log.js";
@@ -51,6 +51,8 @@ interface GatewayContext extends SpeculationContext {
   operationId: string;
   /** subgraph fetches made for this operation */
   subgraphFetches: number;
+  /** the request's id (x-request-id), passed to the subgraphs */
+  requestId?: string;
   /** when the operation's time is up (`performance.now()` time) */
   deadline: number;
 }
@@ -389,7 +391,7 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
       request.http?.headers.set(DEADLINE_HEADER, String(Math.max(0, Math.floor(context.deadline - performance.now()))));
     }
     // the operation's request id and trace context (the active span is @apollo/gateway's `gateway.fetch`)
-    const requestId = currentRequestId();
+    const requestId = context && "requestId" in context ? context.requestId : undefined;
     if (requestId !== undefined) request.http?.headers.set(REQUEST_ID_HEADER, requestId);
     const trace: Record<string, string> = {};
     injectTraceContext(trace);
@@ -484,12 +486,13 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     if (handleCors(config.corsOrigins, req, res, config.corsAllowedHeaders)) return;
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
-    await serveGraphQL(apollo, req, res, async () => ({ authorization, operationId: randomUUID(), subgraphFetches: 0, deadline: performance.now() + config.deadlineMs }), checkLimits, { admit, meter, requestErrors4xx: true });
+    await serveGraphQL(apollo, req, res, async () => ({ authorization, operationId: randomUUID(), subgraphFetches: 0, deadline: performance.now() + config.deadlineMs, requestId: responseRequestId(res) }), checkLimits, { admit, meter, requestErrors4xx: true });
   }
 
   let http: HttpListener;
   try {
-    http = await listen(handle, { port: config.port, host: config.host, logger, lifecycle: processLifecycle });
+    // its log lines are given the request id (request-scope.ts): none is kept for its requests' code
+    http = await listen(handle, { port: config.port, host: config.host, logger, lifecycle: processLifecycle, implicitScope: false });
   } catch (err) {
     await apollo.stop();
     await shared.close();

@@ -3,6 +3,7 @@ import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from "gr
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { ErrorCode } from "../platform/error-codes.js";
+import { REQUEST_ID_HEADER } from "../platform/headers.js";
 import type { Refusal } from "../platform/http.js";
 import type { Logger } from "../platform/log.js";
 import { processMetrics } from "../platform/metrics.js";
@@ -103,7 +104,7 @@ export function trustedDocuments(options: { mode: TrustedDocumentsMode; manifest
     if (!logged.has(hash)) {
       if (logged.size >= LOGGED_HASHES) logged.clear();
       logged.add(hash);
-      logger.warn("document not in the trusted documents", { documentHash: hash, operationName: typeof fields.operationName === "string" ? fields.operationName.slice(0, 100) : null });
+      logger.warn("document not in the trusted documents", { requestId: request.headers.get(REQUEST_ID_HEADER), documentHash: hash, operationName: typeof fields.operationName === "string" ? fields.operationName.slice(0, 100) : null });
     }
     return null;
   };

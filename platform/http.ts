@@ -5,7 +5,8 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "./log.js";
 import type { RequestedOperation } from "./limits.js";
 import { ErrorCode, errorBody } from "./error-codes.js";
-import { inRequestScope } from "./request-scope.js";
+import { inRequestScope, responseRequestId } from "./request-scope.js";
+import { REQUEST_ID_HEADER } from "./headers.js";
 import { shutdownGate, type Lifecycle } from "./lifecycle.js";
 import { compressAnswer } from "./compression.js";
 import { requestErrorStatus } from "./request-errors.js";
@@ -40,6 +41,8 @@ export async function listen(
     cutOnClose?: boolean;
     /** false: no server span (the directory stands in for the remote service, whose spans are not the facade's); default true */
     traced?: boolean;
+    /** false: the request id is given to log lines explicitly, not kept for the code the request runs (request-scope.ts; the gateway); default true */
+    implicitScope?: boolean;
   },
 ): Promise<HttpListener> {
   let closing = false;
@@ -54,11 +57,12 @@ export async function listen(
     compressAnswer(req, res, () =>
       void inRequestScope(req, res, options.logger.component, () =>
         handler(req, res).catch((err: unknown) => {
-          options.logger.error("request failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+          options.logger.error("request failed", { requestId: responseRequestId(res), error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
           if (!res.headersSent) sendJson(res, 500, errorBody(ErrorCode.INTERNAL_SERVER_ERROR, "Internal server error"));
           else res.destroy();
         }),
         options.traced !== false,
+        options.implicitScope !== false,
       ),
     );
   });
@@ -135,10 +139,13 @@ export async function serveGraphQL<C extends BaseContext>(
   for (const [key, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(", ") : value);
   }
+  // the request's id as answered (the client's, or the one made for it), for the plugins' log lines
+  const requestId = responseRequestId(res);
+  if (requestId !== undefined) headers.set(REQUEST_ID_HEADER, requestId);
   const request: HTTPGraphQLRequest = { method: (req.method ?? "GET").toUpperCase(), headers, search: url.search, body };
   const admitted = gates.admit?.(request);
   if (admitted) return sendJson(res, admitted.status, admitted.body, admitted.headers);
-  const operation = check || gates.meter ? operationOf(request, new URLSearchParams(request.search)) : null;
+  const operation = check || gates.meter ? operationOf(request, new URLSearchParams(request.search), requestId) : null;
   const refusal = operation && check ? check(operation) : null;
   if (refusal) {
     const { http: _http, ...extensions } = refusal.extensions;
@@ -189,12 +196,12 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 /** The operation of a single GET or POST request; null for anything Apollo refuses anyway. */
-function operationOf(request: HTTPGraphQLRequest, search: URLSearchParams): Parameters<OperationCheck>[0] | null {
+function operationOf(request: HTTPGraphQLRequest, search: URLSearchParams, requestId: string | undefined): Parameters<OperationCheck>[0] | null {
   if (request.method === "POST") {
     const body = request.body as Record<string, unknown> | undefined;
     if (!body || typeof body !== "object" || Array.isArray(body) || typeof body.query !== "string") return null;
     const variables = body.variables && typeof body.variables === "object" && !Array.isArray(body.variables) ? (body.variables as Record<string, unknown>) : {};
-    return { query: body.query, operationName: body.operationName, variables };
+    return { query: body.query, operationName: body.operationName, variables, requestId };
   }
   const query = search.get("query");
   if (request.method !== "GET" || query === null) return null;
@@ -205,7 +212,7 @@ function operationOf(request: HTTPGraphQLRequest, search: URLSearchParams): Para
   } catch {
     // Apollo answers the unreadable variables
   }
-  return { query, operationName: search.get("operationName"), variables };
+  return { query, operationName: search.get("operationName"), variables, requestId };
 }
 
 function parseBody(req: IncomingMessage, raw: Buffer): unknown {

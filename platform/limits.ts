@@ -330,6 +330,8 @@ export interface RequestedOperation {
   query: string;
   operationName?: unknown;
   variables: Record<string, unknown>;
+  /** the request's id, for the guard's log line (platform/http.ts) */
+  requestId?: string;
   /** set by the guard once the operation passed: its measured shape (cost, mutation fields) */
   shape?: OperationShape;
 }
@@ -418,6 +420,7 @@ export function operationGuard(limits: OperationLimits, schema: () => GraphQLSch
       if (!(err instanceof OperationLimitError)) throw err;
       processMetrics().refused(logger.component, String(err.extensions.limit));
       logger.info("operation", {
+        ...(operation.requestId !== undefined ? { requestId: operation.requestId } : {}),
         operation: typeof operation.operationName === "string" ? truncate(operation.operationName) : null,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
         errors: 1,

@@ -3,6 +3,7 @@ import { truncate, type Logger } from "./log.js";
 import { ErrorCode } from "./error-codes.js";
 import { processMetrics, type Metrics, type Outcome } from "./metrics.js";
 import { activeSpan } from "./request-scope.js";
+import { REQUEST_ID_HEADER } from "./headers.js";
 
 /**
  * One log line per operation: its name, duration, errors (with their codes) and what the server
@@ -39,17 +40,27 @@ export function operationLog<C extends BaseContext>(
           const name = operationName ?? request.operationName;
           const outcome: Outcome = errors.length === 0 ? "success" : body?.data == null ? "failure" : "partial";
           metrics.operation(component, name, outcome, durationMs / 1000);
+          // explicit: a gateway keeps no request scope for the code of its requests (request-scope.ts)
+          const requestId = request.http?.headers.get(REQUEST_ID_HEADER);
           logger.info("operation", {
+            ...(requestId !== undefined ? { requestId } : {}),
             operation: truncateName(name),
             durationMs: Math.round(durationMs * 10) / 10,
             ...calls(contextValue),
             errors: errors.length,
             ...(errors.length > 0 ? { codes: [...new Set(errors.map((e) => e.extensions?.code ?? ErrorCode.INTERNAL_SERVER_ERROR))] } : {}),
+            // what joins the line of an unexpected error (errors.ts), which the gateway writes without the request id
+            ...errorIdsOf(errors),
           });
         },
       };
     },
   };
+}
+
+function errorIdsOf(errors: ReadonlyArray<{ extensions?: Record<string, unknown> }>): { errorIds?: string[] } {
+  const ids = errors.map((e) => e.extensions?.errorId).filter((id): id is string => typeof id === "string");
+  return ids.length > 0 ? { errorIds: ids } : {};
 }
 
 /** operation names come from the client: a long one must not bloat the log */

@@ -49,6 +49,12 @@ export function currentComponent(): string | undefined {
   return scope.getStore()?.component;
 }
 
+/** The request id `inRequestScope` gave a request, from its answer's header. */
+export function responseRequestId(res: ServerResponse): string | undefined {
+  const id = res.getHeader(REQUEST_ID_HEADER);
+  return typeof id === "string" ? id : undefined;
+}
+
 /** The client's `x-request-id` when well formed, else a new one. */
 export function requestIdOf(header: string | string[] | undefined): string {
   const value = Array.isArray(header) ? header[0] : header;
@@ -63,11 +69,20 @@ const NAMED_PATHS = new Set(["/", "/graphql"]);
 /**
  * Serves one HTTP request in its scope: its request id (answered in `x-request-id`, seen by the
  * log lines) and, when tracing is on and `traced`, a server span continuing the client's `traceparent`.
+ *
+ * `implicit` false (the gateway): when tracing is off, the request id is not stored for the code
+ * the request runs, and that code reads it from the answer's header (`responseRequestId`) and
+ * gives it to its log lines itself. Node 20's AsyncLocalStorage runs a hook on every promise the
+ * process creates once any store is entered; in the gateway, which creates many per operation
+ * and whose request path logs in a few known places, that was a sixteenth of its CPU (README
+ * "Benchmark"). With tracing on, OpenTelemetry's context manager keeps a store anyway, and so
+ * does this.
  */
-export function inRequestScope(req: IncomingMessage, res: ServerResponse, component: string, handle: () => Promise<void>, traced = true): Promise<void> {
+export function inRequestScope(req: IncomingMessage, res: ServerResponse, component: string, handle: () => Promise<void>, traced = true, implicit = true): Promise<void> {
   const requestId = requestIdOf(req.headers[REQUEST_ID_HEADER]);
   res.setHeader(REQUEST_ID_HEADER, requestId);
   const path = (req.url ?? "/").replace(/[?#].*$/s, "");
+  if (!on && !implicit) return handle();
   if (!on || !traced || UNTRACED.has(path)) return scope.run({ requestId, component }, handle);
   const parent = propagation.extract(ROOT_CONTEXT, req.headers);
   const method = knownMethod(req.method);

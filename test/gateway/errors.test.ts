@@ -45,7 +45,7 @@ afterAll(async () => {
 describe("an unexpected gateway error", () => {
   it("is masked with an errorId that names its log line, without the subgraph's address", async () => {
     const gateway = await gatewayWith({ PEOPLE_URL: brokenPeople });
-    const res = await postGraphQL(gateway.url, `{ employee(id: "10") { id } department(id: "5") { name } }`);
+    const res = await postGraphQL(gateway.url, `{ employee(id: "10") { id } department(id: "5") { name } }`, undefined, { "x-request-id": "broken-1" });
     expect(res.data).toMatchObject({ employee: null, department: { name: expect.any(String) } });
     const error = res.errors!.find((e) => e.path?.[0] === "employee") ?? res.errors![0]!;
     expect(error.message).toBe("Internal server error");
@@ -55,6 +55,8 @@ describe("an unexpected gateway error", () => {
     const logged = lines.find((l) => l.msg === "unexpected error" && l.errorId === error.extensions!.errorId);
     expect(logged?.level).toBe("error");
     expect(String(logged?.error)).toMatch(/500/);
+    // the gateway writes that line without the request id (request-scope.ts): its operation line joins them
+    expect(lines.find((l) => l.msg === "operation" && l.requestId === "broken-1")?.errorIds).toEqual([error.extensions!.errorId]);
   });
 
   it("a subgraph that cannot be reached is SUBGRAPH_UNAVAILABLE with its name, not its address; the operation's log line says it", async () => {

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadGatewayConfig } from "../../gateway/config.js";
+import { startGateway } from "../../gateway/gateway.js";
+import { Logger } from "../../platform/log.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { watchDirectoryRequests } from "../helpers/stack.js";
 import { loadOperations, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
@@ -137,6 +140,33 @@ describe("the request id", () => {
     const res = await post(value === undefined ? {} : { "x-request-id": value });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
+
+  it("the gateway's log lines of a request carry its id, given or made, though it keeps no scope for its requests: the operation, a refused one, an unlisted document", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const gateway = await startGateway(
+      loadGatewayConfig({ ...stack.gatewayEnv, GRAPHQL_MAX_DEPTH: "3", GATEWAY_TRUSTED_DOCUMENTS: "log" }),
+      new Logger("gateway", "info", (line) => lines.push(JSON.parse(line) as Record<string, unknown>)),
+    );
+    try {
+      const send = (query: string, headers: Record<string, string> = {}) =>
+        fetch(`${gateway.url}graphql`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ query }) });
+      const given = await send('{ employee(id: "10") { id } }', { "x-request-id": "page-7" });
+      expect(given.status).toBe(200);
+      const made = await send('{ employee(id: "10") { givenName } }');
+      const madeId = made.headers.get("x-request-id");
+      expect(madeId).toMatch(/^[0-9a-f-]{36}$/);
+      const deep = await send('{ employee(id: "10") { manager { manager { manager { id } } } } }', { "x-request-id": "page-8" });
+      expect(deep.status).toBe(400);
+      const ofRequest = (id: string | null) => lines.filter((l) => l.requestId === id).map((l) => l.msg);
+      expect(ofRequest("page-7")).toEqual(["document not in the trusted documents", "operation"]);
+      expect(ofRequest(madeId)).toEqual(["document not in the trusted documents", "operation"]);
+      expect(ofRequest("page-8")).toEqual(["document not in the trusted documents", "operation"]);
+      expect(lines.find((l) => l.requestId === "page-8" && l.msg === "operation")).toMatchObject({ limit: "depth" });
+      expect(lines.filter((l) => l.requestId === undefined && l.msg !== "listening")).toEqual([]);
+    } finally {
+      await gateway.close();
+    }
   });
 
   it("a subgraph answers the id it was given, or one of its own", async () => {
