@@ -2,7 +2,7 @@ import { ApolloGateway, IntrospectAndCompose, RemoteGraphQLDataSource, type Grap
 import { createBatchingExecutor, getBatchingExecutor } from "@graphql-tools/batch-execute";
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
-import { GraphQLError, Kind, parse, print, type DocumentNode, type GraphQLSchema } from "graphql";
+import { GraphQLError, Kind, parse, print, type DocumentNode, type FieldNode, type GraphQLSchema } from "graphql";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
@@ -270,8 +270,8 @@ const MAX_PARSED_QUERIES = 2000;
 const querySources = new WeakMap<DocumentNode, string>();
 /**
  * Parsed subgraph queries, as the batching executor is handed them: a plan's fetches are the same
- * few strings, operation after operation. Only the operation's top-level fields are kept, without
- * their selections (null when a top-level selection is not a field: such a query goes alone).
+ * few strings, operation after operation. Only the operation's top-level fields are kept, their
+ * names and aliases (null when a top-level selection is not a field: such a query goes alone).
  * That is all batch-execute reads of a document beyond merging it, and it merges each document
  * again on every batch, visiting all of it: with whole documents that was a sixteenth of the
  * gateway's CPU in its profile (README "Benchmark"). What is sent is the text of the whole
@@ -282,8 +282,9 @@ const batchShapes = new LRUCache<string, { shape: DocumentNode | null }>({
   memoMethod: (query) => {
     const operation = parse(query, { noLocation: true }).definitions[0];
     if (operation?.kind !== Kind.OPERATION_DEFINITION || operation.operation !== "query" || !operation.selectionSet.selections.every((s) => s.kind === Kind.FIELD)) return { shape: null };
-    const fields = operation.selectionSet.selections.map((field) => ({ ...field, selectionSet: undefined }));
-    const shape: DocumentNode = { kind: Kind.DOCUMENT, definitions: [{ ...operation, selectionSet: { ...operation.selectionSet, selections: fields } }] };
+    const fields = operation.selectionSet.selections.map((field) => ({ kind: field.kind, alias: field.alias, name: field.name }) as FieldNode);
+    // no variable definitions either: batch-execute then renames the variables without visiting the document
+    const shape: DocumentNode = { kind: Kind.DOCUMENT, definitions: [{ kind: operation.kind, operation: operation.operation, name: operation.name, selectionSet: { kind: Kind.SELECTION_SET, selections: fields } }] };
     querySources.set(shape, query);
     return { shape };
   },
