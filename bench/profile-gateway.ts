@@ -21,6 +21,9 @@ import { LARGE_LIST } from "./floors.js";
  * in the benchmark's throughput runs (PROFILE_SAME=1 sends the demo's every time); GATEWAY_*
  * variables of the shell reach the gateway (GATEWAY_PREFETCH=none, ...). BENCH_CPU_PROFILE=<file>
  * also profiles the subgraphs process (bench/subgraphs.ts), written to that file when it stops.
+ * GATEWAY_PROFILE_REPLAY=1 puts the subgraphs' recorded answers (bench/replay.ts) between the
+ * gateway and the subgraphs, as the benchmark's gateway-bound runs do, and sends every variable of
+ * the pool once before measuring, so that each answer is recorded.
  */
 
 const [name = "EmployeeProfile", clientsArg = "8", secondsArg = "8"] = process.argv.slice(2);
@@ -41,7 +44,10 @@ const nextVariables = () => (pool.length ? pool[sent++ % pool.length]! : fixed);
 await rm(dir, { recursive: true, force: true });
 await mkdir(dir, { recursive: true });
 const backend = runScript("bench/subgraphs.ts", { BENCH_EMPLOYEES: "300", BENCH_TODAY: today, LOG_LEVEL: "silent", NODE_ENV: "production", ...(process.env.BENCH_CPU_PROFILE ? { BENCH_CPU_PROFILE: process.env.BENCH_CPU_PROFILE } : {}) });
-const urls = JSON.parse((await backend.waitFor(/bench-subgraphs (\{.*\})/, 240_000))[1]!) as Record<string, string>;
+const live = JSON.parse((await backend.waitFor(/bench-subgraphs (\{.*\})/, 240_000))[1]!) as Record<string, string>;
+const replaying = process.env.GATEWAY_PROFILE_REPLAY === "1";
+const replay = replaying ? runScript("bench/replay.ts", { BENCH_REPLAY_TARGETS: JSON.stringify({ people: live.people, organisation: live.organisation, "legacy-time": live["legacy-time"] }) }) : null;
+const urls = replay ? (JSON.parse((await replay.waitFor(/bench-replay (\{.*\})/))[1]!) as Record<string, string>) : live;
 const [port] = await freePorts(1);
 const gateway = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, "scripts/run.mjs", hive ? "bench/hive.ts" : "gateway/main.ts"], {
   env: {
@@ -55,7 +61,7 @@ const gateway = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, 
     NODE_ENV: "production",
     ...LIMITS_OFF,
     // the gateway's own settings of this shell (GATEWAY_PREFETCH=none...), to profile one against another
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("GATEWAY_") && k !== "GATEWAY_PROFILE_HIVE")),
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("GATEWAY_") && !k.startsWith("GATEWAY_PROFILE_"))),
     ...(process.env.GATEWAY_PROFILE_HIVE === "rust" ? { BENCH_HIVE_PLANNER: "rust" } : {}),
   },
   stdio: ["ignore", "inherit", "inherit"],
@@ -76,7 +82,7 @@ try {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  for (let i = 0; i < 50; i++) await send();
+  for (let i = 0; i < Math.max(50, replaying ? pool.length : 0); i++) await send();
   let done = 0;
   const before = await Promise.all([cpuMs(gateway.pid!), cpuMs(backend.child.pid!)]);
   const end = performance.now() + seconds * 1000;
@@ -88,6 +94,7 @@ try {
 } finally {
   gateway.kill("SIGINT");
   await new Promise((r) => gateway.once("close", r));
+  await replay?.stop();
   await backend.stop();
 }
 
