@@ -34,6 +34,7 @@ import { claimSpeculation, keepRootAnswer, partFromWhole, speculate, Speculation
 import { introspectionOnly, readManifest, trustedDocuments } from "./trusted-documents.js";
 import { ApqStore } from "./apq-store.js";
 import { installResultShaping } from "./result-shaping.js";
+import { distinctRepresentations, expandEntities } from "./representations.js";
 import { rateLimitGate } from "./rate-limits.js";
 import { RefusedTokens } from "../platform/refused-tokens.js";
 import { SharedState } from "../platform/shared-state.js";
@@ -369,6 +370,16 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     if (!Array.isArray(representations) || representations.length === 0) {
       return context && request.query ? keepRootAnswer(context, request.query, super.process(options)) : super.process(options);
     }
+    // each entity once per fetch, answered at each place it appears (representations.ts)
+    const distinct = distinctRepresentations(representations);
+    if (!distinct) return this.processEntities(options);
+    const once = { ...options, request: { ...request, variables: { ...request.variables, representations: distinct.representations } } } as ProcessOptions;
+    return this.processEntities(once).then((answer) => expandEntities(answer, distinct)) as ProcessResult;
+  }
+
+  /** An entity fetch: batched with the operation's other queries to this subgraph at the same time. */
+  private processEntities(options: ProcessOptions): ProcessResult {
+    const { context, request } = options;
     if (!context || !("subgraphFetches" in context) || !request.query) return super.process(options);
     const { shape } = batchShapes.memo(request.query);
     if (!shape) return super.process(options);
