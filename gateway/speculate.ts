@@ -511,7 +511,7 @@ export type HeldBy = "subgraph" | "gateway";
 /**
  * Whether to ask a subgraph ahead (announcements, split parts) now. What is asked ahead saves an
  * upstream round per operation when the directory takes tens of milliseconds to answer, and costs
- * a request of its own: a few milliseconds of the subgraph's CPU, and a tenth or so of an
+ * a request of its own: a few milliseconds of the subgraph's CPU, and about a seventh of an
  * operation's CPU in the gateway, which sends it and reads its answer (README "Benchmark"). A
  * process that is saturated has no CPU to spare: each request asked ahead then delays the others,
  * and the operations complete fewer a second, while the round it saves is lost in the queue.
