@@ -210,13 +210,21 @@ async function sendPool(url: string, op: Op): Promise<void> {
   }));
 }
 
+/** Each gateway's runs, by number of clients. */
+type Throughput = Record<number, Record<Gateway, Load>>;
+
+/** `kind`'s ops/s over Hive-Rust's at `clients` clients. */
+function toRust(t: Throughput, clients: number, kind: Gateway): number {
+  return t[clients]![kind].opsPerSecond / t[clients]!["hive-rust"].opsPerSecond;
+}
+
 /**
  * Each gateway at 8 and at 50 clients, twice, in the order and then in reverse (ABBA): whichever
  * runs first after what ran before is not the only one to meet what it left behind. `backend`:
  * the process whose CPU per operation is reported beside the gateway's.
  */
-async function throughput(op: Op, gateways: Record<Gateway, { process: ScriptProcess; url: string }>, backend: number): Promise<Record<number, Record<Gateway, Load>>> {
-  const result: Record<number, Record<Gateway, Load>> = {};
+async function throughput(op: Op, gateways: Record<Gateway, { process: ScriptProcess; url: string }>, backend: number): Promise<Throughput> {
+  const result: Throughput = {};
   for (const concurrency of [8, 50]) {
     const runs = Object.fromEntries(GATEWAYS.map((kind) => [kind, [] as Load[]])) as Record<Gateway, Load[]>;
     for (const kind of [...GATEWAYS, ...[...GATEWAYS].reverse()]) {
@@ -308,9 +316,9 @@ interface Row {
   ours: Record<number, Timing>;
   /** the generated peer: its requests, upstream calls and timings (client round trips added) */
   peer: { requests: number; calls: number; timing: Record<number, Timing> } | null;
-  throughput: Record<number, Record<Gateway, Load>>;
+  throughput: Throughput;
   /** over the subgraphs' recorded answers (bench/replay.ts): the gateway's own CPU bounds it */
-  perGateway: Record<number, Record<Gateway, Load>>;
+  perGateway: Throughput;
 }
 
 const timing = (times: number[], add = 0): Timing => ({ p50: percentile(times, 0.5) + add, p95: percentile(times, 0.95) + add });
@@ -584,12 +592,15 @@ function report(
     "| operation | calls lean / Hive / Rust | subgraph requests ours / lean / Hive / Rust | ops/s ×8 ours / lean / Hive / Rust | ours, lean / Rust ×8 | ops/s ×50 ours / lean / Hive / Rust | ours, lean / Rust ×50 | gateway CPU ms/op ×50 ours / lean / Rust | subgraphs CPU ms/op ×50 ours / lean / Rust | RSS MB ×50 |",
     "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
   );
+  // the cells of both throughput tables: every gateway's ops/s, ours and lean over Hive-Rust, and
+  // the CPU per operation of a watched process (0: the back end, 1: the gateway)
+  const opsCells = (t: Throughput, c: number) => GATEWAYS.map((g) => f(t[c]![g].opsPerSecond)).join(" / ");
+  const ratioCells = (t: Throughput, c: number) => (["ours", "lean"] as const).map((g) => f(toRust(t, c, g), 2)).join(", ");
+  const cpuCells = (t: Throughput, c: number, process: number) => (["ours", "lean", "hive-rust"] as const).map((g) => f(t[c]![g].cpu[process]!, 2)).join(" / ");
   for (const r of readRows) {
-    const t = (c: number) => GATEWAYS.map((g) => f(r.throughput[c]![g].opsPerSecond)).join(" / ");
-    const ratio = (c: number) => (["ours", "lean"] as const).map((g) => f(r.throughput[c]![g].opsPerSecond / r.throughput[c]!["hive-rust"].opsPerSecond, 2)).join(", ");
-    const cpu = (process: number) => (["ours", "lean", "hive-rust"] as const).map((g) => f(r.throughput[50]![g].cpu[process]!, 2)).join(" / ");
+    const t = r.throughput;
     lines.push(
-      `| ${r.op.name} | ${r.calls.lean} / ${r.calls.hive} / ${r.calls["hive-rust"]} | ${GATEWAYS.map((g) => r.subgraphRequests[g]).join(" / ")} | ${t(8)} | ${ratio(8)} | ${t(50)} | ${ratio(50)} | ${cpu(1)} | ${cpu(0)} | ${f(r.throughput[50]!.ours.rss[0]!)} / ${f(r.throughput[50]!.ours.rss[1]!)} |`,
+      `| ${r.op.name} | ${r.calls.lean} / ${r.calls.hive} / ${r.calls["hive-rust"]} | ${GATEWAYS.map((g) => r.subgraphRequests[g]).join(" / ")} | ${opsCells(t, 8)} | ${ratioCells(t, 8)} | ${opsCells(t, 50)} | ${ratioCells(t, 50)} | ${cpuCells(t, 50, 1)} | ${cpuCells(t, 50, 0)} | ${f(t[50]!.ours.rss[0]!)} / ${f(t[50]!.ours.rss[1]!)} |`,
     );
   }
   const sum = (key: "replayed" | "passed") => Object.values(served).reduce((n, v) => n + v[key], 0);
@@ -601,10 +612,8 @@ function report(
     "|---|--:|--:|--:|--:|--:|--:|",
   );
   for (const r of readRows) {
-    const t = (c: number) => GATEWAYS.map((g) => f(r.perGateway[c]![g].opsPerSecond)).join(" / ");
-    const ratio = (c: number) => (["ours", "lean"] as const).map((g) => f(r.perGateway[c]![g].opsPerSecond / r.perGateway[c]!["hive-rust"].opsPerSecond, 2)).join(", ");
-    const cpu = (c: number) => (["ours", "lean", "hive-rust"] as const).map((g) => f(r.perGateway[c]![g].cpu[1]!, 2)).join(" / ");
-    lines.push(`| ${r.op.name} | ${t(8)} | ${ratio(8)} | ${t(50)} | ${ratio(50)} | ${cpu(8)} | ${cpu(50)} |`);
+    const t = r.perGateway;
+    lines.push(`| ${r.op.name} | ${opsCells(t, 8)} | ${ratioCells(t, 8)} | ${opsCells(t, 50)} | ${ratioCells(t, 50)} | ${cpuCells(t, 8, 1)} | ${cpuCells(t, 50, 1)} |`);
   }
   lines.push(
     "",
@@ -646,10 +655,10 @@ function report(
   }
   if (readRows.length) {
     lines.push(
-      `- throughput per gateway ×8 / Hive with the Rust planner ≥ 1.2: ${ranked((r) => r.perGateway[8]!.ours.opsPerSecond / r.perGateway[8]!["hive-rust"].opsPerSecond, readRows, false)}`,
-      `- throughput per gateway ×50 / Hive with the Rust planner ≥ 1.2: ${ranked((r) => r.perGateway[50]!.ours.opsPerSecond / r.perGateway[50]!["hive-rust"].opsPerSecond, readRows, false)}`,
-      `- the same, speculation off (lean) ×8 and ×50: ${ranked((r) => r.perGateway[8]!.lean.opsPerSecond / r.perGateway[8]!["hive-rust"].opsPerSecond, readRows, false)}; ${ranked((r) => r.perGateway[50]!.lean.opsPerSecond / r.perGateway[50]!["hive-rust"].opsPerSecond, readRows, false)}`,
-      `- over the live subgraphs (bound by the subgraphs process, alike for every gateway), ours / Hive-Rust ×8 and ×50: ${ranked((r) => r.throughput[8]!.ours.opsPerSecond / r.throughput[8]!["hive-rust"].opsPerSecond, readRows, false)}; ${ranked((r) => r.throughput[50]!.ours.opsPerSecond / r.throughput[50]!["hive-rust"].opsPerSecond, readRows, false)}`,
+      `- throughput per gateway ×8 / Hive with the Rust planner ≥ 1.2: ${ranked((r) => toRust(r.perGateway, 8, "ours"), readRows, false)}`,
+      `- throughput per gateway ×50 / Hive with the Rust planner ≥ 1.2: ${ranked((r) => toRust(r.perGateway, 50, "ours"), readRows, false)}`,
+      `- the same, speculation off (lean) ×8 and ×50: ${ranked((r) => toRust(r.perGateway, 8, "lean"), readRows, false)}; ${ranked((r) => toRust(r.perGateway, 50, "lean"), readRows, false)}`,
+      `- over the live subgraphs (bound by the subgraphs process, alike for every gateway), ours / Hive-Rust ×8 and ×50: ${ranked((r) => toRust(r.throughput, 8, "ours"), readRows, false)}; ${ranked((r) => toRust(r.throughput, 50, "ours"), readRows, false)}`,
       // at 50 clients the cores are saturated: ops/s is their time over what an operation costs
       `- CPU per operation ×50, gateway and subgraphs, Hive-Rust's / ours (what the ratio above can reach when the cores are saturated): ${ranked((r) => pathCpuRatio(r.throughput[50]!, "ours"), readRows, false)}; lean: ${ranked((r) => pathCpuRatio(r.throughput[50]!, "lean"), readRows, false)}`,
     );
