@@ -119,8 +119,6 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
       const before = settle();
 
       const started = performance.now();
-      stack.directory.faults.set({ errorRate: 0.05, errorStatus: 503, hangRate: 0.01 });
-      let phase = 1;
       let worstHealth = 0;
       const health = (async () => {
         while (performance.now() - started < SOAK_MS) {
@@ -130,20 +128,24 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
           await new Promise((r) => setTimeout(r, 100));
         }
       })();
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (performance.now() - started < SOAK_MS) {
-            if (phase === 1 && performance.now() - started > SOAK_MS / 2) {
-              phase = 2;
-              stack.directory.faults.set({ errorRate: 0.05, errorStatus: 429, hangRate: 0.01 });
+      /** the callers, until `until` ms after the start */
+      const load = (until: number) =>
+        Promise.all(
+          Array.from({ length: CONCURRENCY }, async () => {
+            while (performance.now() - started < until) {
+              const t = performance.now();
+              await pick(operations)();
+              counts.ops++;
+              counts.worstMs = Math.max(counts.worstMs, performance.now() - t);
             }
-            const t = performance.now();
-            await pick(operations)();
-            counts.ops++;
-            counts.worstMs = Math.max(counts.worstMs, performance.now() - t);
-          }
-        }),
-      );
+          }),
+        );
+      // two halves of the same load: 503s, then 429s; memory is read between them
+      stack.directory.faults.set({ errorRate: 0.05, errorStatus: 503, hangRate: 0.01 });
+      await load(SOAK_MS / 2);
+      const half = settle();
+      stack.directory.faults.set({ errorRate: 0.05, errorStatus: 429, hangRate: 0.01 });
+      await load(SOAK_MS);
       await health;
       stack.directory.faults.clear();
 
@@ -165,7 +167,7 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
           worstHealthMs: Math.round(worstHealth),
           codes,
           heapMB: { before: mb(before.heapUsed), after: mb(after.heapUsed) },
-          rssMB: { before: mb(before.rss), after: mb(after.rss) },
+          rssMB: { before: mb(before.rss), half: mb(half.rss), after: mb(after.rss) },
         }),
       );
       expect(leaks).toEqual([]);
@@ -176,9 +178,11 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
       expect(counts.worstMs).toBeLessThan(10_000);
       expect(worstHealth).toBeLessThan(1000);
       expect(after.heapUsed - before.heapUsed).toBeLessThan(40 * 2 ** 20);
-      // the heap above is the leak check; RSS also holds the pages V8 keeps once it has grown:
-      // measured +30 MB on Node 20 and +150 MB on Node 22 for the same +8 MB of heap
-      expect(after.rss - before.rss).toBeLessThan(200 * 2 ** 20);
+      // RSS also holds what the process keeps once it has grown, outside V8's heap: measured
+      // +30 MB on Node 20 and +40 to +210 MB on Node 22 for +8 MB of heap, about as much after 5 s
+      // as after 60 s of this load. So memory outside the heap is checked by its growth in the
+      // second half: a leak grows with the load, what is kept does not.
+      expect(after.rss - half.rss).toBeLessThan(60 * 2 ** 20);
     },
     60_000,
   );
