@@ -17,20 +17,41 @@ export interface Distinct {
 
 /** The distinct representations of a fetch, or null when there are no two alike. */
 export function distinctRepresentations(representations: readonly unknown[]): Distinct | null {
-  const index = new Map<string, number>();
+  // most representations are `{ __typename, id }`: those are told apart by their id within their
+  // type, with no text made for them (a JSON key per representation was 9% of the gateway's CPU
+  // on the large list); any other by its JSON
+  const byType = new Map<string, Map<string, number>>();
+  let byJson: Map<string, number> | undefined;
   const distinct: unknown[] = [];
   const of = new Array<number>(representations.length);
   for (let i = 0; i < representations.length; i++) {
-    const key = JSON.stringify(representations[i]);
+    const representation = representations[i];
+    let index: Map<string, number>;
+    let key: string;
+    if (isTypeAndId(representation)) {
+      index = byType.get(representation.__typename) ?? byType.set(representation.__typename, new Map()).get(representation.__typename)!;
+      key = representation.id;
+    } else {
+      index = byJson ??= new Map();
+      key = JSON.stringify(representation);
+    }
     let at = index.get(key);
     if (at === undefined) {
       at = distinct.length;
       index.set(key, at);
-      distinct.push(representations[i]);
+      distinct.push(representation);
     }
     of[i] = at;
   }
   return distinct.length < representations.length ? { representations: distinct, of } : null;
+}
+
+function isTypeAndId(value: unknown): value is { __typename: string; id: string } {
+  if (value === null || typeof value !== "object") return false;
+  let fields = 0;
+  for (const field in value) if (++fields > 2 || (field !== "__typename" && field !== "id")) return false;
+  const { __typename, id } = value as { __typename?: unknown; id?: unknown };
+  return fields === 2 && typeof __typename === "string" && typeof id === "string";
 }
 
 interface EntitiesAnswer {

@@ -21,6 +21,19 @@ describe("distinct representations", () => {
     expect(distinctRepresentations([a, b, { ...a }, b, a])).toEqual({ representations: [a, b], of: [0, 1, 0, 1, 0] });
   });
 
+  it("tell other representations apart by all their fields: a type's ids do not merge what differs elsewhere", () => {
+    const named = { __typename: "Department", id: "1", name: "x" };
+    const renamed = { __typename: "Department", id: "1", name: "y" };
+    const numeric = { __typename: "Department", id: 1 };
+    const nested = { __typename: "Employee", id: "1", address: { city: "Paris" } };
+    expect(distinctRepresentations([a, named, renamed, { ...named }, numeric, { ...numeric }, nested, { ...nested, address: { city: "Paris" } }, a])).toEqual({
+      representations: [a, named, renamed, numeric, nested],
+      of: [0, 1, 2, 1, 3, 3, 4, 4, 0],
+    });
+    // the same type and id, whatever the order of its two fields
+    expect(distinctRepresentations([a, { id: "1", __typename: "Department" }, { __typename: "Employee", id: "1" }])?.of).toEqual([0, 0, 1]);
+  });
+
   it("answer each place, an entity's error at each of its places, other errors as they were", () => {
     const distinct = distinctRepresentations([a, b, a, a])!;
     const answer = {
