@@ -107,8 +107,10 @@ async function answerFor(req: IncomingMessage, { admin, api, stats, faults }: Ro
   const response = await dispatch(found, lookup, req, faults.shapesEmbedded);
   if (!faults.shapesEmbedded) return response;
   faults.shapeEmbedded(response.body);
-  // nor a version tag a client would keep the shaped answer under
-  return response.headers ? { ...response, headers: withoutHeader(response.headers, "etag") as Record<string, string> } : response;
+  // the body changed: not its text as it was, nor a version tag a client would keep the shaped
+  // answer under
+  const { text: _before, ...shaped } = response;
+  return shaped.headers ? { ...shaped, headers: withoutHeader(shaped.headers, "etag") as Record<string, string> } : shaped;
 }
 
 async function dispatch(found: ReturnType<Router["match"]>, method: string, req: IncomingMessage, shaped = false): Promise<DirectoryResponse> {
@@ -161,7 +163,7 @@ function send(res: ServerResponse, response: DirectoryResponse, isHead: boolean)
     payload = response.body;
     headers["content-length"] = String(payload.length);
   } else if (response.body !== undefined && response.status !== 304 && response.status !== 204) {
-    payload = JSON.stringify(response.body);
+    payload = response.text ?? JSON.stringify(response.body);
     if (!Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) {
       const isProblem = response.status >= 400 && isProblemBody(response.body);
       headers["content-type"] = isProblem ? "application/problem+json" : "application/json; charset=utf-8";

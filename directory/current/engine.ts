@@ -79,7 +79,9 @@ export class ConditionalRouter extends Router {
  */
 export function conditional(req: DirectoryRequest, response: DirectoryResponse): DirectoryResponse {
   if (response.status !== 200 || response.body === undefined) return response;
-  const etag = `W/"${createHash("sha1").update(JSON.stringify(response.body)).digest("base64url")}"`;
+  // the text the tag is made of is the one sent: the body is serialised once
+  const text = JSON.stringify(response.body);
+  const etag = `W/"${createHash("sha1").update(text).digest("base64url")}"`;
   const headers = { ...response.headers, etag };
   const ifMatch = headerValue(req, "if-match");
   if (ifMatch !== undefined && !tagListMatches(ifMatch, etag)) {
@@ -90,7 +92,7 @@ export function conditional(req: DirectoryRequest, response: DirectoryResponse):
     if (req.method === "GET" || req.method === "HEAD") return { status: 304, headers: { etag } };
     throw new HttpError(412, problemBody(412, "Precondition Failed", "If-None-Match matches the current version"), { etag });
   }
-  return { ...response, headers };
+  return { ...response, headers, text };
 }
 
 function headerValue(req: DirectoryRequest, name: string): string | undefined {

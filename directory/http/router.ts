@@ -25,6 +25,8 @@ export interface DirectoryResponse {
   headers?: Record<string, string>;
   /** serialised as JSON unless undefined (no body) */
   body?: unknown;
+  /** the body's JSON when it is already made (the ETag's input): sent as it is */
+  text?: string;
 }
 
 export type Handler = (req: DirectoryRequest) => DirectoryResponse | Promise<DirectoryResponse>;
