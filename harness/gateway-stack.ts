@@ -1,5 +1,6 @@
 import { loadGatewayConfig, type GatewayConfig } from "../gateway/config.js";
 import { startGateway, type RunningGateway } from "../gateway/gateway.js";
+import type { LoadMeter } from "../platform/load.js";
 import { startStack, type GraphQLResponse, type Stack, type StackOptions } from "./stack.js";
 
 /**
@@ -20,6 +21,8 @@ export interface GatewayStack extends Stack {
 export interface GatewayStackOptions extends StackOptions {
   /** environment of the gateway beyond the subgraph URLs (e.g. GATEWAY_COMPOSE=introspect, NODE_ENV) */
   gatewayEnv?: Record<string, string>;
+  /** the gateway's own load, as its speculation brake reads it (default: the process's, platform/load.ts) */
+  gatewayLoad?: LoadMeter;
 }
 
 export async function startGatewayStack(options: GatewayStackOptions = {}): Promise<GatewayStack> {
@@ -41,7 +44,7 @@ export async function startGatewayStack(options: GatewayStackOptions = {}): Prom
       ...options.gatewayEnv,
     };
     const gatewayConfig = loadGatewayConfig(gatewayEnv);
-    const gateway = await startGateway(gatewayConfig);
+    const gateway = await startGateway(gatewayConfig, undefined, options.gatewayLoad);
     return {
       ...stack,
       gateway,
