@@ -10,8 +10,10 @@ import { legacyGet } from "./helpers.js";
 
 // with 30% of requests failing, 8 retries make a request fail with 0.3^9 ≈ 2·10⁻⁵: 60 requests
 // (a read and a write for each of 30 operations) then fail together with ≈ 0.1%, so the test
-// cannot pass by luck when the PUT is not retried (30 writes, 30% each: 1 - 0.7^30 > 99.99%)
-const stack = useStack({ subgraphs: ["legacy-time"], env: { DIRECTORY_RETRIES: "8" } });
+// cannot pass by luck when the PUT is not retried (30 writes, 30% each: 1 - 0.7^30 > 99.99%).
+// The deadline leaves room for all 8 (backoffs of up to 38 s in all): within the default 10 s,
+// 6 or 7 fit, and a request failed once in a few hundred runs (CI met one).
+const stack = useStack({ subgraphs: ["legacy-time"], env: { DIRECTORY_RETRIES: "8", SUBGRAPH_DEADLINE_MS: "60000" } });
 
 async function faults(settings: Record<string, unknown> | null): Promise<void> {
   const res = await fetch(`${stack.directory.url}/_admin/faults`, {
@@ -39,7 +41,7 @@ describe("legacy writes under faults", () => {
     expect(stack.stats().byRoute["PUT /api/v3/timeentries/{id}"]).toBeGreaterThan(30);
     await faults(null);
     expect((await legacyGet(stack, "/api/v3/timeentries/100097")).data.duration).toBe(durations.at(-1));
-  });
+  }, 90_000); // room for the longest backoffs the deadline now allows
 
   it("a write refused 429 with Retry-After: 1 is sent again after a second and applies", async () => {
     // one request a second: the write's read passes, its PUT meets a 429 with Retry-After: 1
