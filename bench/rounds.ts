@@ -3,6 +3,7 @@ import { generateCompany } from "../directory/data/generate.js";
 import { loadOperations, pickDemoData, variablesOf } from "../harness/operations.js";
 import { startGatewayStack } from "../harness/gateway-stack.js";
 import { measureRounds } from "../harness/rounds.js";
+import { upstreamCalls } from "../harness/stack.js";
 import { FLOORS, LARGE_LIST } from "./floors.js";
 
 /**
@@ -33,9 +34,7 @@ try {
     for (let i = 0; i < 2; i++) await run(); // plans, tokens, connections
     stack.resetStats();
     await run();
-    const calls = Object.entries(stack.stats().byRoute)
-      .filter(([route]) => !route.includes("/connect/token"))
-      .reduce((sum, [, n]) => sum + n, 0);
+    const calls = upstreamCalls(stack.stats());
     const { waves, startsAt, elapsedMs } = await measureRounds(stack.directory, run, { latencyMs: LATENCY, urls: process.env.ROUNDS_URLS === "1" });
     const floor = FLOORS[op.name]!;
     console.log(

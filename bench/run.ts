@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import { generateCompany } from "../directory/data/generate.js";
 import { freePorts, runScript, type ScriptProcess } from "../harness/process.js";
 import { loadOperations, pickDemoData, variablePools, variablesOf, type Demo } from "../harness/operations.js";
-import { directoryToken } from "../harness/stack.js";
+import { directoryToken, upstreamCalls } from "../harness/stack.js";
 import { FLOORS, LARGE_LIST } from "./floors.js";
 import { hasPeer, peerRequests, runPeer, startPeer, type Peer } from "./peer.js";
 import { README_BLOCK, replaceReadmeBlock } from "./results.js";
@@ -147,13 +147,12 @@ const setLatency = (directory: string, latencyMs: number) => admin(directory, "P
  * share its loaders, which one asks first can move a call by one from run to run on a busy machine
  * (OrgChart's two people fetches, docs/graph.md "Query plans"); one run could report either.
  */
-async function upstreamCalls(directory: string, task: () => Promise<unknown>): Promise<number> {
+async function medianCalls(directory: string, task: () => Promise<unknown>): Promise<number> {
   const runs: number[] = [];
   for (let i = 0; i < 5; i++) {
     await admin(directory, "POST", "stats/reset");
     await task();
-    const { byRoute } = (await admin(directory, "GET", "stats")) as { byRoute: Record<string, number> };
-    runs.push(Object.entries(byRoute).filter(([route]) => !route.includes("/connect/token")).reduce((sum, [, n]) => sum + n, 0));
+    runs.push(upstreamCalls((await admin(directory, "GET", "stats")) as { byRoute: Record<string, number> }));
   }
   return percentile(runs, 0.5);
 }
@@ -366,14 +365,14 @@ async function main(): Promise<void> {
         sameAnswers.push(op.name);
       }
       row.calls = {} as Record<Gateway, number>;
-      for (const kind of GATEWAYS) row.calls[kind] = await upstreamCalls(directory, () => request(gateways[kind].url, op, op.variables));
+      for (const kind of GATEWAYS) row.calls[kind] = await medianCalls(directory, () => request(gateways[kind].url, op, op.variables));
       row.subgraphRequests = {} as Record<Gateway, number>;
       for (const kind of GATEWAYS) row.subgraphRequests[kind] = await subgraphRequests(backend.urls.people!, () => request(gateways[kind].url, op, op.variables));
 
       // the generated peer: its requests in sequence, checked, warmed and counted the same way
       if (hasPeer(op.name)) {
         for (let i = 0; i < WARM_UP; i++) await runPeer(peer.url, op.name, op.variables);
-        row.peer = { requests: peerRequests(op.name), calls: await upstreamCalls(directory, () => runPeer(peer!.url, op.name, op.variables)), timing: {} };
+        row.peer = { requests: peerRequests(op.name), calls: await medianCalls(directory, () => runPeer(peer!.url, op.name, op.variables)), timing: {} };
       } else row.peer = null;
 
       // p50 and p95 at each latency added to every upstream request; rounds: the slope of p50
@@ -496,7 +495,7 @@ async function largeList(op: Op): Promise<LargeResult[]> {
       const directory = backend.urls.directory!;
       const data = await request(gateway.url, op, {});
       for (let i = 0; i < 3; i++) await request(gateway.url, op, {});
-      const calls = await upstreamCalls(directory, () => request(gateway.url, op, {}));
+      const calls = await medianCalls(directory, () => request(gateway.url, op, {}));
       const p50 = percentile(await latencies(() => request(gateway.url, op, {}), 15), 0.5);
       await setLatency(directory, LOW);
       const p50At20 = percentile(await latencies(() => request(gateway.url, op, {}), 9), 0.5);

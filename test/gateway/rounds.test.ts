@@ -3,6 +3,7 @@ import { FLOORS, LARGE_LIST } from "../../bench/floors.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
 import { measureRounds } from "../helpers/rounds.js";
+import { upstreamCalls } from "../helpers/stack.js";
 import { BUDGETS as EXPECTED } from "../helpers/budgets.js";
 
 /**
@@ -20,12 +21,6 @@ beforeAll(() => {
   demo = pickDemoData(stack.directory.company);
 });
 
-function upstreamCalls(): number {
-  return Object.entries(stack.stats().byRoute)
-    .filter(([route]) => !route.includes("/connect/token"))
-    .reduce((sum, [, n]) => sum + n, 0);
-}
-
 describe("upstream calls and round trips of each operation", () => {
   const cases = () => [
     ...loadOperations().map((o) => ({ name: o.name, source: o.source, variables: () => variablesOf(demo, o) })),
@@ -40,7 +35,7 @@ describe("upstream calls and round trips of each operation", () => {
     await run(); // plan and token
     stack.resetStats();
     await run();
-    const calls = upstreamCalls();
+    const calls = upstreamCalls(stack.stats());
     const { waves } = await measureRounds(stack.directory, run);
     const expected = EXPECTED[name]!;
     expect({ calls, rounds: waves.length }, JSON.stringify(waves)).toEqual({ calls: expected.calls, rounds: expected.rounds });
