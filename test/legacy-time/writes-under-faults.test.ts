@@ -12,7 +12,7 @@ import { legacyGet } from "./helpers.js";
 // (a read and a write for each of 30 operations) then fail together with ≈ 0.1%, so the test
 // cannot pass by luck when the PUT is not retried (30 writes, 30% each: 1 - 0.7^30 > 99.99%).
 // The deadline leaves room for all 8 (backoffs of up to 38 s in all): within the default 10 s,
-// 6 or 7 fit, and a request failed once in a few hundred runs (CI met one).
+// 6 or 7 fit, and the test failed in about one run of a hundred to a few hundred (CI met one).
 const stack = useStack({ subgraphs: ["legacy-time"], env: { DIRECTORY_RETRIES: "8", SUBGRAPH_DEADLINE_MS: "60000" } });
 
 async function faults(settings: Record<string, unknown> | null): Promise<void> {
