@@ -30,7 +30,7 @@ import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.
 import { handleCors } from "./cors.js";
 import { createExploration } from "./explore.js";
 import { ErrorCode } from "../platform/error-codes.js";
-import { claimSpeculation, keepRootAnswer, partFromWhole, speculate, SpeculationBrake, SPLIT_PART, type SpeculationContext } from "./speculate.js";
+import { claimSpeculation, speculate, SpeculationBrake, SPLIT_PART, type SpeculationContext } from "./speculate.js";
 import { introspectionOnly, readManifest, trustedDocuments } from "./trusted-documents.js";
 import { ApqStore } from "./apq-store.js";
 import { installResultShaping } from "./result-shaping.js";
@@ -330,7 +330,7 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
     private readonly secret: string | null,
     inflight: InFlight<SubgraphAnswer>,
     rememberRefusedToken: Parameters<typeof subgraphFetcher>[2],
-    private readonly brake: SpeculationBrake,
+    brake: SpeculationBrake,
   ) {
     // node:http with keep-alive agents (`post`) rather than the default make-fetch-happen agent:
     // that agent keeps idle sockets forever, so after a pause longer than the subgraph server's
@@ -352,24 +352,17 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
   override process(options: ProcessOptions): ProcessResult {
     const started = claimSpeculation(this.name, options as GraphQLDataSourceProcessOptions);
     if (started) return started as ProcessResult;
-    const { context, request } = options;
-    // a split part's errors are the whole root fetch's to report; while the subgraph is
-    // saturated, the whole answers it instead of a request of its own (speculate.ts)
-    if (request.operationName?.endsWith(SPLIT_PART)) {
-      const held = this.brake.holds(this.name, "split") ? partFromWhole(context, "document" in options ? options.document : undefined) : undefined;
-      return (held as ProcessResult | undefined) ?? super.process(options).then(({ errors: _dropped, ...rest }) => rest);
-    }
+    const { request } = options;
+    // a split part's errors are the whole root fetch's to report (speculate.ts)
+    if (request.operationName?.endsWith(SPLIT_PART)) return super.process(options).then(({ errors: _dropped, ...rest }) => rest);
     // only entity fetches that carry representations are batched. The others go alone: a root
     // fetch is its stage's only fetch to that subgraph (batched, OrgChart's `department(id)` was
     // read on its own instead of from the department list its announcement starts: 5 calls for a
     // floor of 4), a split part must answer before the whole fetch it runs beside, and an
     // announcement (no representation) is known to the subgraph by its operation name, which a
-    // batch renames. The gateway's own requests (health checks, introspection) have no operation
-    // context.
+    // batch renames.
     const representations = request.variables?.representations;
-    if (!Array.isArray(representations) || representations.length === 0) {
-      return context && request.query ? keepRootAnswer(context, request.query, super.process(options)) : super.process(options);
-    }
+    if (!Array.isArray(representations) || representations.length === 0) return super.process(options);
     // each entity once per fetch, answered at each place it appears (representations.ts)
     const distinct = distinctRepresentations(representations);
     if (!distinct) return this.processEntities(options);

@@ -37,8 +37,6 @@ export type Speculations = Map<string, Promise<unknown>>;
 
 export interface SpeculationContext {
   speculations?: Speculations;
-  /** the answers of the operation's fetches without representations, by query text (`keepRootAnswer`) */
-  rootAnswers?: Map<string, Promise<unknown>>;
 }
 
 export function speculationKey(serviceName: string, request: { query?: string; variables?: Record<string, unknown> }): string {
@@ -66,12 +64,15 @@ export function speculate(
   announce(queryPlan, serviceMap, requestContext, prefetchTo, brake);
   const candidates = candidatesOf(queryPlan);
   // after the candidates and the announcements, which read the plan as planned
-  if (splitRoot) split(queryPlan);
+  if (splitRoot) split(queryPlan, brake);
   for (const candidate of candidates) {
     const id = candidate.id.variable === undefined ? candidate.id.literal : variables[candidate.id.variable];
     const service = serviceMap[candidate.fetch.serviceName];
     if (typeof id !== "string" || !service) continue;
     const fetch = candidate.fetch;
+    // held, the executor sends it after the root fetch, batched with the stage's other fetches to
+    // that subgraph: OrgChart's department members and department manager go as one request
+    if (brake.holds(fetch.serviceName, "lookup")) continue;
     // the executor's request: the variables it uses, in order, then the representations
     const request = {
       query: fetch.operation,
@@ -341,48 +342,38 @@ function allFetches(root: PlanNode): FetchNode[] {
  * answers, and the root fetch's answer is merged over it. `part`'s errors are dropped: the root
  * fetch makes the same reads and reports them. Only for queries, and only where every later fetch's
  * path runs through the root fetch's fields without fragments or rewrites; otherwise the plan runs
- * as planned. Done once per plan (the gateway caches plans), in place.
+ * as planned.
+ *
+ * The split plan is made once per plan (the gateway caches plans). Each operation then runs it, or,
+ * while the brake holds the root's subgraph, the plan as planned: the plan's node is set for it
+ * here, in `experimental_didResolveQueryPlan`, and @apollo/gateway reads it when it starts
+ * executing, right after that hook returns, with no await between them, so that operations of
+ * one plan running at once each run their own.
  */
-export function split(plan: QueryPlan): void {
-  if (splitPlans.has(plan)) return;
-  splitPlans.add(plan);
+export function split(plan: QueryPlan, brake: SpeculationBrake): void {
+  let nodes = splitNodes.get(plan);
+  if (!nodes) splitNodes.set(plan, (nodes = splitOf(plan)));
+  if (nodes.split) (plan as { node?: QueryPlan["node"] }).node = brake.holds(nodes.subgraph, "split") ? nodes.planned : nodes.split;
+}
+
+/** A plan's node as planned and split (null: it cannot be), and the subgraph of its root fetch. */
+interface SplitNodes {
+  planned: QueryPlan["node"];
+  split: PlanNode | null;
+  subgraph: string;
+}
+
+const splitNodes = new WeakMap<QueryPlan, SplitNodes>();
+
+function splitOf(plan: QueryPlan): SplitNodes {
   const root = plan.node;
-  if (root?.kind !== "Sequence" || root.nodes.length < 2) return;
+  const unsplit: SplitNodes = { planned: root, split: null, subgraph: "" };
+  if (root?.kind !== "Sequence" || root.nodes.length < 2) return unsplit;
   const first = root.nodes[0]!;
-  if (first.kind !== "Fetch" || first.requires || first.operationKind !== "query" || first.inputRewrites?.length || first.outputRewrites?.length) return;
+  if (first.kind !== "Fetch" || first.requires || first.operationKind !== "query" || first.inputRewrites?.length || first.outputRewrites?.length) return unsplit;
   const part = partOf(first, root.nodes.slice(1));
-  if (!part) return;
-  (plan as { node?: PlanNode }).node = { kind: "Parallel", nodes: [first, { kind: "Sequence", nodes: [part, ...root.nodes.slice(1)] }] };
-}
-
-const splitPlans = new WeakSet<QueryPlan>();
-/** each split part's document -> the query text of the root fetch it was cut from */
-const wholeOfPart = new WeakMap<DocumentNode, string>();
-
-/**
- * The data source keeps the answer of each fetch without representations (a root fetch) in the
- * operation's context, so that a split part the brake holds back can be answered by it.
- */
-export function keepRootAnswer<T>(context: SpeculationContext, query: string, answer: Promise<T>): Promise<T> {
-  (context.rootAnswers ??= new Map()).set(query, answer);
-  return answer;
-}
-
-/**
- * A split part held back by the brake: the whole root fetch it was cut from, already sent beside
- * it (the plan's `Parallel[root, Sequence[part, …]]` starts the root first), answers it, so the
- * later fetches start when the whole answers, as in the plan before the split. Its errors and
- * its failure are the root fetch's to report. undefined when that answer is not known: the part
- * is then sent.
- */
-export function partFromWhole(context: SpeculationContext | undefined, document: DocumentNode | undefined): Promise<{ data?: unknown }> | undefined {
-  const whole = document && wholeOfPart.get(document);
-  const answer = whole === undefined ? undefined : context?.rootAnswers?.get(whole);
-  if (!answer) return undefined;
-  return answer.then(
-    (response) => ({ data: (response as { data?: unknown }).data }),
-    () => ({}),
-  );
+  if (!part) return unsplit;
+  return { planned: root, split: { kind: "Parallel", nodes: [first, { kind: "Sequence", nodes: [part, ...root.nodes.slice(1)] }] }, subgraph: first.serviceName };
 }
 
 /** The operation-name suffix of a split part: its errors are the root fetch's to report. */
@@ -431,7 +422,6 @@ function partOf(fetch: FetchNode, rest: PlanNode[]): FetchNode | null {
   // minified, as the planner writes its fetches
   const text = stripIgnoredCharacters(print(cut));
   if (text.length >= stripIgnoredCharacters(fetch.operation).length) return null;
-  wholeOfPart.set(cut, fetch.operation);
   const used = new Set<string>();
   visit(cut, { Variable: (v) => void used.add(v.name.value) });
   return {
@@ -505,14 +495,19 @@ export const LOAD_STALE_MS = 5_000;
 /** A held subgraph (or gateway) asks ahead again once its load is this many points below the limit (no flapping at the limit). */
 export const LOAD_HYSTERESIS = 10;
 
+/** What is asked ahead: a root lookup's next fetch (`speculate`), an announcement, a split part. */
+export type SpeculationKind = "lookup" | "announcement" | "split";
+
 /** Whose load holds a request back: the subgraph's it would go to, or the gateway's own. */
 export type HeldBy = "subgraph" | "gateway";
 
 /**
- * Whether to ask a subgraph ahead (announcements, split parts) now. What is asked ahead saves an
- * upstream round per operation when the directory takes tens of milliseconds to answer, and costs
- * a request of its own: a few milliseconds of the subgraph's CPU, and about a seventh of an
- * operation's CPU in the gateway, which sends it and reads its answer (README "Benchmark"). A
+ * Whether to ask a subgraph ahead (a root lookup's next fetch, announcements, split parts) now.
+ * What is asked ahead saves an upstream round per operation when the directory takes tens of
+ * milliseconds to answer, and costs a request of its own (a lookup's next fetch, sent early, is
+ * not batched with the later fetches to its subgraph): a few milliseconds of the subgraph's CPU,
+ * and about a seventh of an operation's CPU in the gateway, which sends it and reads its answer
+ * (README "Benchmark"). A
  * process that is saturated has no CPU to spare: each request asked ahead then delays the others,
  * and the operations complete fewer a second, while the round it saves is lost in the queue.
  *
@@ -549,7 +544,7 @@ export class SpeculationBrake {
   }
 
   /** Whether to hold back what `kind` would ask `subgraph` ahead; counted when it does. */
-  holds(subgraph: string, kind: "announcement" | "split"): boolean {
+  holds(subgraph: string, kind: SpeculationKind): boolean {
     if (this.maxLoad === null) return false;
     const state = this.holding(subgraph, this.now());
     const by: HeldBy | undefined = state ? "subgraph" : this.gatewayHeld(this.maxLoad) ? "gateway" : undefined;

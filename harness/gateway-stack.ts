@@ -16,6 +16,8 @@ export interface GatewayStack extends Stack {
   query<D = any>(source: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<D>>;
   /** the gateway environment used, with the running subgraphs' URLs (to start another gateway alike) */
   gatewayEnv: Record<string, string>;
+  /** the gateway's own load as its brake reads it, if the options fixed it (another gateway reads the same) */
+  gatewayLoad?: LoadMeter;
 }
 
 export interface GatewayStackOptions extends StackOptions {
@@ -50,6 +52,7 @@ export async function startGatewayStack(options: GatewayStackOptions = {}): Prom
       gateway,
       gatewayConfig,
       gatewayEnv,
+      gatewayLoad: options.gatewayLoad,
       query: (source, variables, headers) => stack.gql(gateway.url, source, variables, headers),
       async close() {
         await gateway.close();
@@ -64,5 +67,5 @@ export async function startGatewayStack(options: GatewayStackOptions = {}): Prom
 
 /** Starts one more gateway against the subgraphs of a running stack, with environment overrides. */
 export async function startExtraGateway(stack: GatewayStack, env: Record<string, string> = {}): Promise<RunningGateway> {
-  return startGateway(loadGatewayConfig({ ...stack.gatewayEnv, ...env }));
+  return startGateway(loadGatewayConfig({ ...stack.gatewayEnv, ...env }), undefined, stack.gatewayLoad);
 }

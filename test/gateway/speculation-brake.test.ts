@@ -197,6 +197,22 @@ describe("through the gateway", () => {
     expect((await measureRounds(stack.directory, via(stack.gateway.url))).waves.length).toBeLessThan(rounds);
   });
 
+  it("a root lookup's next fetch, held, goes with its stage's other fetches to that subgraph: OrgChart asks people once, as Hive-Rust does", async () => {
+    const op = operationNamed(operations, "OrgChart");
+    const variables = variablesOf(demo(), op);
+    const via = (url: string) => () => stack.gql(url, op.source, variables);
+    said = 95;
+    await via(stack.gateway.url)();
+    const before = await counterValue(processMetrics().speculationHeld, { subgraph: "people", kind: "lookup", by: "subgraph" });
+    const braked = await requests(via(stack.gateway.url));
+    const free = await requests(via(unbraked.url));
+    expect(braked.answer.data).toEqual(free.answer.data);
+    // free: the members' fetch is sent with the department's, the department manager's after it
+    expect(free.bySubgraph.people).toBe(2);
+    expect(braked.bySubgraph.people).toBe(1);
+    expect(await counterValue(processMetrics().speculationHeld, { subgraph: "people", kind: "lookup", by: "subgraph" })).toBe(before + 1);
+  });
+
   it("a saturated gateway asks no subgraph ahead: each is asked what the lean plan asks it, until the gateway's load is down", async () => {
     const op = operationNamed(operations, "EmployeeProfile");
     const variables = variablesOf(demo(), op);
