@@ -22,7 +22,7 @@ import { parsePrometheus, sumOf } from "../harness/prometheus.js";
  * it to bench/results.md and between the README's bench markers (bench/results.ts).
  *
  * Environment: BENCH_SECONDS (each throughput run over the live subgraphs, default 2.5),
- * BENCH_GATEWAY_SECONDS (each run over the replay, default 5), BENCH_LARGE_EMPLOYEES (the large
+ * BENCH_GATEWAY_SECONDS (each run over the replay, default 4), BENCH_LARGE_EMPLOYEES (the large
  * list's second company, default 100000; 0 skips it), BENCH_CPU_PROF=1 (writes a CPU profile of
  * the subgraphs process under bench/.profile/ and prints its top functions), BENCH_NODE_ENV (every
  * process's NODE_ENV, default `production`: as deployed, and graphql-js then skips its
@@ -35,9 +35,17 @@ import { parsePrometheus, sumOf } from "../harness/prometheus.js";
 
 const TODAY = "2026-06-15";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? "2.5");
-// the per-gateway runs are longer: a gateway-bound run of 2.5 s moved ours against lean by a fifth
-// either way from one bench to the next, where runs of 10 s found them alike (README "Benchmark")
-const GATEWAY_SECONDS = Number(process.env.BENCH_GATEWAY_SECONDS ?? "5");
+/** the live runs: each gateway twice, in order then in reverse, after 0.3 s of warm-up each */
+const LIVE_RUNS: RunPlan = { seconds: SECONDS, runs: 2, warmSeconds: 0 };
+/**
+ * The per-gateway runs. On this 2-core machine one gateway-bound run of 5 s moves by up to a
+ * sixth from the next run of the same process, and a gateway's ops/s still rise over its first
+ * ten seconds or so of an operation (V8's tiers, the heap's growth): with two runs, the first one
+ * cold, a cell near its goal landed on either side of it from one bench to the next. So each
+ * gateway is first warmed at the run's concurrency, then run three times interleaved with the
+ * others, and its median run counts.
+ */
+const GATEWAY_RUNS: RunPlan = { seconds: Number(process.env.BENCH_GATEWAY_SECONDS ?? "4"), runs: 3, warmSeconds: 3 };
 const LARGE = Number(process.env.BENCH_LARGE_EMPLOYEES ?? "100000");
 const CPU_PROF = process.env.BENCH_CPU_PROF === "1";
 const PROFILE_DIR = new URL("./.profile/", import.meta.url).pathname;
@@ -226,16 +234,27 @@ function toRust(t: Throughput, clients: number, kind: Gateway): number {
  * runs first after what ran before is not the only one to meet what it left behind. `backend`:
  * the process whose CPU per operation is reported beside the gateway's; `seconds`: each run.
  */
-async function throughput(op: Op, gateways: Record<Gateway, { process: ScriptProcess; url: string }>, backend: number, seconds: number): Promise<Throughput> {
+interface RunPlan {
+  /** each measured run */
+  seconds: number;
+  /** runs of each gateway, in order, then in reverse, and so on */
+  runs: number;
+  /** each gateway's warm-up at the concurrency before its first run (beside the 0.3 s before each run) */
+  warmSeconds: number;
+}
+
+async function throughput(op: Op, gateways: Record<Gateway, { process: ScriptProcess; url: string }>, backend: number, plan: RunPlan): Promise<Throughput> {
   const result: Throughput = {};
   for (const concurrency of [8, 50]) {
+    const task = (kind: Gateway) => (i: number) => request(gateways[kind].url, op, op.pool[i % op.pool.length]!);
+    if (plan.warmSeconds > 0) for (const kind of GATEWAYS) await load(task(kind), concurrency, plan.warmSeconds, []);
     const runs = Object.fromEntries(GATEWAYS.map((kind) => [kind, [] as Load[]])) as Record<Gateway, Load[]>;
-    for (const kind of [...GATEWAYS, ...[...GATEWAYS].reverse()]) {
-      const task = (i: number) => request(gateways[kind].url, op, op.pool[i % op.pool.length]!);
-      await load(task, concurrency, 0.3, []);
-      runs[kind].push(await load(task, concurrency, seconds, [backend, gateways[kind].process.child.pid!]));
+    const order = Array.from({ length: plan.runs }, (_, i) => (i % 2 === 0 ? GATEWAYS : [...GATEWAYS].reverse())).flat();
+    for (const kind of order) {
+      await load(task(kind), concurrency, 0.3, []);
+      runs[kind].push(await load(task(kind), concurrency, plan.seconds, [backend, gateways[kind].process.child.pid!]));
     }
-    result[concurrency] = Object.fromEntries(GATEWAYS.map((kind) => [kind, meanLoad(runs[kind])])) as Record<Gateway, Load>;
+    result[concurrency] = Object.fromEntries(GATEWAYS.map((kind) => [kind, medianLoad(runs[kind])])) as Record<Gateway, Load>;
   }
   return result;
 }
@@ -276,14 +295,15 @@ function pathCpuRatio(load: Record<Gateway, Load>, kind: Gateway): number {
   return path("hive-rust") / path(kind);
 }
 
-/** Runs of one gateway as one: mean ops/s and CPU per operation, the highest RSS. */
-function meanLoad(runs: Load[]): Load {
-  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-  return {
-    opsPerSecond: mean(runs.map((r) => r.opsPerSecond)),
-    rss: runs[0]!.rss.map((_, i) => Math.max(...runs.map((r) => r.rss[i]!))),
-    cpu: runs[0]!.cpu.map((_, i) => mean(runs.map((r) => r.cpu[i]!))),
-  };
+/** Runs of one gateway as one: the median run by ops/s (with two, the mean), the highest RSS. */
+function medianLoad(runs: Load[]): Load {
+  const rss = runs[0]!.rss.map((_, i) => Math.max(...runs.map((r) => r.rss[i]!)));
+  if (runs.length === 2) {
+    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+    return { opsPerSecond: mean(runs.map((r) => r.opsPerSecond)), rss, cpu: runs[0]!.cpu.map((_, i) => mean(runs.map((r) => r.cpu[i]!))) };
+  }
+  const median = [...runs].sort((a, b) => a.opsPerSecond - b.opsPerSecond)[(runs.length - 1) >> 1]!;
+  return { ...median, rss };
 }
 
 // ---- the operations and their variables ----
@@ -390,11 +410,11 @@ async function main(): Promise<void> {
       row.slope = (row.ours[high].p50 - row.ours[low].p50) / (high - low);
 
       if (op.read) {
-        row.throughput = await throughput(op, gateways, backend.process.child.pid!, SECONDS);
+        row.throughput = await throughput(op, gateways, backend.process.child.pid!, LIVE_RUNS);
         // every variable of the pool once through each gateway, so that the replay holds each
         // subgraph request the runs send (a gateway's requests are its own: Hive's texts are not ours)
         for (const kind of GATEWAYS) await sendPool(alone[kind].url, op);
-        row.perGateway = await throughput(op, alone, replay.child.pid!, GATEWAY_SECONDS);
+        row.perGateway = await throughput(op, alone, replay.child.pid!, GATEWAY_RUNS);
         // a quiet second: the subgraphs' first answer after it says a low load, so that our
         // gateway's brake (GATEWAY_SPECULATION_MAX_LOAD) has let go before the next operation's
         // warm-up, and its counts and latencies are those of a subgraph with CPU to spare
@@ -609,7 +629,7 @@ function report(
   const sum = (key: "replayed" | "passed") => Object.values(served).reduce((n, v) => n + v[key], 0);
   lines.push(
     "",
-    `Throughput per gateway: the same runs, each gateway started again over the subgraphs' answers recorded and replayed from memory (bench/replay.ts: ${f(sum("replayed"))} subgraph requests replayed, ${f(sum("passed"))} recorded), so that what bounds ops/s is the gateway's own CPU (one core for ours, a single event loop), not the subgraphs process; ${GATEWAY_SECONDS} s a run. Ops/s, the ratios to Hive-Rust, and the CPU time the gateway process spends per operation:`,
+    `Throughput per gateway: the same runs, each gateway started again over the subgraphs' answers recorded and replayed from memory (bench/replay.ts: ${f(sum("replayed"))} subgraph requests replayed, ${f(sum("passed"))} recorded), so that what bounds ops/s is the gateway's own CPU (one core for ours, a single event loop), not the subgraphs process; each gateway warmed for ${GATEWAY_RUNS.warmSeconds} s, then run ${GATEWAY_RUNS.runs} times for ${GATEWAY_RUNS.seconds} s, interleaved with the others, its median run given. Ops/s, the ratios to Hive-Rust, and the CPU time the gateway process spends per operation:`,
     "",
     "| operation | ops/s ×8 ours / lean / Hive / Rust | ours, lean / Rust ×8 | ops/s ×50 ours / lean / Hive / Rust | ours, lean / Rust ×50 | gateway CPU ms/op ×8 ours / lean / Rust | gateway CPU ms/op ×50 ours / lean / Rust |",
     "|---|--:|--:|--:|--:|--:|--:|",
