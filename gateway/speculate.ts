@@ -348,7 +348,8 @@ function allFetches(root: PlanNode): FetchNode[] {
  * while the brake holds the root's subgraph, the plan as planned: the plan's node is set for it
  * here, in `experimental_didResolveQueryPlan`, and @apollo/gateway reads it when it starts
  * executing, right after that hook returns, with no await between them, so that operations of
- * one plan running at once each run their own.
+ * one plan running at once each run their own (a plan printed after execution, outside production
+ * for `Apollo-Query-Plan-Experimental`, shows the latest operation's).
  */
 export function split(plan: QueryPlan, brake: SpeculationBrake): void {
   let nodes = splitNodes.get(plan);
