@@ -229,11 +229,7 @@ function toRust(t: Throughput, clients: number, kind: Gateway): number {
   return t[clients]![kind].opsPerSecond / t[clients]!["hive-rust"].opsPerSecond;
 }
 
-/**
- * Each gateway at 8 and at 50 clients, twice, in the order and then in reverse (ABBA): whichever
- * runs first after what ran before is not the only one to meet what it left behind. `backend`:
- * the process whose CPU per operation is reported beside the gateway's; `seconds`: each run.
- */
+/** How a throughput measure runs each gateway. */
 interface RunPlan {
   /** each measured run */
   seconds: number;
@@ -243,6 +239,11 @@ interface RunPlan {
   warmSeconds: number;
 }
 
+/**
+ * Each gateway at 8 and at 50 clients, `plan.runs` times, in the order and then in reverse (ABBA…):
+ * whichever runs first after what ran before is not the only one to meet what it left behind.
+ * `backend`: the process whose CPU per operation is reported beside the gateway's.
+ */
 async function throughput(op: Op, gateways: Record<Gateway, { process: ScriptProcess; url: string }>, backend: number, plan: RunPlan): Promise<Throughput> {
   const result: Throughput = {};
   for (const concurrency of [8, 50]) {
