@@ -296,15 +296,16 @@ function pathCpuRatio(load: Record<Gateway, Load>, kind: Gateway): number {
   return path("hive-rust") / path(kind);
 }
 
-/** Runs of one gateway as one: the median run by ops/s (with two, the mean), the highest RSS. */
+/** Runs of one gateway as one: the middle run by ops/s (the mean of the middle two for an even count: of two, their mean), the highest RSS. */
 function medianLoad(runs: Load[]): Load {
-  const rss = runs[0]!.rss.map((_, i) => Math.max(...runs.map((r) => r.rss[i]!)));
-  if (runs.length === 2) {
-    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-    return { opsPerSecond: mean(runs.map((r) => r.opsPerSecond)), rss, cpu: runs[0]!.cpu.map((_, i) => mean(runs.map((r) => r.cpu[i]!))) };
-  }
-  const median = [...runs].sort((a, b) => a.opsPerSecond - b.opsPerSecond)[(runs.length - 1) >> 1]!;
-  return { ...median, rss };
+  const sorted = [...runs].sort((a, b) => a.opsPerSecond - b.opsPerSecond);
+  const middle = sorted.slice((sorted.length - 1) >> 1, (sorted.length >> 1) + 1);
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  return {
+    opsPerSecond: mean(middle.map((r) => r.opsPerSecond)),
+    rss: runs[0]!.rss.map((_, i) => Math.max(...runs.map((r) => r.rss[i]!))),
+    cpu: runs[0]!.cpu.map((_, i) => mean(middle.map((r) => r.cpu[i]!))),
+  };
 }
 
 // ---- the operations and their variables ----
