@@ -1,5 +1,5 @@
 import "reflect-metadata";
-import { readFile, readdir, mkdir, rm, writeFile } from "node:fs/promises";
+import { readFile, readdir, mkdir, rm } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
 import { generateCompany } from "../directory/data/generate.js";
 import { freePorts, runScript, type ScriptProcess } from "../harness/process.js";
