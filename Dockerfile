@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# One image for every component; the command chooses it (README "Deploying"):
+# One image for every component; the command chooses it (docs/deploying.md):
 #   node dist/gateway.mjs | dist/people.mjs | dist/organisation.mjs | dist/legacy-time.mjs
 #   | dist/directory.mjs (the in-process directory service) | dist/start.mjs (all in one, the default)
 # Node 22 LTS, the supported line (package.json `engines`: >= 22.15).

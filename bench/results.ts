@@ -1,28 +1,44 @@
+import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 
 /**
- * Where the benchmark's figures go: `npm run bench` writes its markdown to bench/results.md and
- * puts the same text in the README between the two markers below, so that no figure of the
- * README's benchmark section is typed by hand; test/bench/results.test.ts checks that the two agree.
+ * Where the benchmark's figures go: `npm run bench` writes its markdown into bench/results.md,
+ * between the two markers below, and puts the SHA-256 of what it wrote in the first one, so that no
+ * figure is typed by hand: test/bench/results.test.ts fails when the text between the markers is
+ * not what the last run wrote. The prose around the markers is the page's own, edited by hand.
  */
 
-export const README_BLOCK = new URL("./results.md", import.meta.url).pathname;
-const README = new URL("../README.md", import.meta.url).pathname;
-export const START = "<!-- bench:start (written by npm run bench from bench/results.md: do not edit) -->";
+export const RESULTS = new URL("./results.md", import.meta.url).pathname;
+const START_TEXT = "<!-- bench:start (written by npm run bench: do not edit) sha256:";
+const START = /<!-- bench:start \(written by npm run bench: do not edit\) sha256:([0-9a-f]{64}) -->/;
 export const END = "<!-- bench:end -->";
 
-/** The README's text between the markers, without the newlines that frame it; null without markers. */
-export function readmeBlock(readme: string): string | null {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) return null;
-  return readme.slice(start + START.length, end).replace(/^\n+|\n+$/g, "");
+/** The markdown as it goes between the markers: without the newlines that frame it. */
+function trimmed(markdown: string): string {
+  return markdown.replace(/^\n+|\n+$/g, "");
 }
 
-export async function replaceReadmeBlock(markdown: string): Promise<void> {
-  const readme = await readFile(README, "utf8");
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the markers ${START} … ${END}`);
-  await writeFile(README, `${readme.slice(0, start + START.length)}\n\n${markdown}\n\n${readme.slice(end)}`);
+export function sha256(block: string): string {
+  return createHash("sha256").update(trimmed(block)).digest("hex");
+}
+
+/** The text between the markers and the hash its start marker records; null without markers. */
+export function resultsBlock(text: string): { block: string; recorded: string } | null {
+  const start = START.exec(text);
+  const end = text.indexOf(END);
+  if (start === null || end < start.index) return null;
+  return { block: trimmed(text.slice(start.index + start[0].length, end)), recorded: start[1]! };
+}
+
+/** `text` with `markdown` between its markers, and the start marker recording its hash. */
+export function withResults(text: string, markdown: string): string {
+  const start = START.exec(text);
+  const end = text.indexOf(END);
+  if (start === null || end < start.index) throw new Error(`bench/results.md lacks the markers ${START_TEXT}… -->, ${END}`);
+  const block = trimmed(markdown);
+  return `${text.slice(0, start.index)}${START_TEXT}${sha256(block)} -->\n\n${block}\n\n${text.slice(end)}`;
+}
+
+export async function writeResults(markdown: string, path = RESULTS): Promise<void> {
+  await writeFile(path, withResults(await readFile(path, "utf8"), markdown));
 }

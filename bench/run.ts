@@ -1,5 +1,5 @@
 import "reflect-metadata";
-import { readFile, readdir, mkdir, rm, writeFile } from "node:fs/promises";
+import { readFile, readdir, mkdir, rm } from "node:fs/promises";
 import { isDeepStrictEqual } from "node:util";
 import { generateCompany } from "../directory/data/generate.js";
 import { freePorts, runScript, type ScriptProcess } from "../harness/process.js";
@@ -7,7 +7,7 @@ import { loadOperations, pickDemoData, variablePools, variablesOf, type Demo } f
 import { directoryToken, upstreamCalls } from "../harness/stack.js";
 import { FLOORS, LARGE_LIST } from "./floors.js";
 import { hasPeer, peerRequests, runPeer, startPeer, type Peer } from "./peer.js";
-import { README_BLOCK, replaceReadmeBlock } from "./results.js";
+import { writeResults } from "./results.js";
 import { CLIENT_HEADERS, LIMITS_OFF } from "./fairness.js";
 import { cpuMs, rssMb } from "./proc.js";
 import { parsePrometheus, sumOf } from "../harness/prometheus.js";
@@ -19,7 +19,7 @@ import { parsePrometheus, sumOf } from "../harness/prometheus.js";
  * planner needs (bench/floors.ts). Throughput is measured twice: over the live subgraphs, and per
  * gateway, with the four gateways started again over the subgraphs' recorded answers
  * (bench/replay.ts), so that each gateway's own CPU bounds it. Prints markdown: the tables, then each goal as a ratio; writes
- * it to bench/results.md and between the README's bench markers (bench/results.ts).
+ * it between the markers of bench/results.md (bench/results.ts).
  *
  * Environment: BENCH_SECONDS (each throughput run over the live subgraphs, default 2.5),
  * BENCH_GATEWAY_SECONDS (each run over the replay, default 4), BENCH_LARGE_EMPLOYEES (the large
@@ -29,8 +29,8 @@ import { parsePrometheus, sumOf } from "../harness/prometheus.js";
  * development-mode `instanceOf` check on every type test), BENCH_OPERATIONS (a comma-separated
  * subset of the operations, for a quick run), BENCH_EMBEDDED=0 (skips the embedded stack's memory),
  * BENCH_CLIENT_RTT_MS (the client round trip added for each request of the peer beyond the first,
- * default 30: a browser near its server), BENCH_WRITE=0 (prints only: neither bench/results.md nor
- * the README is written, as for a partial run).
+ * default 30: a browser near its server), BENCH_WRITE=0 (prints only: bench/results.md is not
+ * written, as for a partial run).
  */
 
 const TODAY = "2026-06-15";
@@ -452,9 +452,8 @@ async function main(): Promise<void> {
     const markdown = report(rows, identical, served, embedded, large, sameAnswers, profileTop, (performance.now() - started) / 1000);
     console.log(markdown);
     if (WRITE) {
-      await writeFile(README_BLOCK, `${markdown}\n`);
-      await replaceReadmeBlock(markdown);
-      log("wrote bench/results.md and the README's benchmark block");
+      await writeResults(markdown);
+      log("wrote bench/results.md");
     }
   } finally {
     for (const kind of GATEWAYS) await gateways[kind]?.process.stop("SIGKILL");

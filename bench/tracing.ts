@@ -10,7 +10,7 @@ import { loadOperations, operationNamed, pickDemoData, variablesOf } from "../ha
 import { startStack } from "../harness/stack.js";
 
 /**
- * `npm run bench:tracing`: what tracing costs (README, Observability). In one process: the
+ * `npm run bench:tracing`: what tracing costs (docs/observability.md#what-tracing-costs). In one process: the
  * directory, the three subgraphs and the gateway; EmployeeProfile run BENCH_TRACING_RUNS times
  * (default 100) one after the other, tracing off, then on (every span exported over OTLP/HTTP
  * protobuf to a receiver in the process, which decodes and keeps them: a collector's work counted

@@ -169,7 +169,7 @@ function post(url: string, init: RequestInit & { headers: Record<string, string>
     });
     // the deadline ends the request and the reading of its answer: one timer, where an
     // AbortSignal.timeout and the listeners node:http hangs on it were a twentieth of the
-    // gateway's CPU (README "Benchmark")
+    // gateway's CPU (bench/results.md)
     const timer = deadline === undefined ? undefined : setTimeout(() => {
       timedOut = true;
       req.destroy();
@@ -291,7 +291,7 @@ const querySources = new WeakMap<DocumentNode, string>();
  * names and aliases (null when a top-level selection is not a field: such a query goes alone).
  * That is all batch-execute reads of a document beyond merging it, and it merges each document
  * again on every batch, visiting all of it: with whole documents that was a sixteenth of the
- * gateway's CPU in its profile (README "Benchmark"). What is sent is the text of the whole
+ * gateway's CPU in its profile (bench/results.md). What is sent is the text of the whole
  * queries merged, by the list of their texts (`batchText`).
  */
 const batchShapes = new LRUCache<string, { shape: DocumentNode | null }>({
@@ -362,7 +362,7 @@ class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
    * categories of EmployeeProfile) go as one HTTP request, their fields aliased and variables
    * renamed apart by @graphql-tools/batch-execute (what Hive Gateway does), and each gets its own
    * part of the answer: one subgraph request pipeline and one round trip instead of five, which is
-   * most of what separated our throughput from Hive Gateway's (see the README's Benchmark).
+   * most of what separated our throughput from Hive Gateway's (see bench/results.md).
    * Mutations are sent one by one, in the plan's order.
    */
   override process(options: ProcessOptions): ProcessResult {
@@ -434,7 +434,7 @@ interface SentRequest {
  * `RemoteGraphQLDataSource.sendRequest` without the node-fetch `Request` it builds on every fetch
  * only to hand it to `didEncounterError` (which this data source leaves as it is: rethrow), and
  * with the headers read from node-fetch's own map rather than through its sorting iterator. The
- * two were a third of the fetch path's CPU in the gateway's profile (README "Benchmark"). The
+ * two were a third of the fetch path's CPU in the gateway's profile (bench/results.md). The
  * library declares the method private, so it is replaced on the prototype; every fetch path
  * (answers, a subgraph's 4xx with errors, 5xx, deadlines) runs through it in the tests.
  */

@@ -11,7 +11,7 @@ import type { RefusedTokens } from "../platform/refused-tokens.js";
 import type { SharedState } from "../platform/shared-state.js";
 
 /**
- * Per-client limits at the gateway (README "Per-client rate limits"), checked after the operation
+ * Per-client limits at the gateway (docs/security.md#per-client-rate-limits), checked after the operation
  * limits and before any subgraph fetch: operations per minute, writes (mutations) per minute apart
  * with their own lower limit, and a cost budget per minute, the cost being the one the operation
  * limits measured (platform/limits.ts). A client is the hash of its bearer token in forward mode

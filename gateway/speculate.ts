@@ -508,7 +508,7 @@ export type HeldBy = "subgraph" | "gateway";
  * milliseconds to answer, and costs a request of its own (a lookup's next fetch, sent early, is
  * not batched with the later fetches to its subgraph): a few milliseconds of the subgraph's CPU,
  * and about a seventh of an operation's CPU in the gateway, which sends it and reads its answer
- * (README "Benchmark"). A
+ * (bench/results.md). A
  * process that is saturated has no CPU to spare: each request asked ahead then delays the others,
  * and the operations complete fewer a second, while the round it saves is lost in the queue.
  *

@@ -74,8 +74,8 @@ const NAMED_PATHS = new Set(["/", "/graphql"]);
  * the request runs, and that code reads it from the answer's header (`responseRequestId`) and
  * gives it to its log lines itself. Node 20's AsyncLocalStorage runs a hook on every promise the
  * process creates once any store is entered; in the gateway, which creates many per operation
- * and whose request path logs in a few known places, that was a sixteenth of its CPU (README
- * "Benchmark"). With tracing on, OpenTelemetry's context manager keeps a store anyway, and so
+ * and whose request path logs in a few known places, that was a sixteenth of its CPU
+ * (bench/results.md). With tracing on, OpenTelemetry's context manager keeps a store anyway, and so
  * does this.
  */
 export function inRequestScope(req: IncomingMessage, res: ServerResponse, component: string, handle: () => Promise<void>, traced = true, implicit = true): Promise<void> {

@@ -1,5 +1,5 @@
 // `npm run build`: every component compiled once into dist/ (scripts/bundle.mjs), what the image
-// runs with `node dist/<component>.mjs` (Dockerfile, README "Deploying"): no compiler and no
+// runs with `node dist/<component>.mjs` (Dockerfile, docs/deploying.md): no compiler and no
 // TypeScript loader at run time, and node started directly so that it receives the signals.
 
 import { bundle } from "./bundle.mjs";

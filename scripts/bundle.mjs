@@ -16,7 +16,7 @@ export async function bundle(entry, outfile) {
       packages: "external",
       platform: "node",
       format: "esm",
-      // the oldest Node the code is run on (CI also runs the tests on Node 20, README "Supported Node")
+      // the oldest Node the code is run on (CI also runs the tests on Node 20, docs/deploying.md#supported-node)
       target: "node20",
       // type-graphql and the logs read class and function names
       keepNames: true,

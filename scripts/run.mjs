@@ -5,7 +5,7 @@
 // start, the files of processes no longer running). The image runs the same bundles,
 // compiled once when it is built (scripts/build.mjs).
 // Compared with `node --import tsx`, this leaves no TypeScript loader thread in the process: the
-// embedded stack holds about 55 MB less at rest (README "Benchmark"), and nothing is compiled
+// embedded stack holds about 55 MB less at rest (bench/results.md), and nothing is compiled
 // while a request is served. Decorators compile as tsx compiles them (tsconfig's
 // experimentalDecorators), and no decorator metadata is emitted in either case.
 

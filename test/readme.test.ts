@@ -4,12 +4,14 @@ import { loadOperations } from "./helpers/operations.js";
 import { BUDGETS } from "./helpers/budgets.js";
 
 /**
- * The README's figures of upstream calls come from one place, the calls test/gateway/rounds.test.ts
- * pins (test/helpers/budgets.ts): the tour table and the call budget's range must say the same, so
- * that a change of a loader that moves a figure fails here until the README follows.
+ * The documented figures of upstream calls come from one place, the calls test/gateway/rounds.test.ts
+ * pins (test/helpers/budgets.ts): the README's tour table and the call budget's range
+ * (docs/security.md) must say the same, so that a change of a loader that moves a figure fails here
+ * until the docs follow.
  */
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const security = readFileSync(new URL("../docs/security.md", import.meta.url), "utf8");
 const operations = loadOperations().map((o) => o.name);
 
 it("the tour table's upstream calls are the pinned ones, for every operation of operations/", () => {
@@ -18,7 +20,7 @@ it("the tour table's upstream calls are the pinned ones, for every operation of 
   expect(tour).toEqual(Object.fromEntries(operations.map((name) => [name, BUDGETS[name]!.calls])));
 });
 
-it("the call budget's range of the operations is the pinned one", () => {
+it("the call budget's range of the operations (docs/security.md) is the pinned one", () => {
   const calls = operations.map((name) => BUDGETS[name]!.calls);
-  expect(readme).toContain(`The operations of \`operations/\` cost ${Math.min(...calls)}–${Math.max(...calls)} calls in all`);
+  expect(security).toContain(`The operations of \`operations/\` cost ${Math.min(...calls)}–${Math.max(...calls)} calls in all`);
 });

@@ -1,22 +1,43 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { END, README_BLOCK, START, readmeBlock } from "../../bench/results.js";
+import { END, RESULTS, resultsBlock, sha256, withResults } from "../../bench/results.js";
 
 /**
- * The README's benchmark figures are the last `npm run bench` output (bench/results.md), never
- * typed by hand: bench/run.ts writes both, and this test fails when one was edited without the other.
+ * The benchmark's figures are the last `npm run bench` output, never typed by hand: bench/run.ts
+ * writes them between the markers of bench/results.md with their SHA-256 in the start marker, and
+ * this test fails when the text between the markers was edited without a run, or copied elsewhere.
  */
-describe("the README's benchmark block", () => {
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+describe("the benchmark's figures in bench/results.md", () => {
+  const results = readFileSync(RESULTS, "utf8");
 
-  it("is between the bench markers, once", () => {
-    expect(readme.split(START).length).toBe(2);
-    expect(readme.split(END).length).toBe(2);
-    expect(readmeBlock(readme)).not.toBeNull();
+  it("are between the bench markers, once", () => {
+    expect(results.match(/<!-- bench:start /g)).toHaveLength(1);
+    expect(results.split(END)).toHaveLength(2);
+    expect(resultsBlock(results)?.block).toMatch(/^### Benchmark \(Node v/);
   });
 
-  it("is bench/results.md as the last run wrote it", () => {
-    expect(existsSync(README_BLOCK)).toBe(true);
-    expect(readmeBlock(readme)).toBe(readFileSync(README_BLOCK, "utf8").trim());
+  it("are what the last run wrote: the block's hash is the one the run recorded", () => {
+    const written = resultsBlock(results)!;
+    expect(sha256(written.block)).toBe(written.recorded);
+  });
+
+  it("are in no other page: the README and docs/ cite bench/results.md", () => {
+    for (const page of ["README.md", "docs/graph.md", "docs/observability.md"]) {
+      const text = readFileSync(new URL(`../../${page}`, import.meta.url), "utf8");
+      expect(text).not.toContain("bench:start");
+      expect(text).not.toMatch(/^### Benchmark \(Node v/m);
+    }
+  });
+
+  it("are written between the markers, the page around them kept, and an edited figure is seen", () => {
+    const page = `# Benchmark\n\nprose\n\n<!-- bench:start (written by npm run bench: do not edit) sha256:${"0".repeat(64)} -->\n\nold\n\n${END}\n\nreading\n`;
+    const written = withResults(page, "### Benchmark (Node v20)\n\n| a | 1 |\n");
+    expect(written.startsWith("# Benchmark\n\nprose\n\n")).toBe(true);
+    expect(written.endsWith(`${END}\n\nreading\n`)).toBe(true);
+    const block = resultsBlock(written)!;
+    expect(block.block).toBe("### Benchmark (Node v20)\n\n| a | 1 |");
+    expect(block.recorded).toBe(sha256(block.block));
+    expect(sha256(block.block.replace("| 1 |", "| 2 |"))).not.toBe(block.recorded);
+    expect(() => withResults("no markers", "x")).toThrow(/lacks the markers/);
   });
 });

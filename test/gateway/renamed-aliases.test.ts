@@ -7,7 +7,7 @@ import { loadOperations, pickDemoData, variablesOf, type Demo } from "../helpers
 import { apiSchema } from "../schema/contracts.js";
 
 /**
- * The names before 0.1.0's renames, back as deprecated aliases (CHANGELOG.md, README "The graph"):
+ * The names before 0.1.0's renames, back as deprecated aliases (CHANGELOG.md, "The renames, and why"):
  * through the gateway each answers what its new name answers, filters and sorts as it does, at the
  * same upstream calls; an old and a new name given together is refused before any call; and the
  * operations of `operations/` as they were before 0.1.0 still run.

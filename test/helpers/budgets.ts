@@ -1,8 +1,8 @@
 /**
  * The upstream calls and round trips of each operation of operations/ (and the benchmark's large
  * list), pinned exactly: one table for every test that counts them (test/gateway/operations.test.ts,
- * test/gateway/rounds.test.ts) and for the README's figures (test/readme.test.ts checks the tour
- * table and the call range against it), so that a regression of one call fails.
+ * test/gateway/rounds.test.ts) and for the documented figures (test/readme.test.ts checks the
+ * README's tour table and docs/security.md's call range against it), so that a regression of one call fails.
  * `why`: what keeps an operation above its floor (bench/floors.ts).
  */
 export interface Budget {

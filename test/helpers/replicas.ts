@@ -14,7 +14,7 @@ import { useFixture } from "./fixture.js";
 import { loadSubgraphModule, postGraphQL, type GraphQLResponse, type SubgraphName } from "./stack.js";
 
 /**
- * The replica test bed (README "Running several replicas"): one in-process directory, and over it
+ * The replica test bed (docs/deploying.md#running-several-replicas): one in-process directory, and over it
  * N replicas, each an upstream client, the three subgraphs and a gateway routed to them, all
  * configured alike (the same SUBGRAPH_CURSOR_SECRET, the same REDIS_URL when given); and a real
  * redis-server from Debian on an ephemeral port in a temporary directory, which a test may kill

@@ -5,7 +5,7 @@ import { legacyGet } from "./helpers.js";
 /**
  * Legacy writes under the directory's faults (its `/_admin/faults` over HTTP): a legacy write is
  * a PUT of the whole entity, idempotent, so a 503 or a 429 (nothing applied) is retried like a
- * read, within the deadline and after `Retry-After` (docs/graph.md, README "Writes").
+ * read, within the deadline and after `Retry-After` (docs/graph.md, docs/security.md#writes).
  */
 
 // with 30% of requests failing, 8 retries make a request fail with 0.3^9 ≈ 2·10⁻⁵: 60 requests

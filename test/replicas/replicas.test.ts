@@ -8,7 +8,7 @@ import { redisAvailable, startRedis, startReplicas, useReplicasWithRedis, type R
 
 /**
  * Two replicas of each subgraph and of the gateway over one directory, sharing a real Redis
- * (README "Running several replicas"): APQ, the ETag cache, the upstream request budget and the
+ * (docs/deploying.md#running-several-replicas): APQ, the ETag cache, the upstream request budget and the
  * per-client limits hold across replicas, and Redis killed mid-load fails no operation.
  */
 
@@ -242,7 +242,7 @@ describe("two replicas without Redis", () => {
 });
 
 /** upstream calls and 304s of the five operations of operations/, run twice: on one replica, or once on each of two */
-describe.skipIf(!withRedis)("the five operations on one and two replicas (README figures)", () => {
+describe.skipIf(!withRedis)("the five operations on one and two replicas (docs/deploying.md figures)", () => {
   const operations = loadOperations();
   const rows: string[] = [];
   afterAll(() => console.log(`[replicas] ${operations.map((o) => o.name).join(", ")} run twice:\n${rows.join("\n")}`));

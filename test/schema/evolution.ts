@@ -2,7 +2,7 @@ import { CriticalityLevel, diff, type Change } from "@graphql-inspector/core";
 import type { GraphQLSchema } from "graphql";
 
 /**
- * The schema check of a release (README "Versioning"): the changes from the last released
+ * The schema check of a release (docs/deploying.md#versioning): the changes from the last released
  * supergraph's API schema (schema/released/supergraph.graphql) to the composed one, by
  * @graphql-inspector/core, and those of its breaking changes that CHANGELOG.md does not record.
  * A breaking change is recorded when its path (`Employee.givenName`, `EmploymentSort.START_DATE_ASC`)

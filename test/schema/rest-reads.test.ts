@@ -7,18 +7,20 @@ import { Router } from "../../directory/http/router.js";
 import { registerLegacyApi } from "../../directory/legacy/index.js";
 
 /**
- * The README's table "Every REST read and the field that serves it" is whole and true: every GET
+ * docs/graph.md's table "Every REST read and the field that serves it" is whole and true: every GET
  * route the in-process service serves has its row, every row is such a route, and every field it
  * names exists in the committed supergraph.
  */
 
-const README = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+const GRAPH_DOC = readFileSync(new URL("../../docs/graph.md", import.meta.url), "utf8");
 const SUPERGRAPH = buildASTSchema(parse(readFileSync(new URL("../../schema/supergraph.graphql", import.meta.url), "utf8")), { assumeValidSDL: true });
 
 function tableRows(): Array<{ path: string; servedBy: string }> {
-  const start = README.indexOf("### Every REST read and the field that serves it");
+  const start = GRAPH_DOC.indexOf("### Every REST read and the field that serves it");
   expect(start).toBeGreaterThan(0);
-  const section = README.slice(start, README.indexOf("\n### ", start + 1));
+  // up to the next heading of any level, or the end of the page
+  const next = GRAPH_DOC.slice(start + 1).search(/\n#{1,3} /);
+  const section = next < 0 ? GRAPH_DOC.slice(start) : GRAPH_DOC.slice(start, start + 1 + next);
   return [...section.matchAll(/^\| `GET ([^`?]+)(?:\?[^`]*)?` \| (.+) \|$/gm)].map((m) => ({ path: m[1]!, servedBy: m[2]! }));
 }
 
@@ -31,7 +33,7 @@ function getRoutes(): string[] {
   return router.list().filter((r) => r.method === "GET" && r.pattern !== "/service-api/openapi.json").map((r) => r.pattern);
 }
 
-describe("the README's table of REST reads", () => {
+describe("docs/graph.md's table of REST reads", () => {
   const rows = tableRows();
 
   it("has one row for every GET route of the in-process service, and no other", () => {
