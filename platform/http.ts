@@ -143,6 +143,9 @@ export async function serveGraphQL<C extends BaseContext>(
   // the request's id as answered (the client's, or the one made for it), for the plugins' log lines
   const requestId = responseRequestId(res);
   if (requestId !== undefined) headers.set(REQUEST_ID_HEADER, requestId);
+  // a batch is refused whole: its operations would pass neither the limits nor the gates, which
+  // read one operation (Apollo's batching is off on every server here; docs/security.md#every-request-path)
+  if (Array.isArray(body)) return sendJson(res, 400, errorBody(ErrorCode.BAD_REQUEST, "Batched requests are not served: send one operation per request"), graphQLResponseType(req));
   const request: HTTPGraphQLRequest = { method: (req.method ?? "GET").toUpperCase(), headers, search: url.search, body };
   const admitted = await gates.admit?.(request);
   if (admitted) return sendJson(res, admitted.status, admitted.body, admitted.headers);

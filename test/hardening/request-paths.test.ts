@@ -117,6 +117,10 @@ describe("service mode: GATEWAY_RATE_LIMIT=10, GATEWAY_WRITE_RATE_LIMIT=2, GATEW
     const batch = Array.from({ length: 5 }, () => ({ variables: TOUR_VARIABLES.UpdateTimeEntry, extensions: apq(sha256(UPDATE)) }));
     const answer = await post(stack.gateway.url, batch, from("198.51.100.7"));
     expect(answer.status).toBe(400);
+    expect(answer.body.errors[0].extensions.code).toBe("BAD_REQUEST");
+    // and at a subgraph, whose own limits a batch would skip
+    const direct = await post(stack.subgraphs["legacy-time"]!.url, batch.map(() => ({ query: UPDATE, variables: TOUR_VARIABLES.UpdateTimeEntry })));
+    expect(direct.status).toBe(400);
     expect(stack.stats().total).toBe(0);
   });
 
