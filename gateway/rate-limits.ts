@@ -190,7 +190,7 @@ export function rateLimitGate(options: {
       if (refusal) return refusal;
     }
     // an operation that reaches no subgraph (introspection, `__typename`, a syntax error) needs no check
-    if (key === null || !options.verifyCaller || accepted.has(key) || !operation.document || introspectionOnly(operation.document, operation.operationName as string | undefined)) return null;
+    if (key === null || !options.verifyCaller || accepted.has(key) || !operation.document || introspectionOnly(operation.document, typeof operation.operationName === "string" ? operation.operationName : null)) return null;
     const verdict = await verify(authorization, key, req);
     if (typeof verdict === "object") return verdict;
     if (verdict !== "refused") return null;
