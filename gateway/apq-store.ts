@@ -3,6 +3,9 @@ import { LRUCache } from "lru-cache";
 import { processMetrics } from "../platform/metrics.js";
 import type { SharedState } from "../platform/shared-state.js";
 
+/** the prefix Apollo Server puts before a hash in its APQ store (its `APQ_CACHE_PREFIX`, not exported) */
+const APOLLO_APQ_PREFIX = "apq:";
+
 type PersistedQueries = Exclude<NonNullable<ApolloServerOptions<BaseContext>["persistedQueries"]>, false>;
 type DocumentCache = NonNullable<PersistedQueries["cache"]>;
 
@@ -39,6 +42,14 @@ export class ApqStore implements DocumentCache {
       },
       () => this.local.get(key),
     );
+  }
+
+  /**
+   * The document registered for `hash`, read as Apollo Server reads it (its keys are
+   * `apq:<sha256>`: ApolloServer wraps the store in a PrefixingKeyValueCache with this prefix).
+   */
+  document(hash: string): Promise<string | undefined> {
+    return this.get(`${APOLLO_APQ_PREFIX}${hash}`);
   }
 
   async set(key: string, value: string): Promise<void> {

@@ -12,7 +12,8 @@ import { keepAliveAgents, wroteToClosedSocket } from "../platform/keep-alive.js"
 import { listen, sendJson, serveGraphQL, type HttpListener } from "../platform/http.js";
 import { formatErrorHygienically, unknownOperationIsClientError } from "../platform/errors.js";
 import { operationGuard } from "../platform/limits.js";
-import { DEADLINE_HEADER, LOAD_HEADER, OPERATION_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
+import { CALLER_PATH, DEADLINE_HEADER, LOAD_HEADER, OPERATION_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
+import { canonicalAuthorization, isBearer } from "../platform/credentials.js";
 import { processMetrics } from "../platform/metrics.js";
 import { processLoad, type LoadMeter } from "../platform/load.js";
 import { injectTraceContext, responseRequestId } from "../platform/request-scope.js";
@@ -35,7 +36,7 @@ import { introspectionOnly, readManifest, trustedDocuments } from "./trusted-doc
 import { ApqStore } from "./apq-store.js";
 import { installResultShaping } from "./result-shaping.js";
 import { distinctRepresentations, expandEntities } from "./representations.js";
-import { rateLimitGate } from "./rate-limits.js";
+import { rateLimitGate, type CallerVerdict } from "./rate-limits.js";
 import { RefusedTokens } from "../platform/refused-tokens.js";
 import { SharedState } from "../platform/shared-state.js";
 
@@ -456,6 +457,8 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   const refusedTokens = new RefusedTokens(config.auth === "forward" ? config.refusedTokenTtlSeconds : 0, shared);
   if (!installResultShaping()) logger.warn("@apollo/gateway is not the version result-shaping.ts was checked against: its own result shaping runs");
   const gateway = await apolloGateway(config, logger, refusedTokens, load);
+  // one store for Apollo Server and for the admission step that reads a hash's document before it
+  const apqStore = new ApqStore(shared, config.apqTtlSeconds, config.apqCacheBytes);
 
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
@@ -467,7 +470,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     // own SIGTERM handler would stop it under in-flight requests and re-raise the signal
     stopOnTerminationSignals: false,
     // APQ, shared by every gateway replica through Redis when there is one (apq-store.ts)
-    persistedQueries: { cache: new ApqStore(shared, config.apqTtlSeconds, config.apqCacheBytes), ttl: config.apqTtlSeconds },
+    persistedQueries: { cache: apqStore, ttl: config.apqTtlSeconds },
     plugins: [
       // the exploration pages are served by explore.ts, one per operation
       ApolloServerPluginLandingPageDisabled(),
@@ -489,8 +492,21 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   // the frontends' operations are always metric labels of their own (metrics.ts caps the others);
   // a deployment without `operations/` only has the capped ones
   if (existsSync(OPERATIONS_DIR)) processMetrics().knowOperations(loadOperations().map((o) => o.name));
-  const meter = rateLimitGate({ limits: config.rateLimits, forward: config.auth === "forward", shared, refusedTokens });
-  const admit = trustedDocuments({ mode: config.trustedDocuments, manifest: readManifest(config.trustedDocumentsManifest), introspection: !config.production, logger });
+  const forward = config.auth === "forward";
+  const meter = rateLimitGate({
+    limits: config.rateLimits,
+    forward,
+    shared,
+    refusedTokens,
+    ...(forward ? { verifyCaller: callerVerifier(config), acceptedTtlSeconds: config.refusedTokenTtlSeconds } : {}),
+  });
+  const admit = trustedDocuments({
+    mode: config.trustedDocuments,
+    manifest: readManifest(config.trustedDocumentsManifest),
+    introspection: !config.production,
+    logger,
+    apq: (hash) => apqStore.document(hash),
+  });
   await apollo.start();
   const exploration = await createExploration(config);
   const readiness = cachedCheck(() => checkSubgraphs(config), config.readyIntervalMs ?? 0);
@@ -506,7 +522,8 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     if (await exploration.handle(req, res, path)) return;
     if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     if (handleCors(config.corsOrigins, req, res, config.corsAllowedHeaders)) return;
-    const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
+    // forwarded as the directory reads it, one spelling per token (platform/credentials.ts)
+    const authorization = canonicalAuthorization(typeof req.headers.authorization === "string" ? req.headers.authorization : undefined);
     await serveGraphQL(apollo, req, res, async () => ({ authorization, operationId: randomUUID(), subgraphFetches: 0, deadline: performance.now() + config.deadlineMs, requestId: responseRequestId(res) }), checkLimits, { admit, meter, requestErrors4xx: true });
   }
 
@@ -546,7 +563,7 @@ async function apolloGateway(config: GatewayConfig, logger: Logger, refusedToken
   const rememberRefusedToken = async (init: { headers: Record<string, string> }, answer: SubgraphAnswer) => {
     // forward mode: a subgraph's answer says the directory refused the caller's token with 401
     const authorization = init.headers.authorization;
-    if (config.auth === "forward" && authorization && answer.text.includes('"UNAUTHENTICATED"') && /"status":401\b/.test(answer.text)) {
+    if (config.auth === "forward" && authorization && answer.text.includes("UNAUTHENTICATED") && directoryRefusedToken(answer.text)) {
       await refusedTokens.remember(authorization);
     }
   };
@@ -576,6 +593,45 @@ async function apolloGateway(config: GatewayConfig, logger: Logger, refusedToken
       error: (m) => logger.error(String(m)),
     },
   });
+}
+
+/**
+ * A subgraph's answer carries the directory's 401 for the caller's token: an error whose code is
+ * UNAUTHENTICATED and whose upstream status is 401 (subgraphs/shared/upstream/errors.ts). Read
+ * from the errors only, never from the answer's text, which a caller's aliases and values can fill.
+ */
+function directoryRefusedToken(text: string): boolean {
+  let errors: unknown;
+  try {
+    errors = (JSON.parse(text) as { errors?: unknown }).errors;
+  } catch {
+    return false;
+  }
+  return (
+    Array.isArray(errors) &&
+    errors.some((e: { extensions?: { code?: unknown; upstream?: { status?: unknown } } } | null) => e?.extensions?.code === ErrorCode.UNAUTHENTICATED && e.extensions.upstream?.status === 401)
+  );
+}
+
+/**
+ * Forward mode: whether the directory knows a token, asked of the people subgraph's CALLER_PATH
+ * (one directory call at most) before an operation of a token not seen a moment ago fans out
+ * (docs/security.md#unverified-tokens). A subgraph that cannot say (unreachable, another team's
+ * without the route) leaves the operation to the subgraphs' own checks.
+ */
+function callerVerifier(config: GatewayConfig): (authorization: string) => Promise<CallerVerdict> {
+  const url = new URL(CALLER_PATH, config.subgraphUrls.people).href;
+  return async (authorization) => {
+    const headers: Record<string, string> = { authorization, accept: "application/json" };
+    if (config.subgraphSecret) headers[SUBGRAPH_SECRET_HEADER] = config.subgraphSecret;
+    try {
+      const answer = await post(url, { method: "GET", headers }, performance.now() + config.deadlineMs, true);
+      const caller = answer.status === 200 ? (JSON.parse(answer.text) as { caller?: unknown }).caller : undefined;
+      return caller === "accepted" || caller === "refused" ? caller : "unknown";
+    } catch {
+      return "unknown";
+    }
+  };
 }
 
 async function readSupergraph(path: string, prefix: string | null): Promise<string> {
@@ -622,7 +678,7 @@ function requireCredentials(): ApolloServerPlugin<GatewayContext> {
     async requestDidStart() {
       return {
         async didResolveOperation({ contextValue, document, operationName }) {
-          if (/^Bearer\s+\S+/i.test(contextValue.authorization ?? "")) return;
+          if (isBearer(contextValue.authorization)) return;
           if (introspectionOnly(document, operationName)) return;
           throw new GraphQLError("A bearer token is required: send `Authorization: Bearer <token>` of the directory service", {
             extensions: { code: ErrorCode.UNAUTHENTICATED, http: { status: 401 } },

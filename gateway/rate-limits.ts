@@ -1,27 +1,34 @@
 import type { IncomingMessage } from "node:http";
 import { createHash } from "node:crypto";
 import { BlockList, isIP } from "node:net";
+import { LRUCache } from "lru-cache";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { ConfigError, Environment, excerpt } from "../platform/config.js";
+import { canonicalAuthorization, isBearer } from "../platform/credentials.js";
 import { ErrorCode } from "../platform/error-codes.js";
+import { InFlight } from "../platform/inflight.js";
 import type { Refusal } from "../platform/http.js";
 import type { RequestedOperation } from "../platform/limits.js";
 import { processMetrics } from "../platform/metrics.js";
 import type { RefusedTokens } from "../platform/refused-tokens.js";
 import type { SharedState } from "../platform/shared-state.js";
+import { introspectionOnly } from "./trusted-documents.js";
 
 /**
  * Per-client limits at the gateway (docs/security.md#per-client-rate-limits), checked after the operation
  * limits and before any subgraph fetch: operations per minute, writes (mutations) per minute apart
  * with their own lower limit, and a cost budget per minute, the cost being the one the operation
- * limits measured (platform/limits.ts). A client is the hash of its bearer token in forward mode
- * (the address for a request without one), its address in service mode: the socket's peer, or,
- * behind GATEWAY_TRUSTED_PROXIES, the last address of `X-Forwarded-For` that is not one of them.
+ * limits measured (platform/limits.ts). A client is the hash of its bearer token in forward mode,
+ * whatever its spelling (platform/credentials.ts; the address for a request without one), its
+ * address in service mode: the socket's peer, or, behind GATEWAY_TRUSTED_PROXIES, the last address
+ * of `X-Forwarded-For` that is not one of them (an `ip:port` entry counts as its address).
  * rate-limiter-flexible counts them; with Redis across every gateway replica, without it (or
  * while Redis is down) in the process. Over a limit: 429, `Retry-After`, one error naming it.
  *
  * In forward mode a token the directory refused a moment ago (platform/refused-tokens.ts) is
- * refused here, 401, before any subgraph fetch.
+ * refused here, 401, before any subgraph fetch; a token this gateway has not seen is checked with
+ * one directory call before the operation fans out, and such checks are budgeted per client
+ * address (GATEWAY_UNVERIFIED_TOKEN_LIMIT; docs/security.md#unverified-tokens).
  */
 
 export interface RateLimits {
@@ -31,15 +38,17 @@ export interface RateLimits {
   writes: number;
   /** GATEWAY_COST_LIMIT: operation cost per minute per client, 0: none */
   cost: number;
+  /** GATEWAY_UNVERIFIED_TOKEN_LIMIT: forward mode, checks of tokens not seen yet per minute per client address, 0: none */
+  unverifiedTokens: number;
   /** GATEWAY_TRUSTED_PROXIES: addresses and CIDR blocks whose X-Forwarded-For is believed */
   trustedProxies: string[];
 }
 
-export const PRODUCTION_RATE_LIMITS = { operations: 600, writes: 60, cost: 500_000 } as const;
+export const PRODUCTION_RATE_LIMITS = { operations: 600, writes: 60, cost: 500_000, unverifiedTokens: 20 } as const;
 
 export function loadRateLimits(env: NodeJS.ProcessEnv, production: boolean): RateLimits {
   const e = new Environment(env);
-  const defaults = production ? PRODUCTION_RATE_LIMITS : { operations: 0, writes: 0, cost: 0 };
+  const defaults = production ? PRODUCTION_RATE_LIMITS : { operations: 0, writes: 0, cost: 0, unverifiedTokens: 0 };
   const trustedProxies = (e.text("GATEWAY_TRUSTED_PROXIES") ?? "")
     .split(",")
     .map((p) => p.trim())
@@ -51,6 +60,7 @@ export function loadRateLimits(env: NodeJS.ProcessEnv, production: boolean): Rat
     operations: e.integer("GATEWAY_RATE_LIMIT", defaults.operations, 0, 1_000_000),
     writes: e.integer("GATEWAY_WRITE_RATE_LIMIT", defaults.writes, 0, 1_000_000),
     cost: e.integer("GATEWAY_COST_LIMIT", defaults.cost, 0, 1_000_000_000),
+    unverifiedTokens: e.integer("GATEWAY_UNVERIFIED_TOKEN_LIMIT", defaults.unverifiedTokens, 0, 1_000_000),
     trustedProxies,
   };
 }
@@ -65,18 +75,36 @@ function blockOf(entry: string): { address: string; prefix: number; type: "ipv4"
   return { address: address!, prefix, type: version === 4 ? "ipv4" : "ipv6" };
 }
 
-type Limit = "operations" | "writes" | "cost";
+type Limit = "operations" | "writes" | "cost" | "unverifiedTokens";
 
 /** each limit's name in `graphql_refusals_total` */
-const LIMIT_NAMES = { operations: "rateLimitOperations", writes: "rateLimitWrites", cost: "rateLimitCost" } as const;
+const LIMIT_NAMES = { operations: "rateLimitOperations", writes: "rateLimitWrites", cost: "rateLimitCost", unverifiedTokens: "rateLimitUnverifiedTokens" } as const;
 
 const MESSAGES: Record<Limit, (value: number) => string> = {
   operations: (n) => `Rate limit exceeded: at most ${n} operations a minute for one client`,
   writes: (n) => `Rate limit exceeded: at most ${n} mutations a minute for one client`,
   cost: (n) => `Rate limit exceeded: at most ${n} of operation cost a minute for one client (GRAPHQL_MAX_COST's measure)`,
+  unverifiedTokens: (n) => `Rate limit exceeded: at most ${n} new tokens a minute from one address`,
 };
 
-export function rateLimitGate(options: { limits: RateLimits; forward: boolean; shared: SharedState; refusedTokens: RefusedTokens }) {
+/** What the directory says of a token (the subgraphs' CALLER_PATH): `unknown` when it did not say. */
+export type CallerVerdict = "accepted" | "refused" | "unknown";
+
+/** The 401 of a token the directory refused, before any subgraph fetch. */
+const refusedToken = (message: string): Refusal => ({ status: 401, body: { errors: [{ message, extensions: { code: ErrorCode.UNAUTHENTICATED } }] } });
+const REFUSED_A_MOMENT_AGO = refusedToken("The directory refused this token a moment ago: get a new one");
+const REFUSED_NOW = refusedToken("The directory does not accept this token: get a new one");
+
+export function rateLimitGate(options: {
+  limits: RateLimits;
+  forward: boolean;
+  shared: SharedState;
+  refusedTokens: RefusedTokens;
+  /** forward mode: asks the directory (through a subgraph) whether it knows a token; one call at most */
+  verifyCaller?: (authorization: string) => Promise<CallerVerdict>;
+  /** how long a token the directory accepted is not checked again (DIRECTORY_REFUSED_TOKEN_TTL_S) */
+  acceptedTtlSeconds?: number;
+}) {
   const { limits, shared } = options;
   const proxies = new BlockList();
   for (const entry of limits.trustedProxies) {
@@ -92,9 +120,32 @@ export function rateLimitGate(options: { limits: RateLimits; forward: boolean; s
       const redis = shared.redis ? new RateLimiterRedis({ ...settings, storeClient: shared.redis, rejectIfRedisNotReady: true }) : null;
       return { limit, local, redis };
     });
+  const unverified = limiters.find((l) => l.limit === "unverifiedTokens");
+  /** forward mode: the tokens the directory accepted a moment ago, by hash (this process) */
+  const accepted = new LRUCache<string, true>({ max: 10_000, ttl: Math.max(1, options.acceptedTtlSeconds ?? 30) * 1000 });
+  /** one check of a token at a time: the requests that carry it at once wait for its verdict */
+  const checks = new InFlight<CallerVerdict | Refusal>();
 
   const consume = (limiter: { local: RateLimiterAbstract; redis: RateLimiterAbstract | null }, key: string, points: number) =>
     limiter.redis ? shared.use("rate_limit", () => limiter.redis!.consume(key, points), () => limiter.local.consume(key, points)) : limiter.local.consume(key, points);
+
+  /** the 429 of a limit, or null when `points` fit in the client's budget */
+  const spend = async (limiter: (typeof limiters)[number], client: string, points: number): Promise<Refusal | null> => {
+    try {
+      await consume(limiter, client, points);
+      return null;
+    } catch (verdict) {
+      if (!(verdict instanceof RateLimiterRes)) throw verdict;
+      processMetrics().refused("gateway", LIMIT_NAMES[limiter.limit]);
+      const retryAfter = Math.max(1, Math.ceil(verdict.msBeforeNext / 1000));
+      const value = limits[limiter.limit];
+      return {
+        status: 429,
+        headers: { "retry-after": String(retryAfter) },
+        body: { errors: [{ message: MESSAGES[limiter.limit](value), extensions: { code: ErrorCode.RATE_LIMITED, limit: limiter.limit, value, retryAfter } }] },
+      };
+    }
+  };
 
   /** The client address: behind trusted proxies, the last X-Forwarded-For entry that is not one. */
   const addressOf = (req: IncomingMessage): string => {
@@ -102,49 +153,67 @@ export function rateLimitGate(options: { limits: RateLimits; forward: boolean; s
     if (!isTrusted(proxies, address)) return address;
     const forwarded = String(req.headers["x-forwarded-for"] ?? "")
       .split(",")
-      .map((a) => normalise(a.trim()))
+      .map((a) => normalise(withoutPort(a.trim())))
       .filter((a) => a !== "");
     while (forwarded.length > 0 && isTrusted(proxies, address)) address = forwarded.pop()!;
     return address;
   };
 
+  /**
+   * Forward mode, a token not seen a moment ago: one check with the directory before the operation
+   * fans out, the checks of one address within GATEWAY_UNVERIFIED_TOKEN_LIMIT a minute.
+   */
+  const verify = (authorization: string, key: string, req: IncomingMessage): Promise<CallerVerdict | Refusal> =>
+    checks.run(key, async () => {
+      const limited = unverified ? await spend(unverified, `address:${addressOf(req)}`, 1) : null;
+      if (limited) return limited;
+      const verdict = await options.verifyCaller!(authorization);
+      if (verdict === "accepted") accepted.set(key, true);
+      if (verdict === "refused") await options.refusedTokens.remember(authorization);
+      return verdict;
+    });
+
   return async (operation: RequestedOperation, req: IncomingMessage): Promise<Refusal | null> => {
-    const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization.trim() : "";
-    const bearer = options.forward && /^Bearer\s+\S+/i.test(authorization);
+    const authorization = canonicalAuthorization(typeof req.headers.authorization === "string" ? req.headers.authorization : undefined) ?? "";
+    const bearer = options.forward && isBearer(authorization);
     if (bearer && (await options.refusedTokens.has(authorization))) {
       processMetrics().refused("gateway", "refusedToken");
-      return {
-        status: 401,
-        body: { errors: [{ message: "The directory refused this token a moment ago: get a new one", extensions: { code: ErrorCode.UNAUTHENTICATED } }] },
-      };
+      return REFUSED_A_MOMENT_AGO;
     }
-    if (limiters.length === 0) return null;
-    const client = bearer ? `token:${createHash("sha256").update(authorization).digest("base64url")}` : `address:${addressOf(req)}`;
+    const key = bearer ? `token:${createHash("sha256").update(authorization).digest("base64url")}` : null;
+    const client = key ?? `address:${addressOf(req)}`;
     const write = (operation.shape?.mutationFields ?? 0) > 0;
     for (const limiter of limiters) {
-      if (limiter.limit === "writes" && !write) continue;
+      if (limiter.limit === "unverifiedTokens" || (limiter.limit === "writes" && !write)) continue;
       const points = limiter.limit === "cost" ? Math.max(1, operation.shape?.cost ?? 1) : 1;
-      try {
-        await consume(limiter, client, points);
-      } catch (verdict) {
-        if (!(verdict instanceof RateLimiterRes)) throw verdict;
-        processMetrics().refused("gateway", LIMIT_NAMES[limiter.limit]);
-        const retryAfter = Math.max(1, Math.ceil(verdict.msBeforeNext / 1000));
-        const value = limits[limiter.limit];
-        return {
-          status: 429,
-          headers: { "retry-after": String(retryAfter) },
-          body: { errors: [{ message: MESSAGES[limiter.limit](value), extensions: { code: ErrorCode.RATE_LIMITED, limit: limiter.limit, value, retryAfter } }] },
-        };
-      }
+      const refusal = await spend(limiter, client, points);
+      if (refusal) return refusal;
     }
-    return null;
+    // an operation that reaches no subgraph (introspection, `__typename`, a syntax error) needs no check
+    if (key === null || !options.verifyCaller || accepted.has(key) || !operation.document || introspectionOnly(operation.document, typeof operation.operationName === "string" ? operation.operationName : null)) return null;
+    const verdict = await verify(authorization, key, req);
+    if (typeof verdict === "object") return verdict;
+    if (verdict !== "refused") return null;
+    processMetrics().refused("gateway", "refusedToken");
+    return REFUSED_NOW;
   };
 }
 
 /** `::ffff:127.0.0.1` → `127.0.0.1` */
 function normalise(address: string): string {
   return address.startsWith("::ffff:") && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+}
+
+/**
+ * The address of an `X-Forwarded-For` entry a proxy wrote with its port (`203.0.113.7:51234`,
+ * `[2001:db8::1]:51234`): one client, whatever port it came from. Any other entry is kept as written.
+ */
+function withoutPort(entry: string): string {
+  if (isIP(entry) !== 0) return entry;
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(entry);
+  if (bracketed && isIP(bracketed[1]!) === 6) return bracketed[1]!;
+  const v4 = /^([\d.]+):\d+$/.exec(entry);
+  return v4 && isIP(v4[1]!) === 4 ? v4[1]! : entry;
 }
 
 function isTrusted(proxies: BlockList, address: string): boolean {

@@ -26,7 +26,11 @@ import { loadOperations, type Operation } from "./operations.js";
  *   or any subgraph fetch. Introspection-only operations pass when introspection is on (outside
  *   production), so the explorers still load the schema.
  *
- * A hash sent with a document it is not the hash of is refused in every mode.
+ * A hash sent with a document it is not the hash of is refused in every mode, and so is a
+ * `documentId` sent with another APQ hash. Outside `enforce`, a hash the manifest does not list is
+ * looked up in the APQ store Apollo Server uses (apq-store.ts) and its document put in the same
+ * way, so that every check that reads the document (operation limits, cost, per-client limits,
+ * the caller's check) reads the one that runs (docs/security.md#every-request-path).
  */
 
 export type TrustedDocumentsMode = "off" | "log" | "enforce";
@@ -64,13 +68,23 @@ function refusal(status: number, code: ErrorCode, message: string, outcome: stri
 }
 
 /** The admission step of trusted documents: fills the document in from its hash, or refuses. */
-export function trustedDocuments(options: { mode: TrustedDocumentsMode; manifest: Map<string, string>; introspection: boolean; logger: Logger }) {
+export function trustedDocuments(options: {
+  mode: TrustedDocumentsMode;
+  manifest: Map<string, string>;
+  introspection: boolean;
+  logger: Logger;
+  /** the APQ store's document of a hash (Apollo Server's own store, apq-store.ts) */
+  apq?: (hash: string) => Promise<string | undefined>;
+}) {
   const { mode, manifest, logger } = options;
   const logged = new Set<string>();
-  return (request: HTTPGraphQLRequest): Refusal | null => {
+  return async (request: HTTPGraphQLRequest): Promise<Refusal | null> => {
     const fields = requestFields(request);
     if (fields === null) return null; // not a single GraphQL request: Apollo answers it
     const { query, hash: sentHash } = fields;
+    if (fields.conflict) {
+      return refusal(400, ErrorCode.BAD_REQUEST, "documentId and extensions.persistedQuery name different documents: send one of them", "refused_hash_mismatch");
+    }
     if (sentHash !== undefined && !/^[0-9a-f]{64}$/.test(sentHash)) {
       return refusal(400, ErrorCode.BAD_REQUEST, "The document hash must be 64 lowercase hex digits (SHA-256)", "refused_unknown_hash");
     }
@@ -82,8 +96,13 @@ export function trustedDocuments(options: { mode: TrustedDocumentsMode; manifest
         processMetrics().trustedDocuments.inc({ outcome: "served" });
         return null;
       }
-      // not in the manifest: APQ's own store may know it, unless only listed documents are served
-      if (mode !== "enforce" && !fields.documentId) return null;
+      // not in the manifest: APQ's own store may know it, unless only listed documents are served;
+      // a hash it does not know either is left to Apollo (PERSISTED_QUERY_NOT_FOUND, nothing run)
+      if (mode !== "enforce" && !fields.documentId) {
+        const registered = await options.apq?.(sentHash);
+        if (registered !== undefined) fields.setQuery(registered);
+        return null;
+      }
       return refusal(400, ErrorCode.PERSISTED_QUERY_NOT_IN_LIST, "No trusted document has this hash", "refused_unknown_hash");
     }
     const hash = sha256(query);
@@ -114,11 +133,17 @@ interface RequestFields {
   query?: string;
   hash?: string;
   documentId: boolean;
+  /** a documentId and an APQ hash that differ */
+  conflict: boolean;
   operationName?: unknown;
   setQuery(query: string): void;
 }
 
-/** The document, its hash and operation name of a POST body or a GET query string; null when neither is one GraphQL request. */
+/**
+ * The document, its hash and operation name of a POST body or a GET query string; null when
+ * neither is one GraphQL request. `setQuery` puts a document in for its hash, which it takes out
+ * (`documentId`, the APQ extension): Apollo then runs that text as sent whole, and registers nothing.
+ */
 function requestFields(request: HTTPGraphQLRequest): RequestFields | null {
   if (request.method === "POST") {
     const body = request.body as Record<string, unknown> | undefined;
@@ -132,6 +157,9 @@ function requestFields(request: HTTPGraphQLRequest): RequestFields | null {
       setQuery(query) {
         body.query = query;
         delete body.documentId;
+        const rest = withoutPersistedQuery(body.extensions);
+        if (rest === undefined) delete body.extensions;
+        else body.extensions = rest;
       },
     };
   }
@@ -153,15 +181,26 @@ function requestFields(request: HTTPGraphQLRequest): RequestFields | null {
     setQuery(text) {
       search.set("query", text);
       search.delete("documentId");
+      const rest = withoutPersistedQuery(extensions);
+      if (rest === undefined) search.delete("extensions");
+      else search.set("extensions", JSON.stringify(rest));
       request.search = `?${search.toString()}`;
     },
   };
 }
 
-function hashOf(documentId: string | undefined, extensions: unknown): { hash?: string } {
-  if (documentId !== undefined) return { hash: documentId.replace(/^sha256:/, "") };
+function hashOf(documentId: string | undefined, extensions: unknown): { hash?: string; conflict: boolean } {
   const apq = (extensions as { persistedQuery?: { sha256Hash?: unknown } } | null)?.persistedQuery?.sha256Hash;
-  return typeof apq === "string" ? { hash: apq } : {};
+  if (documentId === undefined) return typeof apq === "string" ? { hash: apq, conflict: false } : { conflict: false };
+  const hash = documentId.replace(/^sha256:/, "");
+  return { hash, conflict: apq !== undefined && apq !== hash };
+}
+
+/** The request's extensions without the APQ hash (undefined when nothing else is left). */
+function withoutPersistedQuery(extensions: unknown): unknown {
+  if (!extensions || typeof extensions !== "object" || Array.isArray(extensions)) return extensions ?? undefined;
+  const { persistedQuery: _hash, ...rest } = extensions as Record<string, unknown>;
+  return Object.keys(rest).length === 0 ? undefined : rest;
 }
 
 function isIntrospectionOnly(query: string, operationName: unknown): boolean {

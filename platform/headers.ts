@@ -30,3 +30,10 @@ export const ANNOUNCEMENT_OPERATION = "GatewayPrefetch";
  * saturated (GATEWAY_SPECULATION_MAX_LOAD, gateway/speculate.ts).
  */
 export const LOAD_HEADER = "x-subgraph-load";
+
+/**
+ * The subgraphs' route that tells, in forward mode, whether the directory knows the caller's
+ * token (`{"caller":"accepted"|"refused"|"unknown"}`), for the gateway's check of a token it has
+ * not seen (docs/security.md#unverified-tokens). It answers only the gateway (SUBGRAPH_SECRET).
+ */
+export const CALLER_PATH = "/caller";

@@ -106,11 +106,12 @@ export interface Refusal {
 
 /**
  * The gateway's admission steps around the operation limits: `admit` before them, on the request
- * as sent (trusted documents put the document in); `meter` after them, with the operation's
- * measured shape (the per-client rate limits).
+ * as sent (trusted documents and the APQ store put the document in for its hash, so that the
+ * limits and `meter` read the document that runs); `meter` after them, with the operation's
+ * measured shape (the per-client rate limits, the caller's check).
  */
 export interface Gates {
-  admit?(request: HTTPGraphQLRequest): Refusal | null;
+  admit?(request: HTTPGraphQLRequest): Promise<Refusal | null>;
   meter?(operation: RequestedOperation, req: IncomingMessage): Promise<Refusal | null>;
   /** request errors answer a 4xx whatever the client accepts (the gateway; platform/request-errors.ts) */
   requestErrors4xx?: boolean;
@@ -142,8 +143,11 @@ export async function serveGraphQL<C extends BaseContext>(
   // the request's id as answered (the client's, or the one made for it), for the plugins' log lines
   const requestId = responseRequestId(res);
   if (requestId !== undefined) headers.set(REQUEST_ID_HEADER, requestId);
+  // a batch is refused whole: its operations would pass neither the limits nor the gates, which
+  // read one operation (Apollo's batching is off on every server here; docs/security.md#every-request-path)
+  if (Array.isArray(body)) return sendJson(res, 400, errorBody(ErrorCode.BAD_REQUEST, "Batched requests are not served: send one operation per request"), graphQLResponseType(req));
   const request: HTTPGraphQLRequest = { method: (req.method ?? "GET").toUpperCase(), headers, search: url.search, body };
-  const admitted = gates.admit?.(request);
+  const admitted = await gates.admit?.(request);
   if (admitted) return sendJson(res, admitted.status, admitted.body, admitted.headers);
   const operation = check || gates.meter ? operationOf(request, new URLSearchParams(request.search), requestId) : null;
   const refusal = operation && check ? check(operation) : null;

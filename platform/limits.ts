@@ -17,6 +17,7 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
+  type OperationDefinitionNode,
   type GraphQLNamedType,
   type GraphQLSchema,
   type SelectionSetNode,
@@ -157,7 +158,8 @@ export const ASSUMED_LIST_SIZE = 10;
  * validating it first: unknown fields count as scalars, unknown fragments as empty, a fragment
  * cycle stops where it closes (validation then refuses the document).
  */
-export function measureDocument(document: DocumentNode, schema: GraphQLSchema | undefined, variables: Record<string, unknown> = {}): OperationShape {
+export function measureDocument(document: DocumentNode, schema: GraphQLSchema | undefined, given: Record<string, unknown> = {}): OperationShape {
+  let variables = given;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
   const memo = new Map<string, Measure>();
@@ -217,6 +219,10 @@ export function measureDocument(document: DocumentNode, schema: GraphQLSchema | 
   const shape: OperationShape = { depth: 0, aliases: 0, fieldsPerSelection: 0, directives: 0, rootFields: 0, mutationFields: 0, cost: 0 };
   for (const d of document.definitions) {
     if (d.kind !== Kind.OPERATION_DEFINITION) continue;
+    // what runs: a variable the request leaves out takes its default (docs/security.md#cost);
+    // the fragments are measured again for each operation, whose variables may differ
+    variables = withDefaults(d, given);
+    memo.clear();
     const root = d.operation === "query" ? schema?.getQueryType() : d.operation === "mutation" ? schema?.getMutationType() : schema?.getSubscriptionType();
     const m = set(d.selectionSet, root ?? undefined);
     shape.depth = Math.max(shape.depth, m.depth);
@@ -228,6 +234,15 @@ export function measureDocument(document: DocumentNode, schema: GraphQLSchema | 
     shape.cost = Math.max(shape.cost, m.cost);
   }
   return shape;
+}
+
+/** The request's variables, with the operation's default for each one it leaves out. */
+function withDefaults(operation: OperationDefinitionNode, given: Record<string, unknown>): Record<string, unknown> {
+  const defaults = (operation.variableDefinitions ?? []).filter((v) => v.defaultValue !== undefined && given[v.variable.name.value] === undefined);
+  if (defaults.length === 0) return given;
+  const variables = { ...given };
+  for (const v of defaults) variables[v.variable.name.value] = valueFromASTUntyped(v.defaultValue!, given);
+  return variables;
 }
 
 function fieldOf(parent: GraphQLNamedType | undefined, name: string): GraphQLField<unknown, unknown> | undefined {
@@ -245,7 +260,8 @@ function listSize(node: FieldNode, definition: GraphQLField<unknown, unknown> | 
   const firstArgument = definition?.args.find((a) => a.name === "first");
   if (firstArgument) {
     const given = node.arguments?.find((a) => a.name.value === "first");
-    const value = given ? valueFromASTUntyped(given.value, variables) : firstArgument.defaultValue;
+    // a variable the request leaves out, with no default, leaves the argument's own default
+    const value = (given ? valueFromASTUntyped(given.value, variables) : undefined) ?? firstArgument.defaultValue;
     return typeof value === "number" && Number.isFinite(value) ? Math.max(1, value) : ASSUMED_LIST_SIZE;
   }
   if (!definition || !isListType(getNullableType(definition.type))) return 1;
@@ -334,6 +350,8 @@ export interface RequestedOperation {
   requestId?: string;
   /** set by the guard once the operation passed: its measured shape (cost, mutation fields) */
   shape?: OperationShape;
+  /** set by the guard once the operation passed: the document parsed (absent when it does not parse) */
+  document?: DocumentNode;
 }
 
 /** How many accepted operation texts a guard keeps parsed (then it starts again). */
@@ -383,6 +401,7 @@ export function operationGuard(limits: OperationLimits, schema: () => GraphQLSch
     try {
       const known = accepted.get(operation.query);
       if (known) {
+        operation.document = known.document;
         const current = schema();
         // a shape no variable sizes is the text's own: measured once per schema
         if (known.constantShape && known.schema === current && known.shape) {
@@ -411,6 +430,7 @@ export function operationGuard(limits: OperationLimits, schema: () => GraphQLSch
         const merges = countFieldMerges(document, limits.fieldMerges);
         if (merges > limits.fieldMerges) throw new OperationLimitError("fieldMerges", limits.fieldMerges, `more than ${limits.fieldMerges}`);
         operation.shape = shape;
+        operation.document = document;
         if (accepted.size >= ACCEPTED_TEXTS) accepted.clear();
         const constantShape = !sizedByVariables(document);
         accepted.set(operation.query, { document, constantShape, schema: constantShape ? schema() : undefined, ...(constantShape ? { shape } : {}) });

@@ -1,13 +1,14 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { Environment } from "./config.js";
+import { canonicalAuthorization } from "./credentials.js";
 import type { SharedState } from "./shared-state.js";
 
 /**
  * Forward mode: the bearer tokens the directory just refused with 401, remembered for a short
  * while (DIRECTORY_REFUSED_TOKEN_TTL_S) by their SHA-256 only, so that a caller who cannot be
  * served costs nothing: the gateway refuses the token before any subgraph fetch, and a subgraph
- * before any upstream call. With Redis every replica of the gateway and of each subgraph shares
+ * before any upstream call. A token is remembered whatever its spelling (credentials.ts). With Redis every replica of the gateway and of each subgraph shares
  * the list (one replica's 401 is everyone's); the process keeps its own copy for when Redis is down.
  */
 export class RefusedTokens {
@@ -21,7 +22,7 @@ export class RefusedTokens {
   }
 
   private static key(authorization: string): string {
-    return `refused-token:${createHash("sha256").update(authorization.trim()).digest("base64url")}`;
+    return `refused-token:${createHash("sha256").update(canonicalAuthorization(authorization) ?? "").digest("base64url")}`;
   }
 
   async has(authorization: string): Promise<boolean> {

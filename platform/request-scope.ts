@@ -84,7 +84,9 @@ export function inRequestScope(req: IncomingMessage, res: ServerResponse, compon
   const path = (req.url ?? "/").replace(/[?#].*$/s, "");
   if (!on && !implicit) return handle();
   if (!on || !traced || UNTRACED.has(path)) return scope.run({ requestId, component }, handle);
-  const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+  // the client's trace context is continued; its `baggage` is not: what a caller writes there
+  // (any size, any keys) would ride on every subgraph and REST call (docs/security.md#baggage)
+  const parent = propagation.deleteBaggage(propagation.extract(ROOT_CONTEXT, req.headers));
   const method = knownMethod(req.method);
   const route = NAMED_PATHS.has(path) ? path : "other";
   const span = tracer.startSpan(

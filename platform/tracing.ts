@@ -10,8 +10,9 @@ import { setTracingOn, tracingOn } from "./request-scope.js";
  * exporter named; `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` keep it off. Off, no
  * provider is registered (request-scope.ts then makes no span) and the SDK is not even loaded.
  *
- * On, W3C `traceparent`/`tracestate`/`baggage` are read from each request and passed on (the
- * gateway to the subgraphs, the subgraphs to the directory). @apollo/gateway makes its own spans
+ * On, W3C `traceparent`/`tracestate` are read from each request and passed on (the gateway to
+ * the subgraphs, the subgraphs to the directory); a client's `baggage` is dropped where it
+ * arrives (request-scope.ts). @apollo/gateway makes its own spans
  * (`gateway.request`, `gateway.plan`, `gateway.fetch`...) through the registered provider.
  */
 

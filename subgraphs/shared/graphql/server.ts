@@ -10,7 +10,7 @@ import { listen, sendJson, serveGraphQL } from "../../../platform/http.js";
 import { formatErrorHygienically, unknownOperationIsClientError } from "../../../platform/errors.js";
 import { DEFAULT_OPERATION_LIMITS, operationGuard, type OperationLimits } from "../../../platform/limits.js";
 import { operationLog } from "../../../platform/operation-log.js";
-import { ANNOUNCEMENT_OPERATION, DEADLINE_HEADER, LOAD_HEADER, OPERATION_HEADER, SUBGRAPH_SECRET_HEADER } from "../../../platform/headers.js";
+import { ANNOUNCEMENT_OPERATION, CALLER_PATH, DEADLINE_HEADER, LOAD_HEADER, OPERATION_HEADER, SUBGRAPH_SECRET_HEADER } from "../../../platform/headers.js";
 import { processLoad, type LoadMeter } from "../../../platform/load.js";
 import { OperationScopes } from "./operation-scope.js";
 import { guardEntities } from "./entities.js";
@@ -97,6 +97,9 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     // the process's own SIGINT/SIGTERM handlers close the HTTP server first (runSubgraphMain);
     // Apollo's would stop it and re-raise the signal before they finish
     stopOnTerminationSignals: false,
+    // no APQ: the gateway sends whole documents, and a hash would be run without the operation
+    // limits, which read the document before Apollo does (docs/security.md#every-request-path)
+    persistedQueries: false,
     plugins: [
       // federated traces (ftv1) for a gateway or Apollo Router that asks for them with
       // `apollo-federation-include-trace: ftv1`; a request without that header costs nothing.
@@ -141,7 +144,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       const { ready, checks } = await readiness();
       return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "unavailable", subgraph: options.name, upstream: checks });
     }
-    if (url.pathname !== "/" && url.pathname !== "/graphql") {
+    if (url.pathname !== "/" && url.pathname !== "/graphql" && url.pathname !== CALLER_PATH) {
       return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     }
     if (secret && !secretMatches(req.headers[SUBGRAPH_SECRET_HEADER], secret)) {
@@ -150,6 +153,8 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       });
     }
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
+    // the gateway's check of a caller it has not seen (docs/security.md#unverified-tokens)
+    if (url.pathname === CALLER_PATH) return sendJson(res, 200, { caller: await options.upstream.verifyCaller(authorization) });
     const asked = deadlineOf(req.headers[DEADLINE_HEADER]) ?? options.upstream.config.deadlineMs;
     const operationId = req.headers[OPERATION_HEADER];
     // to the gateway only: a client's answer says nothing of the process

@@ -25,6 +25,7 @@ import { REQUEST_ID_HEADER } from "../../../platform/headers.js";
 import { RequestPacer, rateBudgetExceeded } from "./pacer.js";
 import { Logger } from "../../../platform/log.js";
 import { RefusedTokens } from "../../../platform/refused-tokens.js";
+import { canonicalAuthorization } from "../../../platform/credentials.js";
 import { SharedState } from "../../../platform/shared-state.js";
 import { LRUCache } from "lru-cache";
 
@@ -179,23 +180,9 @@ export class Upstream {
 
   /** One session per GraphQL request. */
   session(options: SessionOptions = {}): UpstreamSession {
+    const state = this.sessionState(options);
+    const { identity, deadlineMs } = state;
     const forwarded = this.config.auth === "forward";
-    const authorization = forwarded ? (options.authorization?.trim() || null) : null;
-    const identity = forwarded
-      ? authorization === null
-        ? "forward:anonymous"
-        : `forward:${createHash("sha256").update(authorization).digest("hex")}`
-      : `service:${this.config.clientId ?? ""}`;
-    const asked = options.deadlineMs;
-    const deadlineMs = asked !== undefined && Number.isFinite(asked) && asked >= 0 ? Math.min(Math.floor(asked), this.config.deadlineMs) : this.config.deadlineMs;
-    const state: SessionState = {
-      calls: { total: 0, byRoute: {} },
-      identity,
-      authorization,
-      limiter: new Limiter(this.config.concurrency),
-      deadline: performance.now() + deadlineMs,
-      deadlineMs,
-    };
     const transport: SessionTransport = {
       send: (spec) => this.sendDeduplicated(state, spec),
       target: (path, query) => this.target(path, query),
@@ -212,6 +199,47 @@ export class Upstream {
       loaders: new LoaderRegistry(),
       concurrency: this.config.concurrency,
       cursors: this.cursors,
+      deadlineMs,
+    };
+  }
+
+  /**
+   * Forward mode: whether the directory knows the caller's token, for the gateway's check of a
+   * token it has not seen (docs/security.md#unverified-tokens), at the cost of one page of one
+   * employee, or of nothing when the token was accepted or refused a moment ago. `unknown`: the
+   * directory did not say (unreachable, a fault, service mode).
+   */
+  async verifyCaller(authorization: string | undefined): Promise<"accepted" | "refused" | "unknown"> {
+    if (this.config.auth !== "forward") return "unknown";
+    const state = this.sessionState({ authorization });
+    if (state.authorization === null) return "refused";
+    if (this.acceptedTokens.has(state.identity)) return "accepted";
+    try {
+      await this.sendDeduplicated(state, { api: "current", method: "GET", ...this.target("/service-api/employees", { limit: 1 }) });
+      return "accepted";
+    } catch (err) {
+      if (!(err instanceof UpstreamError)) return "unknown";
+      // 403: the token is the directory's, only not allowed this read
+      return err.status === 401 ? "refused" : err.status === 403 ? "accepted" : "unknown";
+    }
+  }
+
+  private sessionState(options: SessionOptions): SessionState {
+    const forwarded = this.config.auth === "forward";
+    const authorization = forwarded ? (canonicalAuthorization(options.authorization) ?? null) : null;
+    const identity = forwarded
+      ? authorization === null
+        ? "forward:anonymous"
+        : `forward:${createHash("sha256").update(authorization).digest("hex")}`
+      : `service:${this.config.clientId ?? ""}`;
+    const asked = options.deadlineMs;
+    const deadlineMs = asked !== undefined && Number.isFinite(asked) && asked >= 0 ? Math.min(Math.floor(asked), this.config.deadlineMs) : this.config.deadlineMs;
+    return {
+      calls: { total: 0, byRoute: {} },
+      identity,
+      authorization,
+      limiter: new Limiter(this.config.concurrency),
+      deadline: performance.now() + deadlineMs,
       deadlineMs,
     };
   }
