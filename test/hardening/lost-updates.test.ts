@@ -126,6 +126,23 @@ describe("concurrent writes to one record, one replica", () => {
   });
 });
 
+describe("concurrent writes to one record, one replica, forward mode", () => {
+  const stack = useGatewayStack({ env: { DIRECTORY_AUTH: "forward", DIRECTORY_FORWARD_LEGACY_WRITES: "readers" } });
+  let send: Send;
+  let ids: string[];
+  beforeAll(async () => {
+    const authorization = `Bearer ${await stack.token()}`;
+    send = (source, variables) => stack.query(source, variables, { authorization });
+    ids = await editableEntries(send, PAIRS);
+  });
+
+  it(`${PAIRS} pairs of updateTimeEntry with the caller's own token, every change kept`, async () => {
+    const outcome = await entryPairs(stack.directory.url, send, send, ids, "forward mode");
+    expect(outcome.failed).toEqual([]);
+    expect(outcome.lost).toBe(0);
+  });
+});
+
 describe.skipIf(!redisAvailable())("concurrent writes to one record, across two replicas on Redis", () => {
   const replicas = useReplicasWithRedis({ env: { REDIS_KEY_PREFIX: "test-writes:" } });
   const first: Send = (source, variables) => replicas.bed.replicas[0]!.query(source, variables);
