@@ -115,8 +115,9 @@ async function startGateway(kind: Gateway, urls: Record<string, string>): Promis
     // Hive Gateway has no operation deadline: on a loaded machine 50 clients can wait longer than
     // ours (10 s), and the bench measures throughput, not the deadline
     // and no per-client limits or trusted documents (production defaults: the load generator is
-    // one client sending ad-hoc documents), which Hive Gateway, as benchmarked, does not have either
-    const proc = runScript("gateway/main.ts", { ...env, ...LIMITS_OFF, GATEWAY_DEADLINE_MS: "120000", ...(kind === "lean" ? SPECULATION_OFF : {}) });
+    // one client sending ad-hoc documents), which Hive Gateway, as benchmarked, does not have either;
+    // the drain may not be shorter than the deadline (platform/lifecycle.ts)
+    const proc = runScript("gateway/main.ts", { ...env, ...LIMITS_OFF, GATEWAY_DEADLINE_MS: "120000", SHUTDOWN_DRAIN_MS: "120000", ...(kind === "lean" ? SPECULATION_OFF : {}) });
     await waitForHealth(`http://127.0.0.1:${port}/health`, proc);
     return { process: proc, url: `http://127.0.0.1:${port}/` };
   }

@@ -81,6 +81,36 @@ export class DeadlineExceededError extends GraphQLError {
 }
 
 /**
+ * A mutation fetch that was sent and got no answer (the operation's deadline passed, the
+ * connection dropped, a proxy's 502 or 504): the subgraph may have applied the write, so the
+ * client is told so, and what to do, rather than DEADLINE_EXCEEDED or SUBGRAPH_UNAVAILABLE, which
+ * would invite a blind retry (docs/graph.md#error-codes).
+ */
+export class WriteOutcomeUnknownError extends GraphQLError {
+  constructor(subgraph: string) {
+    super(`The ${subgraph} subgraph did not answer this write in time; it may or may not have been applied: read the item again before retrying`, {
+      extensions: { code: ErrorCode.WRITE_OUTCOME_UNKNOWN, subgraph },
+    });
+  }
+}
+
+/**
+ * What a mutation fetch leaves its subgraph of the operation's time: its deadline ends this much
+ * before the gateway's, so that the subgraph's own account of the write (applied, refused,
+ * WRITE_OUTCOME_UNKNOWN once its retries are cut) comes back before the gateway stops waiting.
+ * A fifth of the time left, at most a second.
+ */
+function writeDeadlineMs(remaining: number): number {
+  return Math.max(1, Math.floor(remaining - Math.min(1000, remaining / 5)));
+}
+
+/** connection errors raised before anything of the request was sent: a write that meets one was not applied */
+const NOT_SENT = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);
+
+/** A request written to a kept-alive socket the subgraph had closed: it never read it (platform/keep-alive.ts). */
+class UnreadRequestError extends Error {}
+
+/**
  * A subgraph that cannot be reached (connection refused or reset, DNS) or answers 502, 503 or 504
  * (a proxy's, or its own while it stops): the client sees which part of the graph is missing and
  * that retrying may help, never the subgraph's address (docs/graph.md#error-codes).
@@ -109,8 +139,12 @@ interface SubgraphAnswer {
 async function fetchWithinDeadline(subgraph: string, url: string, init: RequestInit & { headers: Record<string, string> }, read: boolean): Promise<SubgraphAnswer> {
   const header = init.headers[DEADLINE_HEADER];
   const remaining = header === undefined ? undefined : Number(header);
+  // nothing sent yet: the deadline is the truth, even for a write
   if (remaining !== undefined && remaining <= 0) throw new DeadlineExceededError();
   const deadline = remaining === undefined ? undefined : performance.now() + remaining;
+  // the data source sends `{"query":"mutation ...`: the fetch of a plan's mutation fields
+  const write = typeof init.body === "string" && init.body.startsWith('{"query":"mutation');
+  if (write && remaining !== undefined) init.headers[DEADLINE_HEADER] = String(writeDeadlineMs(remaining));
   let answer: SubgraphAnswer;
   const metrics = processMetrics();
   const stopTimer = metrics.subgraphFetchDuration.startTimer({ subgraph });
@@ -120,6 +154,7 @@ async function fetchWithinDeadline(subgraph: string, url: string, init: RequestI
     const timeout = err instanceof DeadlineExceededError;
     metrics.subgraphFetches.inc({ subgraph, status: timeout ? "timeout" : "error" });
     stopTimer();
+    if (write && !(err instanceof UnreadRequestError) && !NOT_SENT.has((err as NodeJS.ErrnoException).code ?? "")) throw new WriteOutcomeUnknownError(subgraph);
     if (timeout) throw err;
     // the subgraph could not be reached or dropped the connection (ECONNREFUSED, ECONNRESET,
     // ENOTFOUND, ...): retryable, and named without its address
@@ -127,6 +162,8 @@ async function fetchWithinDeadline(subgraph: string, url: string, init: RequestI
   }
   metrics.subgraphFetches.inc({ subgraph, status: String(answer.status) });
   stopTimer();
+  // a subgraph's own 503 refuses before running (it is stopping); a proxy's 502 or 504 may come after the write ran
+  if (write && (answer.status === 502 || answer.status === 504)) throw new WriteOutcomeUnknownError(subgraph);
   if (answer.status === 502 || answer.status === 503 || answer.status === 504) throw new SubgraphUnavailableError(subgraph);
   if (answer.status >= 400 && answer.status < 500 && hasGraphQLErrors(answer.text)) answer.status = 200;
   return answer;
@@ -181,7 +218,7 @@ function post(url: string, init: RequestInit & { headers: Record<string, string>
       if (!timedOut && read && wroteToClosedSocket(req, err)) {
         clearTimeout(timer);
         resolve(post(url, init, deadline, false));
-      } else fail(err);
+      } else fail(!timedOut && wroteToClosedSocket(req, err) ? new UnreadRequestError() : err);
     });
     req.end(typeof init.body === "string" ? init.body : undefined);
   });

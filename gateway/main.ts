@@ -15,7 +15,7 @@ let shutdown: ShutdownSettings;
 try {
   config = loadGatewayConfig(process.env);
   tracing = await startTracing(tracingSettings(process.env, "directory-graph-gateway"));
-  shutdown = loadShutdownSettings();
+  shutdown = loadShutdownSettings(process.env, [{ variable: "GATEWAY_DEADLINE_MS", ms: config.deadlineMs }]);
 } catch (err) {
   console.error(`gateway: configuration error: ${(err as Error).message}`);
   process.exit(2);

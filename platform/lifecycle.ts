@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { Environment } from "./config.js";
+import { ConfigError, Environment } from "./config.js";
 import type { Logger } from "./log.js";
 import type { Tracing } from "./tracing.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -33,13 +33,32 @@ export interface ShutdownSettings {
 
 export const DEFAULT_SHUTDOWN: ShutdownSettings = { graceMs: 3000, drainMs: 20_000 };
 
-/** SHUTDOWN_GRACE_MS and SHUTDOWN_DRAIN_MS; throws a ConfigError naming a wrong one. */
-export function loadShutdownSettings(env: NodeJS.ProcessEnv = process.env): ShutdownSettings {
+/** An operation deadline of the process, which the drain must outlast: its setting and value. */
+export interface DrainedDeadline {
+  variable: string;
+  ms: number;
+}
+
+/**
+ * SHUTDOWN_GRACE_MS and SHUTDOWN_DRAIN_MS; throws a ConfigError naming a wrong one. A drain
+ * shorter than one of the process's `deadlines` is refused: an operation still within its deadline
+ * would be cut, and a write it had sent may be applied while its caller's connection is reset.
+ */
+export function loadShutdownSettings(env: NodeJS.ProcessEnv = process.env, deadlines: DrainedDeadline[] = []): ShutdownSettings {
   const e = new Environment(env);
-  return {
+  const settings = {
     graceMs: e.integer("SHUTDOWN_GRACE_MS", DEFAULT_SHUTDOWN.graceMs, 0, 600_000),
     drainMs: e.integer("SHUTDOWN_DRAIN_MS", DEFAULT_SHUTDOWN.drainMs, 0, 600_000),
   };
+  for (const { variable, ms } of deadlines) {
+    if (settings.drainMs < ms) {
+      throw new ConfigError(
+        `SHUTDOWN_DRAIN_MS (${settings.drainMs}) must be at least ${variable} (${ms}): a write cut by the drain before its deadline may be applied unknown to its caller`,
+        "SHUTDOWN_DRAIN_MS",
+      );
+    }
+  }
+  return settings;
 }
 
 /** The process's phase and the requests in flight on the listeners that face callers. */

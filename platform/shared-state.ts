@@ -88,24 +88,42 @@ export class SharedState {
    */
   async use<T>(use: string, shared: (redis: Redis) => Promise<T>, local: () => T | Promise<T>): Promise<T> {
     if (this.redis === null) return local();
-    if (this.redis.status !== "ready") return this.fallback(use, local);
+    try {
+      return await this.required(use, shared);
+    } catch (err) {
+      if (err instanceof SharedStateUnavailable) return this.fallback(use, local);
+      throw err;
+    }
+  }
+
+  /**
+   * `shared` against Redis with no in-process form to fall back to: for a use whose guarantee only
+   * holds across replicas (the write leases, subgraphs/shared/upstream/record-leases.ts). Redis
+   * configured but not ready, failing or slow throws `SharedStateUnavailable`, logged as `use`
+   * would; without REDIS_URL this is not to be called (`enabled` is false).
+   */
+  async required<T>(use: string, shared: (redis: Redis) => Promise<T>): Promise<T> {
+    if (this.redis === null || this.redis.status !== "ready") throw new SharedStateUnavailable(use);
     try {
       const result = await shared(this.redis);
-      if (this.down) {
-        this.down = false;
-        this.logger.info("redis is back: shared state resumes");
-      }
+      this.answered();
       return result;
     } catch (err) {
       if (!(err instanceof Error)) throw err;
       this.failed(use, err);
-      return this.fallback(use, local);
+      throw new SharedStateUnavailable(use);
     }
   }
 
   private fallback<T>(use: string, local: () => T | Promise<T>): T | Promise<T> {
     processMetrics().sharedStateFallbacks.inc({ use });
     return local();
+  }
+
+  private answered(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.logger.info("redis is back: shared state resumes");
   }
 
   private failed(use: string, err?: Error): void {
@@ -120,5 +138,12 @@ export class SharedState {
   async close(): Promise<void> {
     if (this.redis === null) return;
     this.redis.disconnect(false);
+  }
+}
+
+/** Redis is configured but cannot serve a use that has no in-process form (`SharedState.required`). */
+export class SharedStateUnavailable extends Error {
+  constructor(readonly use: string) {
+    super(`redis is unavailable for ${use}`);
   }
 }

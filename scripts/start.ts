@@ -19,7 +19,10 @@ try {
   // one provider for the whole process: its spans tell the components apart by their attribute
   // `directory_graph.component`
   tracing = await startTracing(tracingSettings(process.env, "directory-graph"));
-  shutdown = loadShutdownSettings();
+  shutdown = loadShutdownSettings(process.env, [
+    { variable: "GATEWAY_DEADLINE_MS", ms: config.gateway.deadlineMs },
+    { variable: "SUBGRAPH_DEADLINE_MS", ms: config.upstream.deadlineMs },
+  ]);
 } catch (err) {
   if (!(err instanceof ConfigError)) throw err;
   console.error(`start: configuration error: ${err.message}`);

@@ -26,9 +26,23 @@ export async function putLegacyUser(ctx: SubgraphContext, id: string, body: Reco
 }
 
 /**
+ * A mutation's read-merge-write of one record, from its read to its PUT, while no other write of
+ * the facade on any replica holds the record (docs/decisions.md#writes-are-serialised-per-record):
+ * the record's copy in the loader is forgotten first, so that the merge starts from what the
+ * directory holds now, not from what this operation read or wrote before another write came in.
+ * `id` is a legacy id (checked before: nothing is held for a malformed one).
+ */
+export function serialisedWrite<T>(ctx: SubgraphContext, path: string, id: string, loader: { clear(id: string): unknown }, write: () => Promise<T>): Promise<T> {
+  return ctx.upstream.serialise(`${path}/${id}`, () => {
+    loader.clear(id);
+    return write();
+  });
+}
+
+/**
  * The write step every legacy mutation shares, once its input is checked and its target read:
- * the PUT; the entity as written primed in its loader, so that a later write of the same
- * operation merges into it and a later read shows it; a 404 is NOT_FOUND; a refusal (a 400) is
+ * the PUT; the entity as written primed in its loader, so that a later read of the same
+ * operation shows it (a later write reads it again, holding it: `serialisedWrite`); a 404 is NOT_FOUND; a refusal (a 400) is
  * data, which `refused` builds from the legacy message; any other failure forgets the entity
  * (it may have changed: a later write reads it again) and is thrown. `changed` runs whenever the
  * entity may have changed (the lists that hold it are read again).

@@ -187,6 +187,10 @@ describe("bad configuration", () => {
     ["gateway", "gateway/main.ts", { LOG_LEVEL: "loud" }, 2, /^gateway: configuration error: LOG_LEVEL /],
     ["gateway", "gateway/main.ts", { GATEWAY_SUPERGRAPH: "/nowhere/supergraph.graphql", GATEWAY_PORT: "0" }, 1, /^gateway: cannot start: .*GATEWAY_SUPERGRAPH/],
     ["npm start", "scripts/start.ts", { GATEWAY_COMPOSE: "rover" }, 2, /^start: configuration error: GATEWAY_COMPOSE /],
+    // a drain shorter than the process's deadline would cut operations within it, writes included
+    ["legacy-time", "subgraphs/legacy-time/main.ts", { SHUTDOWN_DRAIN_MS: "500" }, 2, /^legacy-time: configuration error: SHUTDOWN_DRAIN_MS \(500\) must be at least SUBGRAPH_DEADLINE_MS \(10000\): /],
+    ["gateway", "gateway/main.ts", { SHUTDOWN_DRAIN_MS: "500" }, 2, /^gateway: configuration error: SHUTDOWN_DRAIN_MS \(500\) must be at least GATEWAY_DEADLINE_MS \(10000\): /],
+    ["npm start", "scripts/start.ts", { SHUTDOWN_DRAIN_MS: "15000", GATEWAY_DEADLINE_MS: "60000" }, 2, /^start: configuration error: SHUTDOWN_DRAIN_MS \(15000\) must be at least GATEWAY_DEADLINE_MS \(60000\): /],
   ];
   let results: Array<{ exit: Exit; stdout: string; stderr: string }>;
 

@@ -22,7 +22,7 @@ import { isLegacyId } from "../../shared/upstream/index.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { AXIS_SECTIONS_PATH, axisSectionLoader, axisSectionsList } from "../loaders.js";
 import { assertCaller, assertLegacyWriteAllowed } from "../visibility.js";
-import { putAxisSection, fieldsNamedIn, notFound, writeLegacy } from "../writes.js";
+import { putAxisSection, fieldsNamedIn, notFound, serialisedWrite, writeLegacy } from "../writes.js";
 import { sectionNames, type RestAxisSection, type RestAxisSectionFlat } from "../rest.js";
 import { AxisSection, AxisSectionFilter, AxisSectionInput } from "./axis-section.js";
 
@@ -139,15 +139,18 @@ export class AxisSectionResolver {
       const invalid = checkInput(input);
       if (invalid) return invalid;
       await assertCaller(ctx);
+      if (!isLegacyId(id)) throw notFound("Axis section", id);
       const loader = axisSectionLoader(ctx);
-      const current = isLegacyId(id) ? await loader.load(id) : null;
-      if (!current) throw notFound("Axis section", id);
-      return writeLegacy<RestAxisSection, InvalidInputError>({
-        what: "Axis section",
-        id,
-        loader,
-        put: () => putAxisSection(ctx, id, merge(current, input)),
-        refused: (_err, message) => invalidInput(message, fieldsNamedIn(message, INPUT_NAME)),
+      return serialisedWrite(ctx, AXIS_SECTIONS_PATH, id, loader, async () => {
+        const current = await loader.load(id);
+        if (!current) throw notFound("Axis section", id);
+        return writeLegacy<RestAxisSection, InvalidInputError>({
+          what: "Axis section",
+          id,
+          loader,
+          put: () => putAxisSection(ctx, id, merge(current, input)),
+          refused: (_err, message) => invalidInput(message, fieldsNamedIn(message, INPUT_NAME)),
+        });
       });
     });
   }

@@ -5,9 +5,9 @@ import { isLegacyId } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
 import { Department } from "../department/department.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { axisSectionLoader, legacyUserLoader } from "../loaders.js";
+import { USERS_PATH, axisSectionLoader, legacyUserLoader } from "../loaders.js";
 import { assertLegacyWriteAllowed, assertVisible } from "../visibility.js";
-import { putLegacyUser, fieldsNamedIn, notFound, writeLegacy } from "../writes.js";
+import { putLegacyUser, fieldsNamedIn, notFound, serialisedWrite, writeLegacy } from "../writes.js";
 import type { RestAxisSection, RestLegacyUser } from "../rest.js";
 import {
   LegacyBankAccount,
@@ -224,18 +224,23 @@ export class LegacyUserResolver {
       if (body instanceof InvalidInputError) return body;
       if (!isLegacyId(id)) throw notFound("Employee", id);
       await assertVisible(ctx, id);
-      const written = await writeLegacy<RestLegacyUser, InvalidInputError>({
-        what: "Employee",
-        id,
-        // the answer is the user as written: `legacyUser` of the result is served from it
-        loader: legacyUserLoader(ctx),
-        put: () => putLegacyUser(ctx, id, body),
-        refused: (_err, message) => {
-          const fields = fieldsNamedIn(message, INPUT_NAME);
-          if (/\be_[A-Za-z0-9_]+/.test(message)) fields.push("extendedData");
-          return invalidInput(message, fields);
-        },
-      });
+      // the PUT sends only the input's fields (the legacy user's PUT writes those it is given): no
+      // read to merge into, but held all the same, so that the user answered is this write's
+      const loader = legacyUserLoader(ctx);
+      const written = await serialisedWrite(ctx, USERS_PATH, id, loader, () =>
+        writeLegacy<RestLegacyUser, InvalidInputError>({
+          what: "Employee",
+          id,
+          // the answer is the user as written: `legacyUser` of the result is served from it
+          loader,
+          put: () => putLegacyUser(ctx, id, body),
+          refused: (_err, message) => {
+            const fields = fieldsNamedIn(message, INPUT_NAME);
+            if (/\be_[A-Za-z0-9_]+/.test(message)) fields.push("extendedData");
+            return invalidInput(message, fields);
+          },
+        }),
+      );
       if (written instanceof InvalidInputError) return written;
       return { id };
     });

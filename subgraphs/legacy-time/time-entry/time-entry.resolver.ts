@@ -22,7 +22,7 @@ import { isLocalDateTime } from "../../../platform/input-checks.js";
 import { loadEvery, isLegacyId } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { putTimeEntry, fieldsNamedIn, notFound, writeLegacy } from "../writes.js";
+import { putTimeEntry, fieldsNamedIn, notFound, serialisedWrite, writeLegacy } from "../writes.js";
 import { legacyListConnection, forgetTimeEntryLists } from "../connections.js";
 import { TIME_ENTRIES_PATH, axisSectionLoader, timeEntryLoader, timesheetLoader, type TimeEntryQuery } from "../loaders.js";
 import { assertLegacyWriteAllowed, loadIfVisible } from "../visibility.js";
@@ -194,19 +194,23 @@ export class TimeEntryResolver {
       assertLegacyWriteAllowed(ctx);
       const invalid = checkInput(input);
       if (invalid) return invalid;
-      const current = await readTimeEntry(ctx, id);
-      if (!current) throw notFound("Time entry", id);
-      return writeLegacy<RestTimeEntry, TimeEntryValidationError | InvalidInputError>({
-        what: "Time entry",
-        id,
-        loader: timeEntryLoader(ctx),
-        put: () => putTimeEntry(ctx, id, merge(current, input)),
-        // a timesheet or list read after the write shows it
-        changed: () => forgetTimeEntryLists(ctx),
-        refused: (err, message) =>
-          err.rule !== undefined
-            ? Object.assign(new TimeEntryValidationError(), { rule: err.rule, message, fields: RULE_FIELDS[err.rule] ?? [] })
-            : invalidInput(message, fieldsNamedIn(message, INPUT_NAME)),
+      if (!isLegacyId(id)) throw notFound("Time entry", id);
+      const loader = timeEntryLoader(ctx);
+      return serialisedWrite(ctx, TIME_ENTRIES_PATH, id, loader, async () => {
+        const current = await readTimeEntry(ctx, id);
+        if (!current) throw notFound("Time entry", id);
+        return writeLegacy<RestTimeEntry, TimeEntryValidationError | InvalidInputError>({
+          what: "Time entry",
+          id,
+          loader,
+          put: () => putTimeEntry(ctx, id, merge(current, input)),
+          // a timesheet or list read after the write shows it
+          changed: () => forgetTimeEntryLists(ctx),
+          refused: (err, message) =>
+            err.rule !== undefined
+              ? Object.assign(new TimeEntryValidationError(), { rule: err.rule, message, fields: RULE_FIELDS[err.rule] ?? [] })
+              : invalidInput(message, fieldsNamedIn(message, INPUT_NAME)),
+        });
       });
     });
   }

@@ -99,8 +99,9 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     debugErrors = readDebugErrors();
     landingPage = subgraphLandingPage();
     tracing = await startTracing(tracingSettings(process.env, `directory-graph-${module.name}`));
-    shutdown = loadShutdownSettings();
-    upstream = new Upstream(loadUpstreamConfig(process.env), logger);
+    const upstreamConfig = loadUpstreamConfig(process.env);
+    shutdown = loadShutdownSettings(process.env, [{ variable: "SUBGRAPH_DEADLINE_MS", ms: upstreamConfig.deadlineMs }]);
+    upstream = new Upstream(upstreamConfig, logger);
     useExpectationLogger(logger);
   } catch (err) {
     console.error(`${module.name}: configuration error: ${(err as Error).message}`);

@@ -18,6 +18,7 @@ import { MAX_CONNECT_TIMEOUT_MS, MIN_ATTEMPT_MS, attemptTimeout, classifyFailure
 import { ClientCredentials } from "./token.js";
 import type { CallCounter, CursorSigner, QueryParams, SessionOptions, UpstreamSession } from "./types.js";
 import { Limiter, sleep } from "./util.js";
+import { RecordLeases } from "./record-leases.js";
 import { attemptDone, refusedUpstream, retrying, startAttemptSpan } from "./observe.js";
 import { processMetrics, type BreakerState } from "../../../platform/metrics.js";
 import { currentRequestId } from "../../../platform/request-scope.js";
@@ -131,10 +132,13 @@ export class Upstream {
    * the body, and a budget or deadline error stays its session's
    */
   readonly inflight = new InFlight<unknown>((err) => err instanceof GraphQLError, (body) => structuredClone(body));
+  /** one read-merge-write at a time per record, across replicas with Redis */
+  private readonly leases: RecordLeases;
 
   constructor(config: UpstreamConfig, logger: Logger = new Logger("upstream")) {
     this.config = Object.freeze({ ...config });
     this.shared = new SharedState(config.shared ?? { url: null, prefix: "", timeoutMs: 200 }, logger);
+    this.leases = new RecordLeases(this.shared);
     this.pacer = config.rateLimit ? new RequestPacer(config.rateLimit, this.shared) : null;
     this.refusedTokens = new RefusedTokens(config.auth === "forward" ? (config.refusedTokenTtlSeconds ?? 30) : 0, this.shared);
     this.acceptedTokens = new LRUCache<string, true>({ max: 10_000, ttl: Math.max(1, config.refusedTokenTtlSeconds ?? 30) * 1000 });
@@ -200,6 +204,12 @@ export class Upstream {
       concurrency: this.config.concurrency,
       cursors: this.cursors,
       deadlineMs,
+      serialise: (record, write) =>
+        this.leases.hold(record, deadlineMs, () => {
+          // a read in flight here may have started before the last write of this record (another replica's)
+          this.inflight.forget();
+          return write();
+        }),
     };
   }
 

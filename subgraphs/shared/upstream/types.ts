@@ -86,6 +86,12 @@ export interface UpstreamSession {
   cursors: CursorSigner;
   /** the request's deadline in ms from its receipt (the gateway's `x-deadline-ms`, at most the configured maximum) */
   deadlineMs: number;
+  /**
+   * Runs a read-merge-write of one record (`timeentries/42`) while no other write of the facade,
+   * on any replica, holds it (record-leases.ts); the reads it makes join no read that started
+   * before it held the record.
+   */
+  serialise<T>(record: string, write: () => Promise<T>): Promise<T>;
 }
 
 /** HMAC of a cursor's payload with the configured key. */
