@@ -1,14 +1,10 @@
-import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { Environment, fetchQuery, Network, RecordSource, Store, type GraphQLTaggedNode, type OperationType } from "relay-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_SCHEMA_FILE } from "../../scripts/client-schema.js";
 import { encodeNodeId } from "../../subgraphs/shared/graphql/node.js";
+import { compileRelay, relayConfig } from "../helpers/frontends.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 
 /**
@@ -17,44 +13,12 @@ import { useGatewayStack } from "../helpers/gateway-stack.js";
  * the Node id `nodeId`, and relay-runtime, over a network to the real gateway, keeps Employee 5
  * and Department 5 apart in one store with `getDataID` reading `nodeId`. Keyed by `id` (Relay's
  * default) the same answers merge into one record: the store the issue reported.
- *
  * relay-compiler is a static binary shipped in its npm package (no Node.js inside), so the test
  * runs the same under every Node version CI uses.
  */
 
-const run = promisify(execFile);
-const relayCompiler = createRequire(import.meta.url)("relay-compiler") as string;
 const stack = useGatewayStack();
 let dir: string;
-
-/** The Relay config the guide documents, with the compiler's output in the temp dir. */
-export function relayConfig(extra: Record<string, unknown> = {}) {
-  return {
-    src: "./src",
-    schema: fileURLToPath(API_SCHEMA_FILE),
-    language: "typescript",
-    artifactDirectory: "./src/__generated__",
-    schemaConfig: { nodeInterfaceIdField: "nodeId", nodeInterfaceIdVariableName: "nodeId" },
-    ...extra,
-  };
-}
-
-export const RELAY_SOURCES: Record<string, string> = {
-  "EmployeeCard.ts": `import { graphql } from "relay-runtime";
-export const fragment = graphql\`fragment EmployeeCard_employee on Employee @refetchable(queryName: "EmployeeCardRefetchQuery") { id givenName familyName }\`;`,
-  "DepartmentCard.ts": `import { graphql } from "relay-runtime";
-export const fragment = graphql\`fragment DepartmentCard_department on Department @refetchable(queryName: "DepartmentCardRefetchQuery") { id name }\`;`,
-  "App.ts": `import { graphql } from "relay-runtime";
-export const query = graphql\`query AppQuery($id: ID!) { employee(id: $id) { ...EmployeeCard_employee } department(id: $id) { ...DepartmentCard_department } }\`;`,
-};
-
-/** Writes the sources and the config into `dir` and runs relay-compiler there. */
-export async function compileRelay(dir: string, config: Record<string, unknown>): Promise<void> {
-  await mkdir(join(dir, "src", "__generated__"), { recursive: true });
-  for (const [file, text] of Object.entries(RELAY_SOURCES)) await writeFile(join(dir, "src", file), text);
-  await writeFile(join(dir, "relay.config.json"), JSON.stringify(config, null, 2));
-  await run(relayCompiler, [], { cwd: dir });
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "relay-"));
