@@ -27,6 +27,8 @@ const slow = [
   "test/directory/generate-scale.test.ts",
   // the image, the deployment descriptions and a production-only install
   "test/deploy/**/*.test.ts",
+  // the frontend tools (relay-compiler, graphql-codegen, tsc) as child processes
+  "test/frontends/**/*.test.ts",
 ];
 // the browser tests need Chromium: `npm run test:browser` (vitest.browser.config.ts)
 const exclude = [...configDefaults.exclude, "test/browser/**"];

@@ -13,9 +13,10 @@ import { loadOperations, type Operation } from "./operations.js";
  * Trusted documents (persisted query lists): the gateway serves the documents its frontends ship
  * (`operations/`), named by the SHA-256 of their text, and in `enforce` mode nothing else.
  *
- * The manifest, `operations/trusted-documents.json`, is `{ "<sha256 hex>": "<document>" }`, the
- * format Apollo's and The Guild's tooling produce, built by `npm run trusted-documents` and
- * committed. A client sends the hash instead of the document, as APQ's extension
+ * The manifest, `operations/trusted-documents.json`, is `{ "<sha256 hex>": "<document>" }`, built
+ * by `npm run trusted-documents` and committed; GATEWAY_TRUSTED_DOCUMENTS_MANIFEST may name one a
+ * frontend's build wrote instead, in the format of graphql-codegen's client preset, Apollo's
+ * persisted query manifest or Relay's persisted queries (`readManifest`). A client sends the hash instead of the document, as APQ's extension
  * (`extensions.persistedQuery.sha256Hash`) or as `documentId` (`<hex>` or `sha256:<hex>`); the
  * gateway puts the document in before anything else reads the request. Modes
  * (GATEWAY_TRUSTED_DOCUMENTS):
@@ -45,17 +46,46 @@ export function buildManifest(operations: Operation[] = loadOperations()): Recor
   return Object.fromEntries(operations.map((op) => [sha256(op.source), op.source]));
 }
 
+/**
+ * A manifest as the tools write it (docs/frontends.md#persisted-documents), each accepted as it
+ * comes:
+ * - `{ "<sha256 hex>": "<document>" }`: ours (`npm run trusted-documents`), and relay-compiler's
+ *   `persistConfig` file with `"algorithm": "SHA256"`;
+ * - `{ "sha256:<hex>": "<document>" }`: graphql-codegen client-preset's `persisted-documents.json`
+ *   (`persistedDocuments: { hashAlgorithm: "sha256" }`), its documents normalised by the preset;
+ * - `{ "format": "apollo-persisted-query-manifest", "version": 1, "operations": [{ "id", "body", … }] }`:
+ *   Apollo's persisted query manifest (`@apollo/generate-persisted-query-manifest`, default ids).
+ * Every entry's hash must be the SHA-256 of its document as written, the only hash the gateway
+ * checks requests against: another algorithm (Relay's default MD5, a custom Apollo id) is refused
+ * at start, naming the entry. Read by hand: no library reads the three formats.
+ */
 export function readManifest(path: URL | string = TRUSTED_DOCUMENTS_MANIFEST): Map<string, string> {
+  const where = String(path);
   const raw = JSON.parse(readFileSync(path, "utf8")) as unknown;
-  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new Error(`${String(path)} must be a JSON object of sha256 → document`);
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) throw new Error(`${where} must be a JSON object: sha256 → document, or Apollo's persisted query manifest`);
   const manifest = new Map<string, string>();
-  for (const [hash, document] of Object.entries(raw)) {
+  for (const [key, document] of manifestEntries(raw as Record<string, unknown>, where)) {
+    const hash = key.replace(/^sha256:/, "");
     if (!/^[0-9a-f]{64}$/.test(hash) || typeof document !== "string" || sha256(document) !== hash) {
-      throw new Error(`${String(path)}: the entry ${hash.slice(0, 16)}… is not "<sha256 of the document>": "<document>"`);
+      throw new Error(`${where}: the entry ${key.slice(0, 23)}… is not "<sha256 of the document>": "<document>" (SHA-256 ids only: Relay's persistConfig needs "algorithm": "SHA256")`);
     }
     manifest.set(hash, document);
   }
   return manifest;
+}
+
+const APOLLO_FORMAT = "apollo-persisted-query-manifest";
+
+/** The manifest's (hash, document) pairs, whichever of the formats it is. */
+function manifestEntries(raw: Record<string, unknown>, where: string): Array<[string, unknown]> {
+  if (raw.format === undefined) return Object.entries(raw);
+  if (raw.format !== APOLLO_FORMAT || raw.version !== 1 || !Array.isArray(raw.operations)) {
+    throw new Error(`${where}: a manifest with a "format" must be ${APOLLO_FORMAT} version 1 with its "operations"`);
+  }
+  return raw.operations.map((operation: unknown, index): [string, unknown] => {
+    const { id, body } = (operation ?? {}) as { id?: unknown; body?: unknown };
+    return [typeof id === "string" ? id : `operations[${index}]`, body];
+  });
 }
 
 /** how many unlisted hashes `log` mode remembers having logged (then it starts again) */

@@ -3,11 +3,13 @@ import { parseArgs } from "node:util";
 import { parse } from "graphql";
 import { composeCommittedSubgraphs, CompositionError } from "../gateway/compose.js";
 import { composeWithCompany, type CompanySubgraph } from "../gateway/company.js";
+import { API_SCHEMA_FILE, clientSchemaFiles, POSSIBLE_TYPES_FILE } from "./client-schema.js";
 
 /**
  * `npm run compose`: schema/*.graphql → schema/supergraph.graphql, and the GRAPH_PREFIX=Dir
- * variant schema/prefixed/*.graphql → schema/prefixed/supergraph.graphql; fails on any
- * composition error.
+ * variant schema/prefixed/*.graphql → schema/prefixed/supergraph.graphql, then the client files
+ * of the supergraph, schema/api.graphql and schema/possible-types.json (client-schema.ts); fails
+ * on any composition error.
  *
  * `npm run compose -- --company <name>=<file.graphql> [--company ...] [--out <file>]`: the
  * prefixed subgraphs beside a company's subgraphs (their SDL files), written to `--out` (default
@@ -37,6 +39,11 @@ try {
       for (const hint of hints) console.warn(`hint: ${hint}`);
       await writeFile(new URL("supergraph.graphql", schemaDir), supergraphSdl);
       console.log(`wrote ${dir.slice(3)}supergraph.graphql${hints.length ? ` (${hints.length} hints)` : ", no hints"}`);
+      if (dir !== "../schema/") continue;
+      const { apiSdl, possibleTypes } = await clientSchemaFiles(supergraphSdl);
+      await writeFile(API_SCHEMA_FILE, apiSdl);
+      await writeFile(POSSIBLE_TYPES_FILE, possibleTypes);
+      console.log("wrote schema/api.graphql and schema/possible-types.json");
     }
   }
 } catch (err) {

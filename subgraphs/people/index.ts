@@ -42,6 +42,7 @@ export const subgraph: SubgraphModule = {
   buildSchema: (naming) =>
     buildFederatedSchema({
       ...naming,
+      nodeOwner: true,
       resolvers: [
         EmployeeResolver,
         PortraitResolver,

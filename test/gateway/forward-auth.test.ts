@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { compareIds } from "../../directory/current/derived.js";
+import { encodeNodeId } from "../../subgraphs/shared/graphql/node.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 import type { GraphQLResponse } from "../helpers/stack.js";
 import { loadOperations, operationNamed, pickDemoData, type Demo } from "../helpers/operations.js";
@@ -117,5 +118,22 @@ describe("forward mode", () => {
     const response = await stack.query("query($id: ID!) { timeEntry(id: $id) { id } }", { id: demo.limited.outsideEntryId }, full);
     expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
     expect(response.data.timeEntry.id).toBe(demo.limited.outsideEntryId);
+  });
+
+  it("node(nodeId:) follows the caller's visibility as employee(id:) and timeEntry(id:) do", async () => {
+    const query = `query($e: ID!, $out: ID!, $entry: ID!) {
+      inside: node(nodeId: $e) { ... on Employee { id } }
+      outside: node(nodeId: $out) { ... on Employee { id givenName } }
+      entry: node(nodeId: $entry) { ... on TimeEntry { id duration } }
+    }`;
+    const variables = { e: encodeNodeId("Employee", demo.limited.insideId), out: encodeNodeId("Employee", demo.limited.outsideId), entry: encodeNodeId("TimeEntry", demo.limited.outsideEntryId) };
+    const response = await stack.query(query, variables, limited);
+    expect(response.data.inside.id).toBe(demo.limited.insideId);
+    expect(response.data.outside).toBeNull();
+    expect(response.data.entry).toBeNull();
+    for (const error of response.errors ?? []) expect(error.extensions?.code).toBe("FORBIDDEN");
+    const allowed = await stack.query(query, variables, full);
+    expect(allowed.errors, JSON.stringify(allowed.errors)).toBeUndefined();
+    expect(allowed.data.entry.id).toBe(demo.limited.outsideEntryId);
   });
 });

@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hiveGatewayConfig } from "../../gateway/hive.config.js";
+import { encodeNodeId } from "../../subgraphs/shared/graphql/node.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
 import { postGraphQL } from "../helpers/stack.js";
@@ -81,5 +82,21 @@ describe("the committed supergraph on Hive Gateway", () => {
     const { apollo, hive: answer } = await both(update.source, { id: demo.approvedEntry.id, input: { duration: "02:30:00" } });
     expect(answer).toEqual(apollo);
     expect(answer.updateTimeEntry.__typename).toBe("TimeEntryValidationError");
+  });
+
+  it("node and nodes answer entities of the three subgraphs the same on both gateways (Node is an entity interface any Federation 2 router plans)", async () => {
+    const entry = (await stack.query(`{ employee(id: "10") { timeEntryConnection(first: 1) { nodes { nodeId } } } }`)).data.employee.timeEntryConnection.nodes[0].nodeId;
+    const ids = [encodeNodeId("Employee", "5"), encodeNodeId("Department", "5"), encodeNodeId("Profession", "1"), entry, encodeNodeId("Employee", "999999")];
+    const { apollo, hive: answer } = await both(
+      `query($id: ID!, $ids: [ID!]!) {
+        node(nodeId: $id) { __typename nodeId ... on Employee { givenName } }
+        nodes(nodeIds: $ids) { __typename nodeId ... on Employee { givenName } ... on Department { name } ... on Profession { title } ... on TimeEntry { duration } }
+      }`,
+      { id: ids[0], ids },
+    );
+    expect(answer).toEqual(apollo);
+    expect(answer.nodes.map((n: { __typename: string } | null) => n?.__typename ?? null)).toEqual(["Employee", "Department", "Profession", "TimeEntry", null]);
+    expect(answer.nodes[1].name).toEqual(expect.any(String));
+    expect(answer.nodes[3].duration).toEqual(expect.any(String));
   });
 });

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { parse, print } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ownTypeNames, prefixOperation } from "../../subgraphs/shared/graphql/namespace.js";
+import { encodeNodeId } from "../../subgraphs/shared/graphql/node.js";
 import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
 
@@ -63,6 +64,17 @@ describe("GRAPH_PREFIX=Dir over HTTP", () => {
     const refused = await prefixed.query(`mutation { dirUpdateAxisSection(id: "1", input: { code: "" }) { __typename } }`);
     expect(refused.errors).toBeUndefined();
     expect(refused.data.dirUpdateAxisSection.__typename).toMatch(/^Dir(InvalidInputError|AxisSection)$/);
+  });
+
+  it("dirNode answers the same nodeId as node does on the default graph, typed with the prefix, whichever subgraph resolves the type", async () => {
+    const ids = { e: encodeNodeId("Employee", demo.profile.id), p: encodeNodeId("Profession", "1") };
+    const response = await prefixed.query(
+      `query($e: ID!, $p: ID!) { e: dirNode(nodeId: $e) { __typename nodeId ... on DirEmployee { id } } p: dirNodes(nodeIds: [$p]) { __typename ... on DirProfession { title } } }`,
+      ids,
+    );
+    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+    expect(response.data.e).toEqual({ __typename: "DirEmployee", nodeId: ids.e, id: demo.profile.id });
+    expect(response.data.p).toEqual([{ __typename: "DirProfession", title: expect.any(String) }]);
   });
 
   it("refuses the unprefixed names as a validation error, without an upstream call", async () => {

@@ -2,12 +2,22 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { composeCommittedSubgraphs, DEFAULT_ROUTING_URLS } from "../../gateway/compose.js";
 import { SUBGRAPH_NAMES } from "../../gateway/config.js";
+import { API_SCHEMA_FILE, clientSchemaFiles, POSSIBLE_TYPES_FILE } from "../../scripts/client-schema.js";
 
 describe("committed supergraph", () => {
   it("schema/supergraph.graphql is the composition of the committed subgraph SDL (run `npm run compose` after `npm run schema`)", async () => {
     const { supergraphSdl } = await composeCommittedSubgraphs();
     const committed = await readFile(new URL("../../schema/supergraph.graphql", import.meta.url), "utf8");
     expect(committed).toBe(supergraphSdl);
+  });
+
+  it("schema/api.graphql and schema/possible-types.json are the client files of the supergraph (run `npm run compose`)", async () => {
+    const { supergraphSdl } = await composeCommittedSubgraphs();
+    const { apiSdl, possibleTypes } = await clientSchemaFiles(supergraphSdl);
+    expect(await readFile(API_SCHEMA_FILE, "utf8")).toBe(apiSdl);
+    expect(await readFile(POSSIBLE_TYPES_FILE, "utf8")).toBe(possibleTypes);
+    expect(apiSdl).not.toMatch(/join__|link__|@tag|@link/);
+    expect(JSON.parse(possibleTypes).possibleTypes.MutationError).toEqual(["InvalidInputError", "TimeEntryValidationError"]);
   });
 
   it("the subgraphs compose without hints", async () => {

@@ -37,7 +37,7 @@ describe("descriptions", async () => {
     expect(employee.description).toBe("Own words.");
     expect(employee.getFields().givenName.description).toBe("Own field words.");
     expect(employee.getFields().familyName.description).toBe("Last name; the employee list sorts by it.");
-    expect(employee.getFields().id.description).toMatch(/^Stable identifier of the employee/);
+    expect(employee.getFields().id.description).toMatch(/^Identifier of the employee in the directory, unique among employee records only/);
     expect(schema.getQueryType()!.getFields().employees!.args[0]!.description).toMatch(/0 to 100/);
   });
 

@@ -22,6 +22,15 @@ const CATALOGUE: Readonly<Record<string, string>> = {
   OccupationCategory: "A socio-professional category of job positions.",
   Taxonomy: "A named set of labels (cost centres, skills...) that attributes can take.",
   TaxonomyLabel: "One label of a taxonomy.",
+  // stubs in people of the other subgraphs' entities, for `Node` (node.ts)
+  AxisSection: "An analytical item attached to time entries (cost centre, project, task...).",
+  Event: "Something that happened at the directory, as webhooks deliver it (`GET /events`; scope events). An event about an employee the caller may not see is not shown.",
+  Profession: "A profession: what the qualification levels of job positions rank within (`GET /professions`).",
+  TimeEntry: "A working-time sequence of a person on one day (legacy time entry).",
+  WebhookDelivery: "The job of sending one event to one webhook endpoint (scope webhook-deliveries).",
+  WebhookDeliveryAttempt: "One POST of a delivery's event to its endpoint (`GET /webhook-delivery-attempts[/{id}]`; scope webhook-deliveries).",
+  WebhookEndpoint: "A URL registered at the directory to receive its events (`GET /webhook-endpoints`; scope webhook-endpoints).",
+  WorkContract: "A legacy work contract: the legacy view of an employment, with the same id.",
   EmployeeSort: "Orders of the employee list.",
   EmploymentSort: "Orders of the employment list.",
   JobPositionSort: "Orders of the job-position list.",
@@ -246,6 +255,14 @@ const CATALOGUE: Readonly<Record<string, string>> = {
   "Mutation.updateAxisSection(input)": "The fields to change; the others keep their value.",
   "Mutation.updateLegacyUser(input)": "The fields to change; the others keep their value.",
 
+  // global object identification (node.ts)
+  Node: "An object of the graph with a graph-wide identifier, `nodeId`: what Relay and client caches key records by.",
+  "Node.nodeId": "Graph-wide identifier of the object: opaque, stable, never the same as another object's.",
+  "Query.node": "Any object of the graph by its `nodeId`; null when the record does not exist (or, for types another subgraph resolves, when none of the fields asked can be read). One upstream call per type per 100 objects asked.",
+  "Query.node(nodeId)": "The object's `nodeId`, as the graph gave it.",
+  "Query.nodes": "Objects of the graph by their `nodeId`, in the order asked; null where a record does not exist. One upstream call per type per 100 objects asked.",
+  "Query.nodes(nodeIds)": "Up to 100 `nodeId`s, as the graph gave them.",
+
   // shared value types
   "PageInfo.hasNextPage": "Whether another page follows; ask for it with `after: endCursor`.",
   "PageInfo.hasPreviousPage": "Whether a page precedes this one.",
@@ -294,7 +311,9 @@ function describedByRule(type: string, field: string | null, argument: string | 
   if (connection && field === "pageInfo") return "Where this page stands in the list; `endCursor` continues it.";
   if (edge && field === "cursor") return "Position of this item in the list: pass it as `after` to continue after it.";
   if (edge && field === "node") return `The ${words(edge[1]!)}.`;
-  if (field === "id") return `Stable identifier of the ${words(type)}; the same id wherever it appears in the graph.`;
+  // unique within its type only: Employee 5 and Department 5 both exist; `nodeId` is the graph-wide one
+  if (field === "id") return `Identifier of the ${words(type)} in the directory, unique among ${words(type)} records only: a record of another type can have the same id.`;
+  if (field === "nodeId") return `Graph-wide identifier of this ${words(type)}: opaque, stable, never the same as another object's; \`node(nodeId:)\` reads it back. Key client caches by it, not by \`id\`.`;
   if (field === "createdAt") return "When it was created (UTC).";
   if (field === "lastUpdatedAt") return "When it was last created, changed or deleted (UTC).";
   if (field === "lastArchivedAt") return "When it was last archived; null if never.";

@@ -1,13 +1,14 @@
 import { GraphQLError, isUnionType, type GraphQLFieldResolver, type GraphQLSchema } from "graphql";
 import { badUserInput } from "../../../platform/user-input.js";
 import type { IdRule } from "../../../platform/input-checks.js";
+import { decodeNodeId, NODE_ID_FIELD } from "./node.js";
 
 /**
  * Guards a subgraph's `_entities` field, which anyone who reaches the subgraph can call:
  * - more representations than a gateway sends for one fetch (`max`) are refused before any
  *   upstream call;
  * - a representation that is not an object, names no entity type of this subgraph, or whose key
- *   (`id`) is missing or malformed is answered by an error at its own index (`_entities.3`) while
+ *   (`id`, or `nodeId` naming an id of the type) is missing or malformed is answered by an error at its own index (`_entities.3`) while
  *   the others of the batch resolve as usual.
  * The schema's `_entities` resolver is replaced in place.
  */
@@ -38,10 +39,13 @@ function problemOf(schema: GraphQLSchema, representation: unknown, index: number
   if (typeof representation !== "object" || representation === null || Array.isArray(representation)) {
     return badUserInput(`${at} is not an object`, "representations");
   }
-  const { __typename: typename, id } = representation as { __typename?: unknown; id?: unknown };
+  const { __typename: typename, id, nodeId } = representation as { __typename?: unknown; id?: unknown; nodeId?: unknown };
   const entities = schema.getType("_Entity");
   if (typeof typename !== "string" || !isUnionType(entities) || !entities.getTypes().some((t) => t.name === typename)) {
     return badUserInput(`${at}.__typename does not name an entity of this subgraph`, "representations");
+  }
+  if (id === undefined && typeof nodeId === "string") {
+    return decodeNodeId(nodeId) ? null : badUserInput(`${at}.${NODE_ID_FIELD} is not the nodeId of a node of this graph`, "representations");
   }
   if (typeof id !== "string") return badUserInput(`${at}.id is missing or not a string`, "representations");
   const problem = ids(id);

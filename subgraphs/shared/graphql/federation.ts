@@ -4,6 +4,7 @@ import { graphql, isObjectType, parse, type GraphQLSchema } from "graphql";
 import { buildSchema, createResolversMap, type BuildSchemaOptions } from "type-graphql";
 import { describeDocument } from "./descriptions.js";
 import { namespaceSubgraph } from "./namespace.js";
+import { withNodes } from "./node.js";
 import { tagDocument } from "./tags.js";
 
 /** The Federation 2 directives our subgraphs use. */
@@ -17,25 +18,29 @@ export interface SchemaNaming {
 export interface SubgraphSchemaOptions extends Omit<BuildSchemaOptions, "skipCheck">, SchemaNaming {
   /** `__resolveReference` per entity type name */
   referenceResolvers?: Record<string, { __resolveReference: (reference: any, context: any, info: any) => unknown }>;
+  /** the subgraph that owns the `Node` interface and answers `node`/`nodes` (node.ts): people */
+  nodeOwner?: boolean;
 }
 
 /**
  * A type-graphql schema turned into an Apollo Federation 2 subgraph schema: printed with its
  * directives (plain `printSchema` drops `@key`), then rebuilt by `buildSubgraphSchema` with
- * type-graphql's resolvers and the entities' reference resolvers. On the way, the catalogue fills
+ * type-graphql's resolvers and the entities' reference resolvers. On the way, every entity
+ * implements `Node` (node.ts), the catalogue fills
  * the descriptions decorators leave out (descriptions.ts), the contract `@tag`s go on (tags.ts)
  * and, with a prefix, every type and root field is renamed (namespace.ts): the one place where
  * the printed schema is transformed.
  */
 export async function buildFederatedSchema(options: SubgraphSchemaOptions): Promise<GraphQLSchema> {
-  const { referenceResolvers, prefix, ...buildOptions } = options;
+  const { referenceResolvers, prefix, nodeOwner, ...buildOptions } = options;
   const schema = await buildSchema({ ...buildOptions, skipCheck: true });
   const resolvers = withoutPlainFieldResolvers(schema, createResolversMap(schema) as Record<string, Record<string, unknown>>);
   for (const [typeName, reference] of Object.entries(referenceResolvers ?? {})) {
     resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...reference };
   }
-  const described = tagDocument(describeDocument(parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`)));
-  const named = prefix ? namespaceSubgraph(described, resolvers, prefix) : { document: described, resolvers };
+  const nodes = withNodes(parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`), resolvers, { owner: nodeOwner ?? false });
+  const described = tagDocument(describeDocument(nodes.document));
+  const named = prefix ? namespaceSubgraph(described, nodes.resolvers, prefix) : { document: described, resolvers: nodes.resolvers };
   return buildSubgraphSchema({
     typeDefs: named.document,
     // type-graphql's resolver map is structurally the same as Apollo's

@@ -50,6 +50,17 @@ const LEGACY = [
   "Mutation.updateLegacyUser",
 ];
 
+/**
+ * Entities tagged as a whole: they implement `Node` (node.ts), so `node(nodeId:)` reaches them
+ * even once every field leading to them is gone; a contract without their tag leaves the type out.
+ */
+const TYPE_TAGS: Readonly<Record<string, ContractTag>> = {
+  EmployeePersonalRecord: "personal",
+  WorkContract: "legacy",
+  TimeEntry: "legacy",
+  AxisSection: "legacy",
+};
+
 const TAGS = new Map<string, ContractTag[]>();
 for (const [tag, fields] of [["personal", PERSONAL], ["legacy", LEGACY]] as const) {
   for (const field of fields) TAGS.set(field, [...(TAGS.get(field) ?? []), tag]);
@@ -67,7 +78,7 @@ const tagDirective = (name: string): ConstDirectiveNode => ({
   arguments: [{ kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: "name" }, value: { kind: Kind.STRING, value: name } }],
 });
 
-/** The subgraph document with `@tag(name:)` on the fields the catalogue names. */
+/** The subgraph document with `@tag(name:)` on the fields the catalogue names, and on the entities tagged as a whole. */
 export function tagDocument(document: DocumentNode): DocumentNode {
   const tagFields = (node: any) => ({
     ...node,
@@ -76,8 +87,13 @@ export function tagDocument(document: DocumentNode): DocumentNode {
       return tags.length ? { ...field, directives: [...(field.directives ?? []), ...tags.map(tagDirective)] } : field;
     }),
   });
+  const tagType = (node: any) => {
+    const fields = tagFields(node);
+    const tag = TYPE_TAGS[node.name.value];
+    return tag ? { ...fields, directives: [...(fields.directives ?? []), tagDirective(tag)] } : fields;
+  };
   return visit(document, {
-    ObjectTypeDefinition: tagFields,
+    ObjectTypeDefinition: tagType,
     ObjectTypeExtension: tagFields,
     InputObjectTypeDefinition: tagFields,
   });
