@@ -47,7 +47,7 @@ export function buildManifest(operations: Operation[] = loadOperations()): Recor
 }
 
 /**
- * A manifest as the tools write it (docs/frontends.md#persisted-documents), each accepted as it
+ * A manifest as the tools write it (docs/frontends.md#persisted-documents-from-the-build-to-the-gateway), each accepted as it
  * comes:
  * - `{ "<sha256 hex>": "<document>" }`: ours (`npm run trusted-documents`), and relay-compiler's
  *   `persistConfig` file with `"algorithm": "SHA256"`;
