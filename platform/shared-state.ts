@@ -13,6 +13,13 @@ import { processMetrics } from "./metrics.js";
  * a command), each use then falls back to its in-process form (counted per use in
  * `shared_state_fallbacks_total`), the first failure of an outage is logged once, and the client
  * reconnects on its own: the uses go back to Redis as soon as it answers again.
+ *
+ * A Redis that holds the connection open and answers nothing (a stopped process, a full network
+ * buffer) would cost every command its own timeout, several per operation. So the first failure
+ * opens a breaker (docs/shared-state.md#a-stuck-redis): while it is open every use falls back at
+ * once, without a command (those waiting for Redis then too), and a PING every PROBE_EVERY_MS (no
+ * use waits for it) closes it when Redis answers again. An operation pays one timeout at most, and
+ * only while the breaker opens.
  */
 
 export interface SharedStateConfig {
@@ -42,11 +49,26 @@ export function loadSharedStateConfig(env: NodeJS.ProcessEnv = process.env): Sha
   return { url, prefix, timeoutMs: e.integer("REDIS_TIMEOUT_MS", 200, 10, 10_000) };
 }
 
+const ABANDONED = Symbol("abandoned");
+
+/** How often an open breaker pings Redis to learn whether it answers again. */
+export const PROBE_EVERY_MS = 1000;
+
 export class SharedState {
   /** null without REDIS_URL */
   readonly redis: Redis | null;
   readonly prefix: string;
   private down = false;
+  /**
+   * The breaker: open from a failed command until a probe answers. Written by hand rather than
+   * with cockatiel (the upstream's breakers): cockatiel's half-open state makes the calls made
+   * meanwhile wait for its trial call, where a use here must never wait on a stuck Redis.
+   */
+  private open = false;
+  private probeAt = 0;
+  private probing = false;
+  /** the uses waiting for Redis now: each falls back at once when the breaker opens */
+  private readonly inFlight = new Set<() => void>();
 
   constructor(
     config: SharedStateConfig,
@@ -88,19 +110,73 @@ export class SharedState {
    */
   async use<T>(use: string, shared: (redis: Redis) => Promise<T>, local: () => T | Promise<T>): Promise<T> {
     if (this.redis === null) return local();
-    if (this.redis.status !== "ready") return this.fallback(use, local);
+    if (this.redis.status !== "ready" || this.broken()) return this.fallback(use, local);
+    // a use in flight when the breaker opens falls back then rather than wait its own timeout
+    let abandon!: () => void;
+    const abandoned = new Promise<typeof ABANDONED>((resolve) => (abandon = () => resolve(ABANDONED)));
+    this.inFlight.add(abandon);
+    const attempt = shared(this.redis);
     try {
-      const result = await shared(this.redis);
-      if (this.down) {
-        this.down = false;
-        this.logger.info("redis is back: shared state resumes");
+      const result = await Promise.race([attempt, abandoned]);
+      if (result === ABANDONED) {
+        attempt.catch(() => undefined);
+        return this.fallback(use, local);
       }
+      this.answered();
       return result;
     } catch (err) {
       if (!(err instanceof Error)) throw err;
       this.failed(use, err);
+      this.trip();
       return this.fallback(use, local);
+    } finally {
+      this.inFlight.delete(abandon);
     }
+  }
+
+  /** Whether the breaker is open (the uses fall back at once); starts a probe when one is due. */
+  get breakerOpen(): boolean {
+    return this.open;
+  }
+
+  private broken(): boolean {
+    if (!this.open) return false;
+    if (!this.probing && performance.now() >= this.probeAt) this.probe(this.redis!);
+    return true;
+  }
+
+  private trip(): void {
+    if (this.open) return;
+    this.open = true;
+    this.probeAt = performance.now() + PROBE_EVERY_MS;
+    for (const abandon of this.inFlight) abandon();
+    this.inFlight.clear();
+    processMetrics().sharedStateBreaker.inc({ state: "open" });
+  }
+
+  /** One PING, bounded by the command timeout; no use waits for it. */
+  private probe(redis: Redis): void {
+    this.probing = true;
+    redis.ping().then(
+      () => {
+        this.probing = false;
+        if (this.open) {
+          this.open = false;
+          processMetrics().sharedStateBreaker.inc({ state: "closed" });
+        }
+        this.answered();
+      },
+      () => {
+        this.probing = false;
+        this.probeAt = performance.now() + PROBE_EVERY_MS;
+      },
+    );
+  }
+
+  private answered(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.logger.info("redis is back: shared state resumes");
   }
 
   private fallback<T>(use: string, local: () => T | Promise<T>): T | Promise<T> {
