@@ -17,8 +17,8 @@ import { processMetrics } from "./metrics.js";
  * A Redis that holds the connection open and answers nothing (a stopped process, a full network
  * buffer) would cost every command its own timeout, several per operation. So the first failure
  * opens a breaker (docs/shared-state.md#a-stuck-redis): while it is open every use falls back at
- * once, without a command (those waiting for Redis then too), and a PING every PROBE_EVERY_MS (no
- * use waits for it) closes it when Redis answers again. An operation pays one timeout at most, and
+ * once, without a command (those waiting for Redis then too), and a PING as it opens, then every
+ * PROBE_EVERY_MS (no use waits for it), closes it when Redis answers again. An operation pays one timeout at most, and
  * only while the breaker opens.
  */
 
@@ -148,10 +148,12 @@ export class SharedState {
   private trip(): void {
     if (this.open) return;
     this.open = true;
-    this.probeAt = performance.now() + PROBE_EVERY_MS;
     for (const abandon of this.inFlight) abandon();
     this.inFlight.clear();
     processMetrics().sharedStateBreaker.inc({ state: "open" });
+    // probed at once: a command that only looked slow (this process's event loop starved past the
+    // command timeout, a pause of Redis's) closes the breaker again within a round trip
+    if (!this.probing) this.probe(this.redis!);
   }
 
   /** One PING, bounded by the command timeout; no use waits for it. */
