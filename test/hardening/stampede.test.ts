@@ -10,11 +10,11 @@ import { loadOperations, operationNamed, pickDemoData } from "../helpers/operati
  * first operation's has answered: sharing fetch by fetch, they sent it again (13 upstream calls for
  * 40 in one run, 100 in another). Here the late ones are made late on purpose: the first operation
  * is sent alone, and the others once its first subgraph fetch has answered, while it still waits
- * for the directory (600 ms a request) in its later rounds. Each identical operation that arrives
+ * for the directory (1.5 s a request) in its later rounds. Each identical operation that arrives
  * while the first is in flight is answered with its answer, at no call.
  */
 
-const LATENCY_MS = 600;
+const LATENCY_MS = 1500;
 
 async function peopleFetches(): Promise<number> {
   const metric = await processMetrics().registry.getSingleMetric("gateway_subgraph_fetches_total")?.get();
