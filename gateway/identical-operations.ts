@@ -64,7 +64,12 @@ export function identicalOperations<C extends BaseContext & { authorization?: st
       let mutation = false;
       return {
         async didResolveSource({ source, request }) {
-          key = JSON.stringify([contextValue.authorization ?? "", source, request.operationName ?? null, request.variables ?? {}]);
+          try {
+            key = JSON.stringify([contextValue.authorization ?? "", source, request.operationName ?? null, request.variables ?? {}]);
+          } catch {
+            // variables nested past the stack: not shared, and refused by the type check as ever
+            return;
+          }
           theirs = running.get(key);
           if (theirs === undefined) {
             let settle!: (answer: Answer | null) => void;

@@ -115,8 +115,8 @@ export class SharedState {
     let abandon!: () => void;
     const abandoned = new Promise<typeof ABANDONED>((resolve) => (abandon = () => resolve(ABANDONED)));
     this.inFlight.add(abandon);
-    const attempt = shared(this.redis);
     try {
+      const attempt = shared(this.redis);
       const result = await Promise.race([attempt, abandoned]);
       if (result === ABANDONED) {
         attempt.catch(() => undefined);
