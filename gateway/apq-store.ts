@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { ApolloServerOptions, BaseContext } from "@apollo/server";
 import { LRUCache } from "lru-cache";
 import { processMetrics } from "../platform/metrics.js";
@@ -19,6 +20,11 @@ type DocumentCache = NonNullable<PersistedQueries["cache"]>;
  *
  * Written over the shared state rather than with Keyv's Redis adapter: the fallback to the process
  * and its counting are the point, and Keyv would turn a Redis outage into misses or errors.
+ *
+ * What Redis answers is not trusted (docs/shared-state.md#what-is-read-from-redis-is-checked): a
+ * document is served for a hash only if it hashes to it, as Apollo checks a document it registers;
+ * one that does not is a miss (`shared_cache_lookups_total{use="apq",result="rejected"}`), and the
+ * client sends the whole document again, which registers it anew.
  */
 export class ApqStore implements DocumentCache {
   private readonly local: LRUCache<string, string>;
@@ -37,8 +43,9 @@ export class ApqStore implements DocumentCache {
       "apq",
       async (redis) => {
         const value = await redis.get(key);
-        processMetrics().sharedCacheLookups.inc({ use: "apq", result: value === null ? "miss" : "hit" });
-        return value ?? undefined;
+        const result = value === null ? "miss" : matchesHash(key, value) ? "hit" : "rejected";
+        processMetrics().sharedCacheLookups.inc({ use: "apq", result });
+        return result === "hit" ? value! : undefined;
       },
       () => this.local.get(key),
     );
@@ -62,4 +69,10 @@ export class ApqStore implements DocumentCache {
     if (this.shared.enabled) await this.shared.use("apq", (redis) => redis.del(key), () => undefined);
     return true;
   }
+}
+
+/** Whether `document` is what the key's hash names: Apollo keys a document by its SHA-256 in hex, after a prefix (`apq:`). */
+function matchesHash(key: string, document: string): boolean {
+  const hash = key.slice(key.lastIndexOf(":") + 1);
+  return createHash("sha256").update(document).digest("hex") === hash;
 }

@@ -34,6 +34,7 @@ import { ErrorCode } from "../platform/error-codes.js";
 import { claimSpeculation, speculate, SpeculationBrake, SPLIT_PART, type SpeculationContext } from "./speculate.js";
 import { introspectionOnly, readManifest, trustedDocuments } from "./trusted-documents.js";
 import { ApqStore } from "./apq-store.js";
+import { identicalOperations } from "./identical-operations.js";
 import { installResultShaping } from "./result-shaping.js";
 import { distinctRepresentations, expandEntities } from "./representations.js";
 import { rateLimitGate, type CallerVerdict } from "./rate-limits.js";
@@ -517,6 +518,8 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
       // so that a bad argument of a field planned after another subgraph's fetch costs nothing; their
       // field rules from the table `npm run schema` writes (docs/graph.md#field-rules)
       inputChecks<GatewayContext>({ ids: currentApiId, fields: fieldRuleChecks(FIELD_RULES), prefix: config.prefix }),
+      // after every check: an identical query of the same caller in flight answers this one
+      identicalOperations<GatewayContext>((ctx) => ctx.deadline),
       operationLog<GatewayContext>(logger, (ctx) => ({ subgraphFetches: ctx.subgraphFetches })),
     ],
   });

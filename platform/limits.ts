@@ -158,7 +158,7 @@ export const ASSUMED_LIST_SIZE = 10;
  * validating it first: unknown fields count as scalars, unknown fragments as empty, a fragment
  * cycle stops where it closes (validation then refuses the document).
  */
-export function measureDocument(document: DocumentNode, schema: GraphQLSchema | undefined, given: Record<string, unknown> = {}): OperationShape {
+export function measureDocument(document: DocumentNode, schema: GraphQLSchema | undefined, given: Record<string, unknown> = {}, options: { gatewayBatches?: boolean } = {}): OperationShape {
   let variables = given;
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
@@ -225,6 +225,16 @@ export function measureDocument(document: DocumentNode, schema: GraphQLSchema | 
     memo.clear();
     const root = d.operation === "query" ? schema?.getQueryType() : d.operation === "mutation" ? schema?.getMutationType() : schema?.getSubscriptionType();
     const m = set(d.selectionSet, root ?? undefined);
+    if (options.gatewayBatches && isEntitiesBatch(d.selectionSet)) {
+      // the gateway's batch of entity fetches for one client operation, which the gateway measured
+      // whole: its root fields are the gateway's, not the client's (docs/decisions.md)
+      let rootAliases = 0;
+      for (const s of d.selectionSet.selections) if (s.kind === Kind.FIELD && s.alias) rootAliases++;
+      m.aliases -= rootAliases;
+      m.fields = 1;
+      m.widest = 0;
+      for (const s of d.selectionSet.selections) if (s.kind === Kind.FIELD && s.selectionSet) m.widest = Math.max(m.widest, set(s.selectionSet, undefined).widest);
+    }
     shape.depth = Math.max(shape.depth, m.depth);
     shape.aliases = Math.max(shape.aliases, m.aliases);
     shape.fieldsPerSelection = Math.max(shape.fieldsPerSelection, m.widest);
@@ -243,6 +253,11 @@ function withDefaults(operation: OperationDefinitionNode, given: Record<string, 
   const variables = { ...given };
   for (const v of defaults) variables[v.variable.name.value] = valueFromASTUntyped(v.defaultValue!, given);
   return variables;
+}
+
+/** Whether every root selection is an `_entities` field: the form of the gateway's entity fetches. */
+function isEntitiesBatch(selectionSet: SelectionSetNode): boolean {
+  return selectionSet.selections.length > 1 && selectionSet.selections.every((s) => s.kind === Kind.FIELD && s.name.value === "_entities");
 }
 
 function fieldOf(parent: GraphQLNamedType | undefined, name: string): GraphQLField<unknown, unknown> | undefined {
@@ -390,8 +405,15 @@ function sizedByVariables(document: DocumentNode): boolean {
  * parses: a syntax error is left to Apollo's own answer) the shape on the document. Runs in the
  * HTTP layer, before Apollo Server parses and validates: an error thrown from an Apollo plugin
  * hook before validation can only become a 500. A refusal is logged as the operation's line.
+ *
+ * `gatewayBatches`: a subgraph that only answers its gateway (SUBGRAPH_SECRET) counts a request of
+ * `_entities` root fields alone as the client operation it is part of: the gateway measured that
+ * operation whole, and batches the entity fetches of its lookups into one request (8 aliased
+ * lookups of an employee's department and establishment are 16 `_entities` fields to
+ * organisation). Its root fields, their aliases and their number are not the client's and are not
+ * counted; everything inside them is, against the same limits.
  */
-export function operationGuard(limits: OperationLimits, schema: () => GraphQLSchema | undefined, logger: Logger) {
+export function operationGuard(limits: OperationLimits, schema: () => GraphQLSchema | undefined, logger: Logger, options: { gatewayBatches?: boolean } = {}) {
   // the texts that passed the checks on the text alone (size, tokens, field merges), parsed: a
   // client sends the same few operations again and again; the shape depends on the variables
   // (`first`) and is measured every time
@@ -408,7 +430,7 @@ export function operationGuard(limits: OperationLimits, schema: () => GraphQLSch
           operation.shape = known.shape;
           return null;
         }
-        const shape = measureDocument(known.document, current, operation.variables);
+        const shape = measureDocument(known.document, current, operation.variables, options);
         checkShape(shape, limits);
         operation.shape = shape;
         if (known.constantShape) {
@@ -425,7 +447,7 @@ export function operationGuard(limits: OperationLimits, schema: () => GraphQLSch
         // Apollo answers the syntax error
       }
       if (document) {
-        const shape = measureDocument(document, schema(), operation.variables);
+        const shape = measureDocument(document, schema(), operation.variables, options);
         checkShape(shape, limits);
         const merges = countFieldMerges(document, limits.fieldMerges);
         if (merges > limits.fieldMerges) throw new OperationLimitError("fieldMerges", limits.fieldMerges, `more than ${limits.fieldMerges}`);

@@ -127,7 +127,14 @@ export class Metrics {
     labelNames: ["use"] as const,
     registers: [this.registry],
   });
-  /** use: apq, etag; result: hit, miss */
+  /** state: open (a Redis command failed: the uses fall back at once), closed (a probe answered) */
+  readonly sharedStateBreaker = new Counter({
+    name: "shared_state_breaker_total",
+    help: "Transitions of a process's Redis breaker: open (a command failed or timed out; every use falls back at once), closed (Redis answered a probe)",
+    labelNames: ["state"] as const,
+    registers: [this.registry],
+  });
+  /** use: apq, etag; result: hit, miss, rejected (an entry that failed its check: a miss) */
   readonly sharedCacheLookups = new Counter({
     name: "shared_cache_lookups_total",
     help: "Lookups of a cache shared through Redis, by use and result",

@@ -4,7 +4,7 @@ import type { Logger } from "./log.js";
 import { processMetrics } from "./metrics.js";
 
 /**
- * Redis as the optional state the replicas share (docs/deploying.md#running-several-replicas): the APQ
+ * Redis as the optional state the replicas share (README "Running several replicas"): the APQ
  * store, the ETag cache, the upstream request budget, the per-client limits and the tokens the
  * directory refused. Without REDIS_URL nothing changes: each use keeps its in-process form.
  *
@@ -13,6 +13,13 @@ import { processMetrics } from "./metrics.js";
  * a command), each use then falls back to its in-process form (counted per use in
  * `shared_state_fallbacks_total`), the first failure of an outage is logged once, and the client
  * reconnects on its own: the uses go back to Redis as soon as it answers again.
+ *
+ * A Redis that holds the connection open and answers nothing (a stopped process, a full network
+ * buffer) would cost every command its own timeout, several per operation. So the first failure
+ * opens a breaker (docs/shared-state.md#a-stuck-redis): while it is open every use falls back at
+ * once, without a command (those waiting for Redis then too), and a PING as it opens, then every
+ * PROBE_EVERY_MS (no use waits for it), closes it when Redis answers again. An operation pays one timeout at most, and
+ * only while the breaker opens.
  */
 
 export interface SharedStateConfig {
@@ -42,11 +49,26 @@ export function loadSharedStateConfig(env: NodeJS.ProcessEnv = process.env): Sha
   return { url, prefix, timeoutMs: e.integer("REDIS_TIMEOUT_MS", 200, 10, 10_000) };
 }
 
+const ABANDONED = Symbol("abandoned");
+
+/** How often an open breaker pings Redis to learn whether it answers again. */
+export const PROBE_EVERY_MS = 1000;
+
 export class SharedState {
   /** null without REDIS_URL */
   readonly redis: Redis | null;
   readonly prefix: string;
   private down = false;
+  /**
+   * The breaker: open from a failed command until a probe answers. Written by hand rather than
+   * with cockatiel (the upstream's breakers): cockatiel's half-open state makes the calls made
+   * meanwhile wait for its trial call, where a use here must never wait on a stuck Redis.
+   */
+  private open = false;
+  private probeAt = 0;
+  private probing = false;
+  /** the uses waiting for Redis now: each falls back at once when the breaker opens */
+  private readonly inFlight = new Set<() => void>();
 
   constructor(
     config: SharedStateConfig,
@@ -99,31 +121,85 @@ export class SharedState {
   /**
    * `shared` against Redis with no in-process form to fall back to: for a use whose guarantee only
    * holds across replicas (the write leases, subgraphs/shared/upstream/record-leases.ts). Redis
-   * configured but not ready, failing or slow throws `SharedStateUnavailable`, logged as `use`
-   * would; without REDIS_URL this is not to be called (`enabled` is false).
+   * configured but not ready, failing, slow or behind an open breaker throws
+   * `SharedStateUnavailable`, logged as `use` would; without REDIS_URL this is not to be called
+   * (`enabled` is false).
    */
   async required<T>(use: string, shared: (redis: Redis) => Promise<T>): Promise<T> {
-    if (this.redis === null || this.redis.status !== "ready") throw new SharedStateUnavailable(use);
+    if (this.redis === null || this.redis.status !== "ready" || this.broken()) throw new SharedStateUnavailable(use);
+    // a use in flight when the breaker opens gives up then rather than wait its own timeout
+    let abandon!: () => void;
+    const abandoned = new Promise<typeof ABANDONED>((resolve) => (abandon = () => resolve(ABANDONED)));
+    this.inFlight.add(abandon);
     try {
-      const result = await shared(this.redis);
+      const attempt = shared(this.redis);
+      const result = await Promise.race([attempt, abandoned]);
+      if (result === ABANDONED) {
+        attempt.catch(() => undefined);
+        throw new SharedStateUnavailable(use);
+      }
       this.answered();
       return result;
     } catch (err) {
-      if (!(err instanceof Error)) throw err;
+      if (!(err instanceof Error) || err instanceof SharedStateUnavailable) throw err;
       this.failed(use, err);
+      this.trip();
       throw new SharedStateUnavailable(use);
+    } finally {
+      this.inFlight.delete(abandon);
     }
   }
 
-  private fallback<T>(use: string, local: () => T | Promise<T>): T | Promise<T> {
-    processMetrics().sharedStateFallbacks.inc({ use });
-    return local();
+  /** Whether the breaker is open (the uses fall back at once); starts a probe when one is due. */
+  get breakerOpen(): boolean {
+    return this.open;
+  }
+
+  private broken(): boolean {
+    if (!this.open) return false;
+    if (!this.probing && performance.now() >= this.probeAt) this.probe(this.redis!);
+    return true;
+  }
+
+  private trip(): void {
+    if (this.open) return;
+    this.open = true;
+    for (const abandon of this.inFlight) abandon();
+    this.inFlight.clear();
+    processMetrics().sharedStateBreaker.inc({ state: "open" });
+    // probed at once: a command that only looked slow (this process's event loop starved past the
+    // command timeout, a pause of Redis's) closes the breaker again within a round trip
+    if (!this.probing) this.probe(this.redis!);
+  }
+
+  /** One PING, bounded by the command timeout; no use waits for it. */
+  private probe(redis: Redis): void {
+    this.probing = true;
+    redis.ping().then(
+      () => {
+        this.probing = false;
+        if (this.open) {
+          this.open = false;
+          processMetrics().sharedStateBreaker.inc({ state: "closed" });
+        }
+        this.answered();
+      },
+      () => {
+        this.probing = false;
+        this.probeAt = performance.now() + PROBE_EVERY_MS;
+      },
+    );
   }
 
   private answered(): void {
     if (!this.down) return;
     this.down = false;
     this.logger.info("redis is back: shared state resumes");
+  }
+
+  private fallback<T>(use: string, local: () => T | Promise<T>): T | Promise<T> {
+    processMetrics().sharedStateFallbacks.inc({ use });
+    return local();
   }
 
   private failed(use: string, err?: Error): void {

@@ -55,6 +55,10 @@ export interface RunningRedis {
   kill(): Promise<void>;
   /** starts it again on the same port, empty */
   restart(): Promise<void>;
+  /** SIGSTOP: the process stops answering, its connections stay open (a stuck Redis) */
+  freeze(): void;
+  /** SIGCONT: it answers again, what it was sent meanwhile included */
+  thaw(): void;
   close(): Promise<void>;
 }
 
@@ -96,6 +100,8 @@ export async function startRedis(): Promise<RunningRedis> {
     port,
     kill: stop,
     restart: start,
+    freeze: () => void (child as ChildProcess | null)?.kill("SIGSTOP"),
+    thaw: () => void (child as ChildProcess | null)?.kill("SIGCONT"),
     async close() {
       await stop();
       rmSync(dir, { recursive: true, force: true });

@@ -131,7 +131,9 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
   const secret = options.secret ? digest(options.secret) : null;
   const scopes = new OperationScopes();
   const load = options.load ?? processLoad;
-  const checkLimits = operationGuard(options.limits ?? DEFAULT_OPERATION_LIMITS, () => options.schema, logger);
+  // with a secret, every request that reaches the check comes from the gateway (handle() refuses
+  // the others), whose batches of entity fetches count as the client operation they serve
+  const checkLimits = operationGuard(options.limits ?? DEFAULT_OPERATION_LIMITS, () => options.schema, logger, { gatewayBatches: secret !== null });
   const readiness = cachedCheck(() => options.upstream.readiness(), options.upstream.config.readyIntervalMs);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
