@@ -28,6 +28,11 @@ type DocumentCache = NonNullable<PersistedQueries["cache"]>;
  */
 export class ApqStore implements DocumentCache {
   private readonly local: LRUCache<string, string>;
+  /**
+   * hashes `document` found in no store a moment ago: the request is then left to Apollo Server,
+   * whose own lookup of the same key is answered from here, once, rather than asked of Redis again
+   */
+  private readonly missed = new LRUCache<string, true>({ max: 10_000, ttl: 1000 });
 
   constructor(
     private readonly shared: SharedState,
@@ -38,6 +43,7 @@ export class ApqStore implements DocumentCache {
   }
 
   async get(key: string): Promise<string | undefined> {
+    if (this.missed.delete(key)) return undefined;
     if (!this.shared.enabled) return this.local.get(key);
     return this.shared.use(
       "apq",
@@ -55,11 +61,15 @@ export class ApqStore implements DocumentCache {
    * The document registered for `hash`, read as Apollo Server reads it (its keys are
    * `apq:<sha256>`: ApolloServer wraps the store in a PrefixingKeyValueCache with this prefix).
    */
-  document(hash: string): Promise<string | undefined> {
-    return this.get(`${APOLLO_APQ_PREFIX}${hash}`);
+  async document(hash: string): Promise<string | undefined> {
+    const key = `${APOLLO_APQ_PREFIX}${hash}`;
+    const document = await this.get(key);
+    if (document === undefined) this.missed.set(key, true);
+    return document;
   }
 
   async set(key: string, value: string): Promise<void> {
+    this.missed.delete(key);
     this.local.set(key, value);
     if (this.shared.enabled) await this.shared.use("apq", (redis) => redis.set(key, value, "EX", this.ttlSeconds), () => undefined);
   }

@@ -1,5 +1,5 @@
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { sha256 } from "../../gateway/trusted-documents.js";
 import { processMetrics } from "../../platform/metrics.js";
 import { loadOperations, operationNamed, pickDemoData, type Demo } from "../helpers/operations.js";
@@ -103,7 +103,8 @@ describe.skipIf(!withRedis)("what is read from Redis is checked", () => {
     const apq = { extensions: { persistedQuery: { version: 1, sha256Hash: hash } } };
     const registered = await post(replicas.bed.replicas[0]!.gateway.url, { query: document, ...apq });
     expect(registered.data.employee.id).toBe(demo.profile.id);
-    expect(await client.get(`${PREFIX}apq:${hash}`)).toBe(document);
+    // Apollo Server registers a document without awaiting its store: the entry lands just after the answer
+    await vi.waitFor(async () => expect(await client.get(`${PREFIX}apq:${hash}`)).toBe(document), { timeout: 5000 });
 
     await client.set(`${PREFIX}apq:${hash}`, other);
     const rejected = await counted("shared_cache_lookups_total", { use: "apq", result: "rejected" });
@@ -117,7 +118,7 @@ describe.skipIf(!withRedis)("what is read from Redis is checked", () => {
     // the client sends the whole document again: registered anew, served
     const again = await post(replicas.bed.replicas[1]!.gateway.url, { query: document, ...apq });
     expect(again.data.employee.id).toBe(demo.profile.id);
-    expect(await client.get(`${PREFIX}apq:${hash}`)).toBe(document);
+    await vi.waitFor(async () => expect(await client.get(`${PREFIX}apq:${hash}`)).toBe(document), { timeout: 5000 });
   });
 
   /** rewrites every shared ETag entry with `change` */
