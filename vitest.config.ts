@@ -44,7 +44,8 @@ export default defineConfig({
     // (83 s of CPU become 28 s); so a fast test changes no global state (process.env, mocks, V8
     // flags), and one that must belongs in `slow`
     poolOptions: { threads: { isolate: false } },
-    setupFiles: ["reflect-metadata"],
+    // readable-names: a test whose name reads "undefined" fails
+    setupFiles: ["reflect-metadata", "./test/helpers/readable-names.ts"],
     // one log line per operation is for operators, not for test output
     env: { LOG_LEVEL: "warn" },
     // `npm test` runs both; `npm run test:fast` (vitest run --project fast) the first alone
