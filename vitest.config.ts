@@ -24,7 +24,6 @@ const slow = [
   "test/replicas/**/*.test.ts",
   "test/shared/limits.test.ts",
   "test/directory/current-scale.test.ts",
-  "test/directory/generate-scale.test.ts",
   // the image, the deployment descriptions and a production-only install
   "test/deploy/**/*.test.ts",
 ];
