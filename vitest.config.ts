@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 
 // graphql ships a CommonJS and an ES build; packages loaded natively (graphql-scalars,
@@ -38,6 +39,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // a worker per core in each pool (vitest's own default is one less: a single worker on 2 cores,
+    // which ran the whole slow project one file at a time once the fast one was done); the slow
+    // files wait on loopback, child processes and backoffs as much as they compute
+    maxWorkers: availableParallelism(),
     // the threads of the fast project (vitest reads pool options from here, not from a project):
     // the files of a worker share the modules it has loaded instead of loading them afresh each
     // (83 s of CPU become 28 s); so a fast test changes no global state (process.env, mocks, V8
