@@ -9,8 +9,8 @@ const graphqlMain = createRequire(import.meta.url).resolve("graphql");
 /**
  * The tests that take long, measured (vitest's per-file durations and the CPU time of a run of each
  * folder): child processes, the gateway and its composition, the hostile corpus and the soak,
- * companies of a thousand employees, and the subgraphs' own suites (each file starts a subgraph and
- * loads type-graphql and Apollo Server afresh). `npm run test:fast` runs the rest.
+ * companies of a thousand employees and more. The subgraphs' own suites are a project of their own
+ * (SUBGRAPH_SUITES). `npm run test:fast` runs the rest.
  */
 const slow = [
   "test/**/main.test.ts",
@@ -18,9 +18,6 @@ const slow = [
   "test/gateway/!(config).test.ts",
   "test/hardening/**/*.test.ts",
   "test/schema/**/*.test.ts",
-  "test/people/**/*.test.ts",
-  "test/organisation/**/*.test.ts",
-  "test/legacy-time/**/*.test.ts",
   // two stacks of replicas and real redis-servers
   "test/replicas/**/*.test.ts",
   "test/shared/limits.test.ts",
@@ -28,6 +25,14 @@ const slow = [
   // the image, the deployment descriptions and a production-only install
   "test/deploy/**/*.test.ts",
 ];
+/**
+ * The subgraphs' own suites (each file starts a subgraph and its directory): long, so not in
+ * `fast`, but, like `fast`, in worker threads that share the modules they have loaded, so that
+ * type-graphql, Apollo Server and the subgraphs load once per thread rather than once per file (in
+ * isolated forks: 58 s of CPU for test/organisation, 26 s so; 68 s for the three folders together).
+ * The same rule as `fast`'s holds: a test here changes no global state.
+ */
+const SUBGRAPH_SUITES = ["test/people/**/*.test.ts", "test/organisation/**/*.test.ts", "test/legacy-time/**/*.test.ts"];
 // the browser tests need Chromium: `npm run test:browser` (vitest.browser.config.ts)
 const exclude = [...configDefaults.exclude, "test/browser/**"];
 
@@ -43,7 +48,7 @@ export default defineConfig({
     // which ran the whole slow project one file at a time once the fast one was done); the slow
     // files wait on loopback, child processes and backoffs as much as they compute
     maxWorkers: availableParallelism(),
-    // the threads of the fast project (vitest reads pool options from here, not from a project):
+    // the threads of the fast and subgraphs projects (vitest reads pool options from here, not from a project):
     // the files of a worker share the modules it has loaded instead of loading them afresh each
     // (83 s of CPU become 28 s); so a fast test changes no global state (process.env, mocks, V8
     // flags), and one that must belongs in `slow`
@@ -52,7 +57,7 @@ export default defineConfig({
     setupFiles: ["reflect-metadata", "./test/helpers/readable-names.ts"],
     // one log line per operation is for operators, not for test output
     env: { LOG_LEVEL: "warn" },
-    // `npm test` runs both; `npm run test:fast` (vitest run --project fast) the first alone
+    // `npm test` runs the three; `npm run test:fast` (vitest run --project fast) the first alone
     projects: [
       // (an `include` or `exclude` here would be added to one at the top, so there is none at the top)
       {
@@ -60,12 +65,13 @@ export default defineConfig({
         test: {
           name: "fast",
           include: ["test/**/*.test.ts"],
-          exclude: [...exclude, ...slow],
+          exclude: [...exclude, ...slow, ...SUBGRAPH_SUITES],
           // in worker threads that do not isolate their files (poolOptions.threads above)
           pool: "threads",
         },
       },
       { extends: true, test: { name: "slow", include: slow, exclude } },
+      { extends: true, test: { name: "subgraphs", include: SUBGRAPH_SUITES, exclude, pool: "threads" } },
     ],
   },
 });
