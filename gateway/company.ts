@@ -1,7 +1,7 @@
 import { composeServices } from "@apollo/composition";
 import { Kind, parse, type ConstDirectiveNode, type DocumentNode } from "graphql";
 import { readFile } from "node:fs/promises";
-import { ownTypeNames } from "../subgraphs/shared/graphql/namespace.js";
+import { ownTypeNames } from "../platform/own-types.js";
 import { COMMITTED_PREFIX, CompositionError, DEFAULT_ROUTING_URLS } from "./compose.js";
 import { SUBGRAPH_NAMES } from "./config.js";
 

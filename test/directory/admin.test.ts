@@ -166,10 +166,11 @@ describe("fault injection", () => {
   });
 
   it("faults do not touch the admin routes", async () => {
-    await setFaults({ errorRate: 1, latencyMs: 300 });
+    // a latency no admin answer comes near even on a busy machine: one that waited it would take longer
+    await setFaults({ errorRate: 1, latencyMs: 10_000 });
     const start = performance.now();
     expect((await admin("GET", "/_admin/stats")).status).toBe(200);
-    expect(performance.now() - start).toBeLessThan(250);
+    expect(performance.now() - start).toBeLessThan(10_000);
   });
 });
 

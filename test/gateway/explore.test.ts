@@ -204,7 +204,11 @@ describe("subgraph landing pages", () => {
     expect(() => subgraphLandingPage({ SUBGRAPH_LANDING_PAGE: value })).toThrow(/SUBGRAPH_LANDING_PAGE/);
   });
 
-  it.each([[undefined, false], ["", false], ["none", false], ["sandbox", true]] as const)("SUBGRAPH_LANDING_PAGE=%s reads as %s", (value, expected) => {
+  it("SUBGRAPH_LANDING_PAGE unset reads as false", () => {
+    expect(subgraphLandingPage({})).toBe(false);
+  });
+
+  it.each([["", false], ["none", false], ["sandbox", true]] as const)("SUBGRAPH_LANDING_PAGE=%j reads as %s", (value, expected) => {
     expect(subgraphLandingPage({ SUBGRAPH_LANDING_PAGE: value })).toBe(expected);
   });
 });

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { parse, print } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ownTypeNames, prefixOperation } from "../../subgraphs/shared/graphql/namespace.js";
+import { ownTypeNames } from "../../platform/own-types.js";
+import { prefixOperation } from "../../subgraphs/shared/graphql/namespace.js";
 import { encodeNodeId } from "../../subgraphs/shared/graphql/node.js";
 import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";

@@ -4,14 +4,16 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 
 /**
- * A bounded soak: for SOAK_MS, callers of different visibility (forward mode: demo-client sees
+ * A bounded soak: for SOAK_OPS operations, callers of different visibility (forward mode: demo-client sees
  * everyone, demo-limited one establishment) send a mix of reads and writes through the gateway
  * while the directory answers 5% 503s, then 5% 429s, with 1% hung requests throughout. Asserted:
  * no answer leaks across callers, no acknowledged write is lost, the process stays responsive,
  * and memory comes back near its level once the load stops.
  */
 
-const SOAK_MS = 20_000;
+// a count, not a time: a busy machine takes longer over the same work instead of doing less of it
+// (it was 20 s: about 450 operations on a loaded machine, a few thousand on a quiet one)
+const SOAK_OPS = 600;
 const CONCURRENCY = 8;
 const ENTRY = "100095";
 
@@ -118,21 +120,23 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
       for (const op of operations) await op();
       const before = settle();
 
-      const started = performance.now();
+      let loading = true;
       let worstHealth = 0;
       const health = (async () => {
-        while (performance.now() - started < SOAK_MS) {
+        while (loading) {
           const t = performance.now();
           await fetch(new URL("/health", stack.gateway.url)).then((r) => r.arrayBuffer());
           worstHealth = Math.max(worstHealth, performance.now() - t);
           await new Promise((r) => setTimeout(r, 100));
         }
       })();
-      /** the callers, until `until` ms after the start */
+      /** the callers, until `until` operations have been sent since the start */
+      let sent = 0;
       const load = (until: number) =>
         Promise.all(
           Array.from({ length: CONCURRENCY }, async () => {
-            while (performance.now() - started < until) {
+            while (sent < until) {
+              sent++;
               const t = performance.now();
               await pick(operations)();
               counts.ops++;
@@ -142,10 +146,11 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
         );
       // two halves of the same load: 503s, then 429s; memory is read between them
       stack.directory.faults.set({ errorRate: 0.05, errorStatus: 503, hangRate: 0.01 });
-      await load(SOAK_MS / 2);
+      await load(SOAK_OPS / 2);
       const half = settle();
       stack.directory.faults.set({ errorRate: 0.05, errorStatus: 429, hangRate: 0.01 });
-      await load(SOAK_MS);
+      await load(SOAK_OPS);
+      loading = false;
       await health;
       stack.directory.faults.clear();
 
@@ -161,7 +166,7 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
       const mb = (n: number) => Math.round((n / 2 ** 20) * 10) / 10;
       console.log(
         JSON.stringify({
-          soakMs: SOAK_MS,
+          soakOps: SOAK_OPS,
           ...counts,
           worstMs: Math.round(counts.worstMs),
           worstHealthMs: Math.round(worstHealth),
@@ -171,7 +176,6 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
         }),
       );
       expect(leaks).toEqual([]);
-      expect(counts.ops).toBeGreaterThan(200);
       expect(counts.writesAcknowledged).toBeGreaterThan(5);
       expect(counts.ok).toBeGreaterThan(counts.errors);
       // every answer came back within the subgraph deadline plus the gateway's own work

@@ -70,7 +70,8 @@ const JOB_POSITION_EDGES = [
   { typename: "OccupationCategory", filter: "occupationCategory.id", key: (p: any) => p.occupationCategoryId, own: "occupationCategoryIds" },
 ] as const;
 
-describe.each(JOB_POSITION_EDGES)("$typename.jobPositions", ({ typename, filter, key, own }) => {
+// (`%s.jobPositions` of the typename: vitest would read "$typename.jobPositions" as a property path)
+describe.each(JOB_POSITION_EDGES.map((edge) => [edge.typename, edge] as const))("%s.jobPositions", (typename, { filter, key, own }) => {
   it("pages through the REST list filtered by the parent, with its totalCount", async () => {
     const [parent] = commonest(positions(), key, 1);
     const expected = await restIds(`job-positions?${filter}=${parent}`);
@@ -162,7 +163,7 @@ const EMPLOYEE_EDGES = [
   { typename: "EmploymentTemplate", filter: "applicableEmployment.template.id", own: "employmentTemplateIds" },
 ] as const;
 
-describe.each(EMPLOYEE_EDGES)("$typename.employees", ({ typename, filter, own }) => {
+describe.each(EMPLOYEE_EDGES.map((edge) => [edge.typename, edge] as const))("%s.employees", (typename, { filter, own }) => {
   /** the parents with employees, most employees first */
   async function parents(): Promise<Array<{ id: string; count: number }>> {
     const company = stack.directory.company;

@@ -40,8 +40,11 @@ describe("the logger", () => {
     expect(lines[0]!.line).toMatchObject({ msg: "real", level: "info", component: "test" });
   });
 
+  it("LOG_LEVEL unset is info", () => {
+    expect(readLogLevel({})).toBe("info");
+  });
+
   it.each([
-    [undefined, "info"],
     ["", "info"],
     ["DEBUG", "debug"],
     [" warn ", "warn"],

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { subgraphModules } from "../../scripts/subgraphs.js";
 import { ConfigError, graphPrefix } from "../../platform/config.js";
 import { subgraphSdl } from "../../subgraphs/shared/graphql/federation.js";
-import { ownTypeNames } from "../../subgraphs/shared/graphql/namespace.js";
+import { ownTypeNames } from "../../platform/own-types.js";
 
 /**
  * The facade in a company supergraph: beside a company subgraph that extends its entities by key

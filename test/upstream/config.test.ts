@@ -140,7 +140,8 @@ describe("upstream configuration", () => {
     [{ ...SERVICE, DIRECTORY_CLIENT_ID: "" }, "DIRECTORY_CLIENT_ID"],
     [{ ...SERVICE, DIRECTORY_CLIENT_SECRET: undefined }, "DIRECTORY_CLIENT_SECRET"],
     [{ ...SERVICE, DIRECTORY_API_KEY: undefined }, "DIRECTORY_API_KEY"],
-  ])("a wrong or missing variable is named in the error (%o)", (env, variable) => {
+    // titled by the variables set (JSON leaves out the one missing), not `undefined`
+  ].map(([env, variable]) => [variable, JSON.stringify(env), env] as const))("a wrong or missing %s is named in the error (%s)", (variable, _, env) => {
     const err = configError(env as NodeJS.ProcessEnv);
     expect(err.message).toContain(variable);
     expect(err.variable).toBe(variable);

@@ -1,5 +1,6 @@
 import { GRAPH_PREFIX_PATTERN, rootFieldPrefix } from "../../../platform/config.js";
-import { GraphQLObjectType, GraphQLScalarType, Kind, specifiedScalarTypes, visit, type DocumentNode } from "graphql";
+import { ownTypeNames } from "../../../platform/own-types.js";
+import { GraphQLObjectType, GraphQLScalarType, Kind, visit, type DocumentNode } from "graphql";
 
 /**
  * Namespacing for a company supergraph (`GRAPH_PREFIX`): every type the facade owns (objects,
@@ -11,29 +12,12 @@ import { GraphQLObjectType, GraphQLScalarType, Kind, specifiedScalarTypes, visit
  */
 
 
-/** Names that are not the facade's: GraphQL's own scalars, root types, federation's machinery. */
-const NOT_OURS = new Set<string>([...specifiedScalarTypes.map((s) => s.name), "Query", "Mutation", "Subscription"]);
-const MACHINERY = /^(_|link__|federation__|join__)/;
-
-
 /** `employee` under `Dir` -> `dirEmployee` */
 export function prefixedRootField(prefix: string, field: string): string {
   return rootFieldPrefix(prefix) + field[0]!.toUpperCase() + field.slice(1);
 }
 
 type Resolvers = Record<string, any>;
-
-/** The types a schema document defines that the prefix applies to. */
-export function ownTypeNames(document: DocumentNode): Set<string> {
-  const own = new Set<string>();
-  for (const definition of document.definitions) {
-    if ("name" in definition && definition.name && definition.kind !== Kind.DIRECTIVE_DEFINITION) {
-      const name = definition.name.value;
-      if (!NOT_OURS.has(name) && !MACHINERY.test(name)) own.add(name);
-    }
-  }
-  return own;
-}
 
 /** The document and resolver map with the facade's types and root fields renamed under `prefix`. */
 export function namespaceSubgraph(document: DocumentNode, resolvers: Resolvers, prefix: string): { document: DocumentNode; resolvers: Resolvers } {
