@@ -21,7 +21,7 @@ import { randomUUID } from "node:crypto";
 import { Logger } from "../platform/log.js";
 import { InFlight } from "../platform/inflight.js";
 import { processLifecycle } from "../platform/lifecycle.js";
-import { cachedCheck, type Readiness } from "../platform/readiness.js";
+import { cachedCheck, probeUrl, type Readiness } from "../platform/readiness.js";
 import { operationLog } from "../platform/operation-log.js";
 import { currentApiId, inputChecks } from "../platform/input-checks.js";
 import { fieldRuleChecks, parseFieldRules } from "../platform/field-rules.js";
@@ -597,20 +597,14 @@ async function readSupergraph(path: string, prefix: string | null): Promise<stri
 }
 
 /**
- * `/ready`: every subgraph is ready (its `/ready`: its upstream answers and no breaker of it is
- * open). A subgraph that has no `/ready` (another team's, 404) counts as ready when its `/health`
- * answers.
+ * `/ready` (platform/readiness.ts): every subgraph answers its `/ready` (started, not draining; a
+ * subgraph's upstream is not part of it). A subgraph that has no `/ready` (another team's, 404)
+ * counts as ready when its `/health` answers.
  */
 async function checkSubgraphs(config: GatewayConfig): Promise<Readiness> {
   const probe = async (name: SubgraphName, path: string): Promise<string> => {
-    try {
-      const res = await fetch(new URL(path, config.subgraphUrls[name]), { signal: AbortSignal.timeout(2000) });
-      await res.body?.cancel();
-      if (res.status === 404 && path === "/ready") return probe(name, "/health");
-      return res.ok ? "ok" : `status ${res.status}`;
-    } catch (err) {
-      return (err as Error).name === "TimeoutError" ? "timeout" : "unreachable";
-    }
+    const state = await probeUrl(new URL(path, config.subgraphUrls[name]), 2000);
+    return state === "status 404" && path === "/ready" ? probe(name, "/health") : state;
   };
   const entries = await Promise.all(SUBGRAPH_NAMES.map(async (name) => [name, await probe(name, "/ready")] as const));
   return { ready: entries.every(([, state]) => state === "ok"), checks: Object.fromEntries(entries) };

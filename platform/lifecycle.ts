@@ -128,7 +128,7 @@ export function stopOnSignals(options: {
  */
 export function shutdownGate(lifecycle: Lifecycle, req: IncomingMessage, res: ServerResponse): boolean {
   const path = (req.url ?? "/").split("?")[0];
-  if (path === "/health") return false;
+  if (path === "/health" || path.startsWith("/health/")) return false;
   if (path === "/ready") {
     if (lifecycle.ready) return false;
     sendJson(res, 503, { status: "draining" }, { connection: "close" });

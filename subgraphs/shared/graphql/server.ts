@@ -83,7 +83,11 @@ export interface RunningSubgraph {
   close(): Promise<void>;
 }
 
-/** Serves one subgraph over HTTP: GraphQL at `/` and `/graphql`, liveness at `/health`, readiness at `/ready` (its upstream). */
+/**
+ * Serves one subgraph over HTTP: GraphQL at `/` and `/graphql`, liveness at `/health`, readiness at
+ * `/ready` (serving, not draining), its upstream's state at `/health/upstream` and in `upstream_up`
+ * (platform/readiness.ts).
+ */
 export async function startSubgraph(options: SubgraphServerOptions): Promise<RunningSubgraph> {
   const logger = options.logger ?? new Logger(options.name);
   const ids = options.ids ?? currentApiId;
@@ -129,7 +133,8 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
   const scopes = new OperationScopes();
   const load = options.load ?? processLoad;
   const checkLimits = operationGuard(options.limits ?? DEFAULT_OPERATION_LIMITS, () => options.schema, logger);
-  const readiness = cachedCheck(() => options.upstream.readiness(), options.upstream.config.readyIntervalMs);
+  const upstreamCheck = cachedCheck(() => options.upstream.readiness(), options.upstream.config.readyIntervalMs);
+  const unwatchCheck = processMetrics().watchUpstreamCheck(options.name, upstreamCheck);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const received = performance.now();
@@ -137,9 +142,11 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     if (url.pathname === "/health") return sendJson(res, 200, { status: "ok", subgraph: options.name });
     // for the scraper, which carries no subgraph secret
     if (url.pathname === "/metrics") return processMetrics().scrape(res);
-    if (url.pathname === "/ready") {
-      const { ready, checks } = await readiness();
-      return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "unavailable", subgraph: options.name, upstream: checks });
+    // draining answers 503 before this (platform/lifecycle.ts shutdownGate)
+    if (url.pathname === "/ready") return sendJson(res, 200, { status: "ready", subgraph: options.name });
+    if (url.pathname === "/health/upstream") {
+      const { ready, checks } = await upstreamCheck();
+      return sendJson(res, ready ? 200 : 503, { status: ready ? "ok" : "unavailable", subgraph: options.name, upstream: checks });
     }
     if (url.pathname !== "/" && url.pathname !== "/graphql") {
       return sendJson(res, 404, { errors: [{ message: "Not found" }] });
@@ -176,6 +183,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     url: `${http.origin}/graphql`,
     port: http.port,
     async close() {
+      unwatchCheck();
       await http.close();
       await apollo.stop();
     },
