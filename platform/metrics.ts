@@ -142,6 +142,17 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly tracingExportFailures = new Counter({
+    name: "tracing_export_failures_total",
+    help: "Span batches the OTLP exporter failed to send (OTEL_EXPORTER_OTLP_*)",
+    registers: [this.registry],
+  });
+  readonly tracingSpansDropped = new Counter({
+    name: "tracing_spans_dropped_total",
+    help: "Spans lost with the batches the OTLP exporter failed to send",
+    registers: [this.registry],
+  });
+
   private readonly upstreams = new Set<UpstreamGauges>();
   private readonly upstreamChecks = new Map<string, () => Promise<{ ready: boolean }>>();
   private readonly names = new Set<string>();

@@ -59,7 +59,7 @@ describe("a production-only install", () => {
       GATEWAY_PORT: gatewayPort!,
     };
     const hosts: Record<string, string> = { directory: directoryPort!, people: peoplePort!, organisation: organisationPort!, "legacy-time": legacyTimePort! };
-    const secrets: Record<string, string> = { SUBGRAPH_SECRET: "production-test-secret", SUBGRAPH_CURSOR_SECRET: "production-test-cursor-secret" };
+    const secrets: Record<string, string> = { SUBGRAPH_SECRET: "production-test-subgraph-secret-0123456789", SUBGRAPH_CURSOR_SECRET: "production-test-cursor-secret-0123456789" };
     /** compose's value with its ${VAR:-default} and ${VAR:?message} resolved, and service names replaced by loopback ports */
     const resolve = (value: string) =>
       value

@@ -91,8 +91,14 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
   let debugErrors: boolean;
   let tracing: Tracing | null;
   let shutdown: ShutdownSettings;
+  let production: boolean;
+  let secret: string | null;
+  let host: string;
   try {
     logger = new Logger(module.name, readLogLevel());
+    production = isProduction();
+    secret = subgraphSecret();
+    host = listenHost();
     port = new Environment().port(module.portVariable, module.defaultPort);
     prefix = graphPrefix();
     limits = loadOperationLimits();
@@ -111,13 +117,13 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     running = await startSubgraphModule(module, {
       upstream,
       port,
-      host: listenHost(),
-      secret: subgraphSecret(),
+      host,
+      secret,
       landingPage,
       logger,
       prefix,
       limits,
-      production: isProduction(),
+      production,
       debugErrors,
       lifecycle: processLifecycle,
     });
