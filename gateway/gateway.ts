@@ -15,7 +15,7 @@ import { operationGuard } from "../platform/limits.js";
 import { DEADLINE_HEADER, LOAD_HEADER, OPERATION_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
 import { processMetrics } from "../platform/metrics.js";
 import { processLoad, type LoadMeter } from "../platform/load.js";
-import { injectTraceContext, responseRequestId } from "../platform/request-scope.js";
+import { endClientSpan, injectTraceContext, responseRequestId, startClientSpan } from "../platform/request-scope.js";
 import { loadOperations, OPERATIONS_DIR } from "./operations.js";
 import { randomUUID } from "node:crypto";
 import { Logger } from "../platform/log.js";
@@ -113,10 +113,13 @@ async function fetchWithinDeadline(subgraph: string, url: string, init: RequestI
   let answer: SubgraphAnswer;
   const metrics = processMetrics();
   const stopTimer = metrics.subgraphFetchDuration.startTimer({ subgraph });
+  // the hop's CLIENT span, under @apollo/gateway's (INTERNAL) `gateway.fetch`: one per request sent
+  const span = startClientSpan("POST", subgraphTarget(url), { "directory_graph.subgraph": subgraph }, init.headers);
   try {
     answer = await post(url, init, deadline, read);
   } catch (err) {
     const timeout = err instanceof DeadlineExceededError;
+    endClientSpan(span, { failure: timeout ? "timeout" : "unreachable" });
     metrics.subgraphFetches.inc({ subgraph, status: timeout ? "timeout" : "error" });
     stopTimer();
     if (timeout) throw err;
@@ -124,6 +127,7 @@ async function fetchWithinDeadline(subgraph: string, url: string, init: RequestI
     // ENOTFOUND, ...): retryable, and named without its address
     throw new SubgraphUnavailableError(subgraph);
   }
+  endClientSpan(span, { status: answer.status });
   metrics.subgraphFetches.inc({ subgraph, status: String(answer.status) });
   stopTimer();
   if (answer.status === 502 || answer.status === 503 || answer.status === 504) throw new SubgraphUnavailableError(subgraph);

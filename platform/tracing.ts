@@ -1,7 +1,9 @@
 import { context, propagation, trace } from "@opentelemetry/api";
 import { ConfigError, Environment, excerpt } from "./config.js";
 import { setTracingOn, tracingOn } from "./request-scope.js";
+import { randomUUID } from "node:crypto";
 import { Logger } from "./log.js";
+import packageJson from "../package.json" with { type: "json" };
 import { processMetrics } from "./metrics.js";
 
 /**
@@ -112,14 +114,19 @@ export interface Tracing {
 export async function startTracing(settings: TracingSettings | null, logger: Logger = new Logger("tracing")): Promise<Tracing | null> {
   if (!settings || tracingOn()) return null;
   // loaded only when tracing is on: a process that does not trace does not pay for the SDK
-  const [{ detectResources, envDetector, resourceFromAttributes }, { BatchSpanProcessor, NodeTracerProvider }] = await Promise.all([
+  const [{ defaultResource, detectResources, envDetector, resourceFromAttributes }, { BatchSpanProcessor, NodeTracerProvider }] = await Promise.all([
     import("@opentelemetry/resources"),
     import("@opentelemetry/sdk-trace-node"),
   ]);
   const { OTLPTraceExporter } = settings.protocol === "http/json" ? await import("@opentelemetry/exporter-trace-otlp-http") : await import("@opentelemetry/exporter-trace-otlp-proto");
   const exporter = reportingFailures(new OTLPTraceExporter({ url: settings.url }), logger);
-  const resource = detectResources({ detectors: [envDetector] }).merge(resourceFromAttributes({ "service.name": settings.serviceName }));
-  const provider = new NodeTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(exporter)] });
+  // the SDK's telemetry.sdk.*, this build's version and this process's instance id, which
+  // OTEL_RESOURCE_ATTRIBUTES may override; the service name OTEL_SERVICE_NAME or the component's
+  const resource = defaultResource()
+    .merge(resourceFromAttributes({ "service.version": packageJson.version, "service.instance.id": randomUUID() }))
+    .merge(detectResources({ detectors: [envDetector] }))
+    .merge(resourceFromAttributes({ "service.name": settings.serviceName }));
+  const provider = new NodeTracerProvider({ resource, spanProcessors: [apolloAttributesNamespaced, new BatchSpanProcessor(exporter)] });
   // the AsyncLocalStorage context manager and the W3C trace-context and baggage propagators
   provider.register();
   setTracingOn(true);
@@ -165,3 +172,28 @@ function reportingFailures<E extends SpanExporter>(exporter: E, logger: Logger):
     });
   return exporter;
 }
+
+/** @apollo/gateway's tracer (its spans: gateway.request, .plan, .fetch...) */
+const APOLLO_GATEWAY_SCOPE = "apollo/gateway-js";
+
+/**
+ * @apollo/gateway's attributes outside any namespace, put in ours before the span is exported:
+ * `service` (the subgraph of a `gateway.fetch`) becomes `directory_graph.subgraph`, and
+ * `operationName`, a copy of `graphql.operation.name` it keeps for old tools, is dropped. The
+ * library sets both when it starts its spans and offers no option; the SDK's span has no way to
+ * remove an attribute, hence the `delete` on its attribute map, while the span is still open
+ * (`onEnding`).
+ */
+const apolloAttributesNamespaced = {
+  onStart() {},
+  onEnding(span: { instrumentationScope: { name: string }; attributes: Record<string, unknown>; setAttribute(key: string, value: string): unknown }) {
+    if (span.instrumentationScope.name !== APOLLO_GATEWAY_SCOPE) return;
+    const attributes = span.attributes;
+    if (typeof attributes.service === "string") span.setAttribute("directory_graph.subgraph", attributes.service);
+    delete attributes.service;
+    delete attributes.operationName;
+  },
+  onEnd() {},
+  forceFlush: () => Promise.resolve(),
+  shutdown: () => Promise.resolve(),
+};
