@@ -502,7 +502,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://gateway.local").pathname;
     if (path === "/health") return sendJson(res, 200, { status: "ok" });
-    if (path === "/metrics") return processMetrics().scrape(res);
+    if (path === "/metrics" && !processMetrics().onOwnPort) return processMetrics().scrape(res);
     if (path === "/ready") {
       const { ready, checks } = await readiness();
       return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "unavailable", subgraphs: checks });

@@ -153,6 +153,9 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** true once METRICS_PORT serves `/metrics` (metrics-port.ts): the components' own ports then answer 404 there */
+  onOwnPort = false;
+
   private readonly upstreams = new Set<UpstreamGauges>();
   private readonly upstreamChecks = new Map<string, () => Promise<{ ready: boolean }>>();
   private readonly names = new Set<string>();

@@ -8,13 +8,14 @@ import { parse } from "yaml";
 import { COMPONENTS } from "../../scripts/build.mjs";
 import { freePorts, killAll, runCommand, type ScriptProcess } from "../helpers/process.js";
 import { postGraphQL } from "../helpers/stack.js";
+import { startRedis, type RunningRedis } from "../helpers/replicas.js";
 
 /**
  * What the image does, without a container runtime: a clean copy of the project's files, a
  * production-only install (`npm ci --omit=dev`, the Dockerfile's), the bundles built
  * (`node scripts/build.mjs`), and every component started with the image's commands as the
  * compose file gives them, wired as the compose file wires them (ports on loopback instead of
- * service names). The gateway answers an operation through them all; each stops on SIGTERM with 0.
+ * service names; compose's Redis is the machine's redis-server). The gateway answers an operation through them all; each stops on SIGTERM with 0.
  */
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -33,8 +34,11 @@ beforeAll(() => {
   execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: copy, stdio: "pipe" });
 }, 300_000);
 
+let redis: RunningRedis | undefined;
+
 afterAll(async () => {
   await killAll();
+  await redis?.close();
   if (copy) rmSync(copy, { recursive: true, force: true });
 });
 
@@ -64,9 +68,12 @@ describe("a production-only install", () => {
     const resolve = (value: string) =>
       value
         .replace(/\$\{([A-Z_]+):([-?])([^}]*)\}/g, (_m, name: string, kind: string, fallback: string) => secrets[name] ?? (kind === "-" ? fallback : ""))
-        .replace(/http:\/\/([a-z-]+):\d+/g, (m, host: string) => (hosts[host] ? `http://127.0.0.1:${hosts[host]}` : m));
+        .replace(/http:\/\/([a-z-]+):\d+/g, (m, host: string) => (hosts[host] ? `http://127.0.0.1:${hosts[host]}` : m))
+        .replace(/^redis:\/\/redis:6379$/, () => redis!.url);
+    redis = await startRedis();
     const started: Record<string, ScriptProcess> = {};
     for (const [name, service] of Object.entries(compose.services)) {
+      if (name === "redis") continue;
       const env = Object.fromEntries(Object.entries(service.environment).map(([k, v]) => [k, resolve(String(v))]));
       for (const variable of Object.keys(env)) if (ports[variable]) env[variable] = ports[variable]!;
       // loopback is enough here, and a wildcard would take the port on every interface of the machine
