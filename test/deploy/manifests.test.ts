@@ -54,12 +54,17 @@ describe("Dockerfile", () => {
   const dockerfile = read("Dockerfile");
   const stages = [...dockerfile.matchAll(/^FROM (\S+)/gm)].map((m) => m[1]);
 
-  it("builds on the supported Node LTS slim image, in two stages", () => {
-    const engines = (JSON.parse(read("package.json")) as { engines: { node: string } }).engines.node;
-    const major = /^>=(\d+)\./.exec(engines)![1];
-    expect(stages).toEqual([`node:${major}-slim`, `node:${major}-slim`]);
+  it("builds on the supported Node LTS slim image pinned by digest, in two stages", () => {
+    const pkg = JSON.parse(read("package.json")) as { engines: { node: string }; devDependencies: Record<string, string> };
+    const major = /^>=(\d+)\./.exec(pkg.engines.node)![1];
+    expect(stages).toHaveLength(2);
+    for (const stage of stages) expect(stage).toMatch(new RegExp(`^node:${major}-slim@sha256:[0-9a-f]{64}$`));
+    expect(stages[1]).toBe(stages[0]);
     expect(dockerfile).toMatch(/^RUN npm ci --omit=dev\b/m);
     expect(dockerfile).toMatch(/^RUN node scripts\/build\.mjs$/m);
+    // the tracer of the runtime files at package.json's version, outside the install
+    expect(dockerfile).toContain(`npm install --prefix /tools --no-save --no-audit --no-fund @vercel/nft@${pkg.devDependencies["@vercel/nft"]}`);
+    expect(dockerfile).toMatch(/^RUN NFT_MODULE=\/tools\/node_modules\/@vercel\/nft\/out\/index\.js node scripts\/runtime\.mjs \/runtime$/m);
   });
 
   it("runs as a non-root user, node started directly, with a HEALTHCHECK on /health", () => {
@@ -70,9 +75,14 @@ describe("Dockerfile", () => {
     expect(dockerfile).toMatch(/^HEALTHCHECK .* CMD \["node", "scripts\/healthcheck\.mjs"\]$/m);
   });
 
-  it("copies what the bundles read at run time", () => {
-    for (const path of ["schema", "operations", "gateway/explorer", "scripts/healthcheck.mjs", "dist", "node_modules"]) {
-      expect(dockerfile).toMatch(new RegExp(`^COPY (--from=build /app/)?${path} \\./${path}$`, "m"));
+  it("the runtime stage holds the runtime files alone (scripts/runtime.mjs), with what the build stage needs for them", async () => {
+    const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf("\nFROM "));
+    expect([...runtimeStage.matchAll(/^COPY .*$/gm)].map((m) => m[0])).toEqual(["COPY --from=build /runtime ./"]);
+    const { PROJECT_FILES } = await import("../../scripts/runtime.mjs");
+    const buildStage = dockerfile.slice(0, dockerfile.lastIndexOf("\nFROM "));
+    for (const path of PROJECT_FILES.filter((p) => p !== "dist")) {
+      const top = path.split("/")[0]!;
+      expect(buildStage, path).toMatch(new RegExp(`^COPY ${top} \\./${top}$`, "m"));
     }
   });
 });
