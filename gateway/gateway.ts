@@ -16,13 +16,13 @@ import { CALLER_PATH, DEADLINE_HEADER, LOAD_HEADER, OPERATION_HEADER, REQUEST_ID
 import { canonicalAuthorization, isBearer } from "../platform/credentials.js";
 import { processMetrics } from "../platform/metrics.js";
 import { processLoad, type LoadMeter } from "../platform/load.js";
-import { injectTraceContext, responseRequestId } from "../platform/request-scope.js";
+import { endClientSpan, injectTraceContext, responseRequestId, startClientSpan } from "../platform/request-scope.js";
 import { loadOperations, OPERATIONS_DIR } from "./operations.js";
 import { randomUUID } from "node:crypto";
 import { Logger } from "../platform/log.js";
 import { InFlight } from "../platform/inflight.js";
 import { processLifecycle } from "../platform/lifecycle.js";
-import { cachedCheck, type Readiness } from "../platform/readiness.js";
+import { cachedCheck, probeUrl, type Readiness } from "../platform/readiness.js";
 import { operationLog } from "../platform/operation-log.js";
 import { currentApiId, inputChecks } from "../platform/input-checks.js";
 import { fieldRuleChecks, parseFieldRules } from "../platform/field-rules.js";
@@ -149,10 +149,13 @@ async function fetchWithinDeadline(subgraph: string, url: string, init: RequestI
   let answer: SubgraphAnswer;
   const metrics = processMetrics();
   const stopTimer = metrics.subgraphFetchDuration.startTimer({ subgraph });
+  // the hop's CLIENT span, under @apollo/gateway's (INTERNAL) `gateway.fetch`: one per request sent
+  const span = startClientSpan("POST", subgraphTarget(url), { "directory_graph.subgraph": subgraph }, init.headers);
   try {
     answer = await post(url, init, deadline, read);
   } catch (err) {
     const timeout = err instanceof DeadlineExceededError;
+    endClientSpan(span, { failure: timeout ? "timeout" : "unreachable" });
     metrics.subgraphFetches.inc({ subgraph, status: timeout ? "timeout" : "error" });
     stopTimer();
     if (write && !(err instanceof UnreadRequestError) && !NOT_SENT.has((err as NodeJS.ErrnoException).code ?? "")) throw new WriteOutcomeUnknownError(subgraph);
@@ -161,6 +164,7 @@ async function fetchWithinDeadline(subgraph: string, url: string, init: RequestI
     // ENOTFOUND, ...): retryable, and named without its address
     throw new SubgraphUnavailableError(subgraph);
   }
+  endClientSpan(span, { status: answer.status });
   metrics.subgraphFetches.inc({ subgraph, status: String(answer.status) });
   stopTimer();
   // a subgraph's own 503 refuses before running (it is stopping); a proxy's 502 or 504 may come after the write ran
@@ -554,7 +558,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://gateway.local").pathname;
     if (path === "/health") return sendJson(res, 200, { status: "ok" });
-    if (path === "/metrics") return processMetrics().scrape(res);
+    if (path === "/metrics" && !processMetrics().onOwnPort) return processMetrics().scrape(res);
     if (path === "/ready") {
       const { ready, checks } = await readiness();
       return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "unavailable", subgraphs: checks });
@@ -693,20 +697,14 @@ async function readSupergraph(path: string, prefix: string | null): Promise<stri
 }
 
 /**
- * `/ready`: every subgraph is ready (its `/ready`: its upstream answers and no breaker of it is
- * open). A subgraph that has no `/ready` (another team's, 404) counts as ready when its `/health`
- * answers.
+ * `/ready` (platform/readiness.ts): every subgraph answers its `/ready` (started, not draining; a
+ * subgraph's upstream is not part of it). A subgraph that has no `/ready` (another team's, 404)
+ * counts as ready when its `/health` answers.
  */
 async function checkSubgraphs(config: GatewayConfig): Promise<Readiness> {
   const probe = async (name: SubgraphName, path: string): Promise<string> => {
-    try {
-      const res = await fetch(new URL(path, config.subgraphUrls[name]), { signal: AbortSignal.timeout(2000) });
-      await res.body?.cancel();
-      if (res.status === 404 && path === "/ready") return probe(name, "/health");
-      return res.ok ? "ok" : `status ${res.status}`;
-    } catch (err) {
-      return (err as Error).name === "TimeoutError" ? "timeout" : "unreachable";
-    }
+    const state = await probeUrl(new URL(path, config.subgraphUrls[name]), 2000);
+    return state === "status 404" && path === "/ready" ? probe(name, "/health") : state;
   };
   const entries = await Promise.all(SUBGRAPH_NAMES.map(async (name) => [name, await probe(name, "/ready")] as const));
   return { ready: entries.every(([, state]) => state === "ok"), checks: Object.fromEntries(entries) };

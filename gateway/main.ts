@@ -3,6 +3,8 @@ import { loadShutdownSettings, stopOnSignals, type ShutdownSettings } from "../p
 import { loadGatewayConfig, type GatewayConfig } from "./config.js";
 import { startGateway, type RunningGateway } from "./gateway.js";
 import { startTracing, tracingSettings, type Tracing } from "../platform/tracing.js";
+import { metricsPort, serveMetrics } from "../platform/metrics-port.js";
+import type { HttpListener } from "../platform/http.js";
 
 /**
  * The gateway as its own process (`npm run gateway`), configured from the environment.
@@ -12,8 +14,10 @@ import { startTracing, tracingSettings, type Tracing } from "../platform/tracing
 let config: GatewayConfig;
 let tracing: Tracing | null;
 let shutdown: ShutdownSettings;
+let metricsOn: number | null;
 try {
   config = loadGatewayConfig(process.env);
+  metricsOn = metricsPort();
   tracing = await startTracing(tracingSettings(process.env, "directory-graph-gateway"));
   shutdown = loadShutdownSettings(process.env, [{ variable: "GATEWAY_DEADLINE_MS", ms: config.deadlineMs }]);
 } catch (err) {
@@ -22,16 +26,21 @@ try {
 }
 const logger = new Logger("gateway", config.logLevel);
 let running: RunningGateway;
+let metrics: HttpListener | null = null;
 try {
+  if (metricsOn !== null) metrics = await serveMetrics(metricsOn, config.host, logger);
   running = await startGateway(config, logger);
 } catch (err) {
   console.error(`gateway: cannot start: ${(err as Error).message}`);
   process.exit(1);
 }
-logger.info("listening", { url: running.url, compose: config.compose, subgraphs: config.subgraphUrls });
+logger.info("listening", { url: running.url, compose: config.compose, subgraphs: config.subgraphUrls, ...(metrics ? { metrics: `${metrics.origin}/metrics` } : {}) });
 stopOnSignals({
   logger,
   settings: shutdown,
-  close: () => running.close(),
+  close: async () => {
+    await running.close();
+    await metrics?.close();
+  },
   tracing,
 });

@@ -18,6 +18,8 @@ export const SPAN_KIND = { internal: 1, server: 2, client: 3 } as const;
 
 export interface ReceivedSpan {
   service: string;
+  /** the resource's attributes (service.name, service.version, telemetry.sdk.*...) */
+  resource: Record<string, unknown>;
   traceId: string;
   spanId: string;
   /** "" for a root span */
@@ -27,7 +29,12 @@ export interface ReceivedSpan {
   durationMs: number;
   attributes: Record<string, unknown>;
   events: Array<{ name: string; attributes: Record<string, unknown> }>;
+  /** OTLP's status code: 0 unset, 1 ok, 2 error */
+  status: number;
 }
+
+/** OTLP's StatusCode */
+export const SPAN_STATUS = { unset: 0, ok: 1, error: 2 } as const;
 
 export interface OtlpReceiver {
   /** `http://127.0.0.1:<port>/v1/traces` */
@@ -52,6 +59,7 @@ interface OtlpSpan {
   endTimeUnixNano: string | number;
   attributes?: OtlpKeyValue[];
   events?: Array<{ name: string; attributes?: OtlpKeyValue[] }>;
+  status?: { code?: number | string };
 }
 interface OtlpRequest {
   resourceSpans?: Array<{ resource?: { attributes?: OtlpKeyValue[] }; scopeSpans?: Array<{ spans?: OtlpSpan[] }> }>;
@@ -114,11 +122,13 @@ function attributes(list: OtlpKeyValue[] | undefined): Record<string, unknown> {
 function flatten(request: OtlpRequest, base64: boolean): ReceivedSpan[] {
   const out: ReceivedSpan[] = [];
   for (const rs of request.resourceSpans ?? []) {
-    const service = String(attributes(rs.resource?.attributes)["service.name"] ?? "");
+    const resource = attributes(rs.resource?.attributes);
+    const service = String(resource["service.name"] ?? "");
     for (const ss of rs.scopeSpans ?? []) {
       for (const s of ss.spans ?? []) {
         out.push({
           service,
+          resource,
           traceId: id(s.traceId, base64),
           spanId: id(s.spanId, base64),
           parentSpanId: id(s.parentSpanId, base64),
@@ -127,6 +137,7 @@ function flatten(request: OtlpRequest, base64: boolean): ReceivedSpan[] {
           durationMs: Number(BigInt(s.endTimeUnixNano) - BigInt(s.startTimeUnixNano)) / 1e6,
           attributes: attributes(s.attributes),
           events: (s.events ?? []).map((e) => ({ name: e.name, attributes: attributes(e.attributes) })),
+          status: Number(s.status?.code ?? 0),
         });
       }
     }
@@ -146,9 +157,10 @@ export function spanTree(spans: ReceivedSpan[]): string {
   const lines: string[] = [];
   const walk = (parent: string, depth: number) => {
     for (const s of children.get(parent) ?? []) {
-      const component = s.attributes["directory_graph.component"];
+      const component = s.attributes["directory_graph.component"] ?? s.attributes["directory_graph.subgraph"];
       const status = s.attributes["http.response.status_code"];
-      lines.push(`${"  ".repeat(depth)}${s.name} [${kinds[s.kind] ?? s.kind}${component ? `, ${component}` : ""}${status !== undefined ? `, ${status}` : ""}] ${s.durationMs.toFixed(1)} ms`);
+      const error = s.status === SPAN_STATUS.error ? ", error" : "";
+      lines.push(`${"  ".repeat(depth)}${s.name} [${kinds[s.kind] ?? s.kind}${component ? `, ${component}` : ""}${status !== undefined ? `, ${status}` : ""}${error}] ${s.durationMs.toFixed(1)} ms`);
       walk(s.spanId, depth + 1);
     }
   };

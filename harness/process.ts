@@ -25,7 +25,9 @@ export interface ScriptProcess {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   /** resolves once the process has ended and its output has drained (`close`) */
   exited: Promise<Exit>;
-  /** sends `signal` and waits for the exit */
+  /** sends `signal` to the process group (started with `group`), as a terminal's Ctrl-C or systemd's stop does */
+  signalGroup(signal: NodeJS.Signals): void;
+  /** sends `signal` (to the group, if started with `group`) and waits for the exit */
   stop(signal?: NodeJS.Signals): Promise<Exit>;
 }
 
@@ -43,10 +45,12 @@ export function runScript(script: string, env: Record<string, string>): ScriptPr
  * `command args` in `cwd` (default the project root), with `env` alone beside PATH and HOME: `npm
  * start` itself (npm as the parent), or a component as the image runs it (node on its bundle).
  */
-export function runCommand(command: string, args: string[], env: Record<string, string>, cwd = ROOT): ScriptProcess {
+export function runCommand(command: string, args: string[], env: Record<string, string>, cwd = ROOT, options: { group?: boolean } = {}): ScriptProcess {
   const script = [command, ...args].join(" ");
   const child = spawn(command, args, {
     cwd,
+    // its own process group, as a terminal's foreground job or a systemd unit: `signalGroup` reaches all of it
+    detached: options.group ?? false,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -92,8 +96,15 @@ export function runCommand(command: string, args: string[], env: Record<string, 
         check();
       });
     },
+    signalGroup(signal) {
+      if (!options.group || child.pid === undefined) throw new Error(`${script} was not started in its own process group`);
+      process.kill(-child.pid, signal);
+    },
     async stop(signal = "SIGTERM") {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      if (child.exitCode === null && child.signalCode === null) {
+        if (options.group && child.pid !== undefined) process.kill(-child.pid, signal);
+        else child.kill(signal);
+      }
       return exited;
     },
   };

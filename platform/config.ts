@@ -75,6 +75,19 @@ export class Environment {
   }
 
   /**
+   * A secret. In production, a value the docs or manifests show as a stand-in (PLACEHOLDER_SECRETS,
+   * or anything starting `change-me`) is refused, and so is one shorter than `minLength` (a secret
+   * the facade defines; 0 for a credential the directory service issues). The value is never shown.
+   */
+  secret(name: string, options: { production: boolean; minLength: number }): string | undefined {
+    const value = this.text(name);
+    if (value === undefined || !options.production) return value;
+    if (isPlaceholderSecret(value)) throw new ConfigError(`${name} is a placeholder of the examples: set a secret of your own in production`, name);
+    if (value.length < options.minLength) throw new ConfigError(`${name} must be at least ${options.minLength} characters long in production, got ${value.length}`, name);
+    return value;
+  }
+
+  /**
    * An absolute http(s) URL. The value is never shown in the error: a URL may carry credentials.
    * `bare`: no query string, fragment or credentials either (a base URL that paths are added to,
    * whose credentials would be sent with every call and could leak into logs).
@@ -97,6 +110,17 @@ export class Environment {
   }
 }
 
+/** The stand-ins of `deploy/kubernetes/secret.yaml` and the docs, refused in production (docs/configuration.md). */
+export const PLACEHOLDER_SECRETS = ["change-me", "change-me-subgraph-secret", "change-me-cursor-secret-of-32-characters"] as const;
+
+/** The least length of a secret the facade defines (SUBGRAPH_SECRET, SUBGRAPH_CURSOR_SECRET) in production. */
+export const PRODUCTION_SECRET_MIN_LENGTH = 32;
+
+function isPlaceholderSecret(value: string): boolean {
+  const lower = value.toLowerCase();
+  return (PLACEHOLDER_SECRETS as readonly string[]).includes(lower) || lower.startsWith("change-me") || lower.startsWith("changeme");
+}
+
 /*
  * The settings that several processes read: each is read here only, so that one value means one
  * thing in every process.
@@ -107,9 +131,12 @@ export function authMode(env: NodeJS.ProcessEnv = process.env): "service" | "for
   return new Environment(env).choice("DIRECTORY_AUTH", ["service", "forward"] as const, "service");
 }
 
-/** SUBGRAPH_SECRET (subgraphs, gateway): the shared secret of `x-subgraph-secret`, null for none. */
+/**
+ * SUBGRAPH_SECRET (subgraphs, gateway): the shared secret of `x-subgraph-secret`, null for none; in
+ * production at least PRODUCTION_SECRET_MIN_LENGTH characters and no placeholder.
+ */
 export function subgraphSecret(env: NodeJS.ProcessEnv = process.env): string | null {
-  return new Environment(env).text("SUBGRAPH_SECRET") ?? null;
+  return new Environment(env).secret("SUBGRAPH_SECRET", { production: isProduction(env), minLength: PRODUCTION_SECRET_MIN_LENGTH }) ?? null;
 }
 
 /** HOST (each process run alone): the interface to listen on, default loopback. */
@@ -117,9 +144,13 @@ export function listenHost(env: NodeJS.ProcessEnv = process.env): string {
   return new Environment(env).text("HOST") ?? "127.0.0.1";
 }
 
-/** NODE_ENV=production (every process). */
+/**
+ * NODE_ENV=production (every process). `development` (the default) and `test` are the other
+ * values; anything else is refused, since `prod` would otherwise start in development mode
+ * (introspection, the explorer, loopback CORS).
+ */
 export function isProduction(env: NodeJS.ProcessEnv = process.env): boolean {
-  return new Environment(env).text("NODE_ENV") === "production";
+  return new Environment(env).choice("NODE_ENV", ["production", "development", "test"] as const, "development") === "production";
 }
 
 /** GRAPHQL_DEBUG_ERRORS (every process), default false. */

@@ -17,10 +17,16 @@ import { sendJson } from "./http.js";
  * 3. the operations in flight finish, for at most SHUTDOWN_DRAIN_MS, then the process exits 0
  *    (what is still in flight then is cut, and logged).
  *
- * A second signal exits at once (status 1). The phase is the process's own, as the signal is:
+ * A signal repeated within REPEATED_SIGNAL_WINDOW_MS of the first counts once: Ctrl-C in a terminal,
+ * `timeout`, or systemd's default kill signal the whole process group, so node receives the signal
+ * both from the sender and from its parent passing it on (npm), milliseconds apart. A second
+ * signal after the window exits at once (status 1). The phase is the process's own, as the signal is:
  * the listeners that face callers (the gateway, a subgraph or the directory run alone) read it;
  * the subgraphs of `npm start` do not, so that the gateway's operations in flight can finish.
  */
+
+/** how long after the first signal a repeated one is the same stop (a process group's copies), not a request to exit now */
+export const REPEATED_SIGNAL_WINDOW_MS = 1000;
 
 export type Phase = "serving" | "draining" | "refusing";
 
@@ -107,13 +113,17 @@ export function stopOnSignals(options: {
 }): void {
   const lifecycle = options.lifecycle ?? processLifecycle;
   const { logger, settings } = options;
-  let stopping = false;
+  let firstSignalAt: number | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
+    if (firstSignalAt !== null) {
+      if (performance.now() - firstSignalAt < REPEATED_SIGNAL_WINDOW_MS) {
+        logger.debug("repeated signal: the stop under way goes on", { signal });
+        return;
+      }
       logger.warn("second signal: exiting now", { signal, inFlight: lifecycle.inFlight });
       process.exit(1);
     }
-    stopping = true;
+    firstSignalAt = performance.now();
     void (async () => {
       const started = performance.now();
       lifecycle.phase = "draining";
@@ -147,7 +157,7 @@ export function stopOnSignals(options: {
  */
 export function shutdownGate(lifecycle: Lifecycle, req: IncomingMessage, res: ServerResponse): boolean {
   const path = (req.url ?? "/").split("?")[0];
-  if (path === "/health") return false;
+  if (path === "/health" || path.startsWith("/health/")) return false;
   if (path === "/ready") {
     if (lifecycle.ready) return false;
     sendJson(res, 503, { status: "draining" }, { connection: "close" });

@@ -149,7 +149,22 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly tracingExportFailures = new Counter({
+    name: "tracing_export_failures_total",
+    help: "Span batches the OTLP exporter failed to send (OTEL_EXPORTER_OTLP_*)",
+    registers: [this.registry],
+  });
+  readonly tracingSpansDropped = new Counter({
+    name: "tracing_spans_dropped_total",
+    help: "Spans lost with the batches the OTLP exporter failed to send",
+    registers: [this.registry],
+  });
+
+  /** true once METRICS_PORT serves `/metrics` (metrics-port.ts): the components' own ports then answer 404 there */
+  onOwnPort = false;
+
   private readonly upstreams = new Set<UpstreamGauges>();
+  private readonly upstreamChecks = new Map<string, () => Promise<{ ready: boolean }>>();
   private readonly names = new Set<string>();
   private readonly known = new Set<string>();
 
@@ -171,6 +186,17 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.set([...upstreams].reduce((n, u) => n + u.etagBytes(), 0));
+      },
+    });
+    const upstreamChecks = this.upstreamChecks;
+    new Gauge({
+      name: "upstream_up",
+      help: "1 when the subgraph's upstream answered its last check (token endpoint below 500, no breaker open), else 0; checked at most once per READY_CHECK_INTERVAL_MS",
+      labelNames: ["component"] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        await Promise.all([...upstreamChecks].map(async ([component, check]) => this.set({ component }, (await check()).ready ? 1 : 0)));
       },
     });
     new Gauge({
@@ -196,6 +222,14 @@ export class Metrics {
   watchUpstream(upstream: UpstreamGauges): () => void {
     this.upstreams.add(upstream);
     return () => this.upstreams.delete(upstream);
+  }
+
+  /** Scrapes `component`'s upstream check (platform/readiness.ts) as `upstream_up` until the returned function is called. */
+  watchUpstreamCheck(component: string, check: () => Promise<{ ready: boolean }>): () => void {
+    this.upstreamChecks.set(component, check);
+    return () => {
+      if (this.upstreamChecks.get(component) === check) this.upstreamChecks.delete(component);
+    };
   }
 
   /** Names always kept as labels (the operations frontends ship), beside the capped others. */

@@ -3,13 +3,15 @@ import { truncate, type Logger } from "./log.js";
 import { ErrorCode } from "./error-codes.js";
 import { processMetrics, type Metrics, type Outcome } from "./metrics.js";
 import { activeSpan } from "./request-scope.js";
+import { SpanStatusCode } from "@opentelemetry/api";
 import { REQUEST_ID_HEADER } from "./headers.js";
 
 /**
  * One log line per operation: its name, duration, errors (with their codes) and what the server
  * says about its own work (`calls`: upstream calls for a subgraph, subgraph fetches for the gateway);
  * the same operation counted in the metrics (by name and outcome, its latency, in flight), and its
- * server span named after it (`query EmployeeProfile`) when tracing is on.
+ * server span named after it (`query EmployeeProfile`) when tracing is on, its status an error
+ * when the answer carries errors (`error.type`: the first error's code).
  */
 export function operationLog<C extends BaseContext>(
   logger: Logger,
@@ -20,10 +22,11 @@ export function operationLog<C extends BaseContext>(
   return {
     async requestDidStart({ request }) {
       const started = performance.now();
+      // the request's server span (the gateway's own spans are active by the time it answers)
+      const span = activeSpan();
       metrics.inFlight.inc({ component });
       return {
         async didResolveOperation({ operationName, operation }) {
-          const span = activeSpan();
           if (!span || !operation) return;
           // the name as a label would be: a client's name never makes span names unbounded
           const name = metrics.operationLabel(operationName);
@@ -39,6 +42,11 @@ export function operationLog<C extends BaseContext>(
           const durationMs = performance.now() - started;
           const name = operationName ?? request.operationName;
           const outcome: Outcome = errors.length === 0 ? "success" : body?.data == null ? "failure" : "partial";
+          if (span && errors.length > 0) {
+            const codes = [...new Set(errors.map((e) => String(e.extensions?.code ?? ErrorCode.INTERNAL_SERVER_ERROR)))];
+            span.setAttribute("error.type", codes[0]!);
+            span.setStatus({ code: SpanStatusCode.ERROR, message: codes.join(", ") });
+          }
           metrics.operation(component, name, outcome, durationMs / 1000);
           // explicit: a gateway keeps no request scope for the code of its requests (request-scope.ts)
           const requestId = request.http?.headers.get(REQUEST_ID_HEADER);

@@ -89,11 +89,7 @@ export function inRequestScope(req: IncomingMessage, res: ServerResponse, compon
   const parent = propagation.deleteBaggage(propagation.extract(ROOT_CONTEXT, req.headers));
   const method = knownMethod(req.method);
   const route = NAMED_PATHS.has(path) ? path : "other";
-  const span = tracer.startSpan(
-    `${method} ${route}`,
-    { kind: SpanKind.SERVER, attributes: { "http.request.method": method, "http.route": route, "url.scheme": "http", "directory_graph.component": component, "directory_graph.request_id": requestId } },
-    parent,
-  );
+  const span = tracer.startSpan(`${method} ${route}`, { kind: SpanKind.SERVER, attributes: serverAttributes(req, method, path, route, component, requestId) }, parent);
   res.once("close", () => {
     span.setAttribute("http.response.status_code", res.statusCode);
     if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
@@ -103,6 +99,37 @@ export function inRequestScope(req: IncomingMessage, res: ServerResponse, compon
   return context.with(trace.setSpan(parent, span), () => scope.run({ requestId, component }, handle));
 }
 
+/**
+ * A server span's attributes, after the HTTP semantic conventions (docs/observability.md#spans):
+ * the path without its query string (a GET operation's variables are there), the Host header's
+ * address and port, the peer's address (not X-Forwarded-For, which any client can write), the
+ * user agent, each capped in length.
+ */
+function serverAttributes(req: IncomingMessage, method: string, path: string, route: string, component: string, requestId: string): Attributes {
+  const attributes: Attributes = {
+    "http.request.method": method,
+    "http.route": route,
+    "url.scheme": "http",
+    "url.path": capped(path),
+    "network.protocol.version": req.httpVersion,
+    "directory_graph.component": component,
+    "directory_graph.request_id": requestId,
+  };
+  const host = /^(\[[^\]]*\]|[^:]+)(?::(\d{1,5}))?$/.exec(req.headers.host ?? "");
+  if (host) {
+    attributes["server.address"] = capped(host[1]!);
+    attributes["server.port"] = host[2] !== undefined ? Number(host[2]) : 80;
+  }
+  if (req.socket.remoteAddress !== undefined) attributes["client.address"] = req.socket.remoteAddress;
+  const agent = req.headers["user-agent"];
+  if (agent !== undefined) attributes["user_agent.original"] = capped(agent);
+  return attributes;
+}
+
+function capped(value: string): string {
+  return value.length > 256 ? value.slice(0, 256) : value;
+}
+
 function knownMethod(method: string | undefined): string {
   return method !== undefined && ["GET", "POST", "OPTIONS", "HEAD", "PUT", "DELETE", "PATCH"].includes(method) ? method : "_OTHER";
 }
@@ -110,6 +137,39 @@ function knownMethod(method: string | undefined): string {
 /** Adds an event to the active span, when tracing is on. */
 export function spanEvent(name: string, attributes: Attributes): void {
   if (on) trace.getActiveSpan()?.addEvent(name, attributes);
+}
+
+/**
+ * The CLIENT span of one HTTP request to another of the facade's services (the gateway's request
+ * to a subgraph), child of the active span, its trace context put in `headers` in place of any
+ * set before: the callee's server span is its child, and service-graph tools see the edge.
+ * Undefined when tracing is off. `url.full` without credentials, query or fragment.
+ */
+export function startClientSpan(method: string, url: URL, attributes: Attributes, headers: Record<string, string>): Span | undefined {
+  if (!on) return undefined;
+  const span = tracer.startSpan(method, {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      "http.request.method": method,
+      "server.address": url.hostname,
+      "server.port": Number(url.port || (url.protocol === "https:" ? 443 : 80)),
+      "url.full": `${url.protocol}//${url.host}${url.pathname}`,
+      ...attributes,
+    },
+  });
+  propagation.inject(trace.setSpan(context.active(), span), headers);
+  return span;
+}
+
+/** Ends a client span with the answer's status (an error from 500 on), or the failure (`error.type`) when none came. */
+export function endClientSpan(span: Span | undefined, outcome: { status: number } | { failure: string }): void {
+  if (!span) return;
+  if ("status" in outcome) {
+    span.setAttribute("http.response.status_code", outcome.status);
+    if (outcome.status >= 500) span.setAttributes({ "error.type": String(outcome.status) });
+  } else span.setAttribute("error.type", outcome.failure);
+  if (!("status" in outcome) || outcome.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
 }
 
 /** Puts the trace context (of `span`, else the current one) in the headers of the next hop; nothing when tracing is off. */

@@ -81,10 +81,10 @@ describe("one reader: a variable means the same thing in the gateway and the sub
   });
 
   it("the settings both read agree, read from one environment", () => {
-    const env = { SUBGRAPH_SECRET: " s3cret-shared ", GRAPH_PREFIX: "Dir", NODE_ENV: " production", GRAPHQL_MAX_DEPTH: " 9 ", LOG_LEVEL: "WARN" };
+    const env = { SUBGRAPH_SECRET: " s3cret-shared-by-every-component-0123 ", GRAPH_PREFIX: "Dir", NODE_ENV: " production", GRAPHQL_MAX_DEPTH: " 9 ", LOG_LEVEL: "WARN" };
     const gateway = loadGatewayConfig(env);
     expect(gateway).toMatchObject({ subgraphSecret: subgraphSecret(env), prefix: graphPrefix(env), production: isProduction(env), logLevel: readLogLevel(env) });
-    expect(gateway).toMatchObject({ subgraphSecret: "s3cret-shared", prefix: "Dir", production: true, logLevel: "warn" });
+    expect(gateway).toMatchObject({ subgraphSecret: "s3cret-shared-by-every-component-0123", prefix: "Dir", production: true, logLevel: "warn" });
     expect(gateway.limits).toEqual(loadOperationLimits(env));
     expect(gateway.limits.depth).toBe(9);
   });

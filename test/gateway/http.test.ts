@@ -12,7 +12,7 @@ import { postGraphQL } from "../helpers/stack.js";
  * Sandbox landing page outside production.
  */
 
-const SECRET = "gateway-test-secret";
+const SECRET = "gateway-test-secret-of-32-characters-at-least";
 /** as the environment left it, before any gateway started in this process */
 const telemetrySetting = process.env.APOLLO_TELEMETRY_DISABLED;
 const stack = useGatewayStack({ secret: SECRET });

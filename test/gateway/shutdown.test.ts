@@ -3,12 +3,14 @@ import { connect } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { postGraphQL } from "../helpers/stack.js";
 import { freePorts, killAll, logLines, runCommand, runScript } from "../helpers/process.js";
+import { REPEATED_SIGNAL_WINDOW_MS } from "../../platform/lifecycle.js";
 
 /**
  * The stop of a process (platform/lifecycle.ts), with real processes: `/ready` turns 503 at once
  * on the signal, operations are still served for SHUTDOWN_GRACE_MS, then refused with a
  * retryable SHUTTING_DOWN; the operation in flight finishes; the process exits 0. `npm start`
- * stopped through npm leaves no process behind.
+ * stopped through npm leaves no process behind. A signal repeated within
+ * REPEATED_SIGNAL_WINDOW_MS (a process group's copies) counts once; one after it exits at once.
  */
 
 afterAll(killAll);
@@ -111,5 +113,38 @@ describe("the stop of npm start", () => {
     expect(performance.now() - signalled).toBeLessThan(3000);
     await closed;
     expect(logLines(start.stderr(), "drain time exceeded: cutting the requests in flight")).toHaveLength(1);
+  });
+
+  it("SIGINT twice to npm start's process group (Ctrl-C, timeout, systemd) drains: the copies count once, exit 0", async () => {
+    const { env, gatewayUrl } = await portsEnv();
+    const npm = runCommand("npm", ["start"], { ...env, LOG_LEVEL: "debug", SHUTDOWN_GRACE_MS: "300", SHUTDOWN_DRAIN_MS: "5000" }, undefined, { group: true });
+    await npm.waitFor(/^gateway: /m, 30_000);
+    expect((await fetch(`${gatewayUrl}ready`)).status).toBe(200);
+    // what a terminal does on Ctrl-C, twice in quick succession: every process of the group gets
+    // each one, node both from the kernel and from npm passing it on
+    npm.signalGroup("SIGINT");
+    await sleep(5);
+    npm.signalGroup("SIGINT");
+    await npm.exited;
+    const out = npm.stdout() + npm.stderr();
+    expect(logLines(out, "second signal: exiting now")).toEqual([]);
+    expect(logLines(out, "repeated signal: the stop under way goes on").length).toBeGreaterThanOrEqual(1);
+    const [stopped] = logLines(out, "stopped");
+    expect(stopped).toMatchObject({ signal: "SIGINT", cut: 0 });
+    expect(stopped!.ms as number).toBeGreaterThanOrEqual(300);
+    await expect(fetch(`${gatewayUrl}health`)).rejects.toThrow();
+  });
+
+  it("a second signal after the window exits at once (status 1), the grace period not waited", async () => {
+    const { env, gatewayUrl } = await portsEnv();
+    const start = runScript("scripts/start.ts", { ...env, LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "60000", SHUTDOWN_DRAIN_MS: "5000" });
+    await start.waitFor(/^gateway: /m, 30_000);
+    start.child.kill("SIGINT");
+    while ((await fetch(`${gatewayUrl}ready`)).status === 200) await sleep(20);
+    await sleep(REPEATED_SIGNAL_WINDOW_MS + 200);
+    start.child.kill("SIGINT");
+    expect(await start.exited).toEqual({ code: 1, signal: null });
+    expect(logLines(start.stdout() + start.stderr(), "second signal: exiting now")).toHaveLength(1);
+    expect(logLines(start.stdout() + start.stderr(), "stopped")).toEqual([]);
   });
 });

@@ -6,9 +6,12 @@ import { SPLIT_PART } from "../../gateway/speculate.js";
 import { Logger } from "../../platform/log.js";
 import { startTracing, type OtlpProtocol, type Tracing } from "../../platform/tracing.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf } from "./operations.js";
-import { SPAN_KIND, spanTree, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "./otlp.js";
+import { SPAN_KIND, SPAN_STATUS, spanTree, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "./otlp.js";
 import { startStack, watchDirectoryRequests, type Stack } from "./stack.js";
 import { processMetrics } from "../../platform/metrics.js";
+
+/** a REST call's client span (a subgraph's), not the gateway's request to a subgraph */
+const isRestCall = (s: ReceivedSpan) => s.kind === SPAN_KIND.client && s.attributes["directory_graph.upstream.api"] !== undefined;
 
 /**
  * The traces the stack exports, received by an OTLP/HTTP receiver of the test (otlp.ts), for
@@ -109,20 +112,73 @@ export function tracingSuite(protocol: OtlpProtocol): void {
       for (const span of spans.filter((s) => s !== root)) expect(ids.has(span.parentSpanId), `${span.name}'s parent`).toBe(true);
       const names = spans.map((s) => s.name);
       expect(names).toEqual(expect.arrayContaining(["gateway.request", "gateway.plan", "gateway.execute", "gateway.fetch"]));
-      // each subgraph request is a server span under one of the gateway's fetches, or under its
-      // request for those it starts ahead of the plan's fetches (gateway/speculate.ts:
-      // announcements, the root fetch's split part, speculative entity fetches)
+      // each subgraph request is a server span under the gateway's CLIENT span of that request,
+      // itself under one of the gateway's fetches, or under its request for those it starts ahead
+      // of the plan's fetches (gateway/speculate.ts: announcements, the root fetch's split part,
+      // speculative entity fetches)
       const byId = new Map(spans.map((s) => [s.spanId, s]));
       const subgraphSpans = spans.filter((s) => s.kind === SPAN_KIND.server && s !== root);
       expect(new Set(subgraphSpans.map((s) => s.attributes["directory_graph.component"]))).toEqual(new Set(["people", "organisation", "legacy-time"]));
       for (const span of subgraphSpans) {
-        expect(["gateway.fetch", "gateway.request"]).toContain(byId.get(span.parentSpanId)?.name);
+        const hop = byId.get(span.parentSpanId)!;
+        expect(hop).toMatchObject({ kind: SPAN_KIND.client, name: "POST" });
+        const target = new URL(stack.subgraphs[span.attributes["directory_graph.component"] as "people"]!.url);
+        expect(hop.attributes).toEqual({
+          "http.request.method": "POST",
+          "server.address": target.hostname,
+          "server.port": Number(target.port),
+          "url.full": target.href,
+          "directory_graph.subgraph": span.attributes["directory_graph.component"],
+          "http.response.status_code": 200,
+        });
+        expect(["gateway.fetch", "gateway.request"]).toContain(byId.get(hop.parentSpanId)?.name);
         expect(span.name).toMatch(/^query (EmployeeProfile|GatewayPrefetch)$/);
       }
     });
 
+    it("the HTTP and resource conventions: server spans' url, address, client and user agent; the resource's service and SDK", () => {
+      const root = spans.find((s) => s.parentSpanId === clientSpanId)!;
+      const gatewayUrl = new URL(gateway.url);
+      expect(root.attributes).toMatchObject({
+        "http.request.method": "POST",
+        "http.route": "/graphql",
+        "url.path": "/graphql",
+        "url.scheme": "http",
+        "server.address": gatewayUrl.hostname,
+        "server.port": Number(gatewayUrl.port),
+        "client.address": "127.0.0.1",
+        "user_agent.original": "node",
+        "network.protocol.version": "1.1",
+      });
+      expect(root.status).toBe(SPAN_STATUS.unset);
+      for (const span of spans.filter((s) => s.kind === SPAN_KIND.server)) {
+        expect(span.attributes).toMatchObject({ "url.path": "/graphql", "http.route": "/graphql", "client.address": "127.0.0.1" });
+        expect(typeof span.attributes["server.port"]).toBe("number");
+      }
+      expect(root.resource).toMatchObject({
+        "service.name": "directory-graph-test",
+        "service.version": expect.stringMatching(/^\d+\.\d+\.\d+/),
+        "service.instance.id": expect.stringMatching(/^[0-9a-f-]{36}$/),
+        "telemetry.sdk.language": "nodejs",
+        "telemetry.sdk.name": "opentelemetry",
+        "telemetry.sdk.version": expect.any(String),
+      });
+    });
+
+    it("@apollo/gateway's attributes are namespaced or dropped; a first attempt has no resend count", () => {
+      const fetches = spans.filter((s) => s.name === "gateway.fetch");
+      expect(fetches.length).toBeGreaterThan(0);
+      for (const span of fetches) expect(["people", "organisation", "legacy-time"]).toContain(span.attributes["directory_graph.subgraph"]);
+      for (const span of spans) {
+        expect(span.attributes, span.name).not.toHaveProperty("service");
+        expect(span.attributes, span.name).not.toHaveProperty("operationName");
+        expect(span.attributes, span.name).not.toHaveProperty("http.request.resend_count");
+      }
+      expect(spans.find((s) => s.name === "gateway.request")?.attributes["graphql.operation.name"]).toBe("EmployeeProfile");
+    });
+
     it("one client span per REST call the directory counted, under a subgraph's span, with its route template, status, attempt and cache outcome", () => {
-      const clients = spans.filter((s) => s.kind === SPAN_KIND.client);
+      const clients = spans.filter(isRestCall);
       expect(upstreamCalls).toBeGreaterThan(0);
       expect(clients).toHaveLength(upstreamCalls);
       const byId = new Map(spans.map((s) => [s.spanId, s]));
@@ -177,7 +233,7 @@ export function tracingSuite(protocol: OtlpProtocol): void {
     it("the same operation again: the calls answered 304 from the ETag cache say so", async () => {
       const operation = operationNamed(loadOperations(), "EmployeeProfile");
       const { spans: again } = await traced(tracing!, receiver, `${gateway.url}graphql`, operation.source, variablesOf(pickDemoData(stack.directory.company), operation));
-      const clients = again.filter((s) => s.kind === SPAN_KIND.client);
+      const clients = again.filter(isRestCall);
       const hits = clients.filter((s) => s.attributes["directory_graph.etag.cache_hit"] === true);
       expect(hits.length).toBeGreaterThan(0);
       for (const hit of hits) expect(hit.attributes).toMatchObject({ "http.response.status_code": 304, "directory_graph.etag.revalidating": true });
@@ -229,12 +285,20 @@ export function tracingSuite(protocol: OtlpProtocol): void {
       try {
         const { spans: failed, body } = await traced(tracing!, receiver, `${gateway.url}graphql`, '{ employee(id: "10") { id givenName } }');
         expect(body.errors?.[0]?.extensions?.code).toBe("UPSTREAM_UNAVAILABLE");
-        const attempts = failed.filter((s) => s.kind === SPAN_KIND.client);
-        expect(attempts.map((s) => [s.attributes["directory_graph.upstream.attempt"], s.attributes["http.response.status_code"]])).toEqual([
-          [1, 503],
-          [2, 503],
-          [3, 503],
+        const attempts = failed.filter(isRestCall);
+        expect(attempts.map((s) => [s.attributes["directory_graph.upstream.attempt"], s.attributes["http.request.resend_count"], s.attributes["http.response.status_code"]])).toEqual([
+          [1, undefined, 503],
+          [2, 1, 503],
+          [3, 2, 503],
         ]);
+        // an answer with errors: the operation's server spans say so, with the error's code
+        const servers = failed.filter((s) => s.kind === SPAN_KIND.server);
+        expect(servers.map((s) => s.attributes["directory_graph.component"]).sort()).toEqual(["gateway", "people"]);
+        for (const server of servers) {
+          expect(server.status).toBe(SPAN_STATUS.error);
+          expect(server.attributes["error.type"]).toBe("UPSTREAM_UNAVAILABLE");
+          expect(server.attributes["http.response.status_code"]).toBe(200);
+        }
         const subgraph = failed.find((s) => s.kind === SPAN_KIND.server && s.attributes["directory_graph.component"] === "people")!;
         const retries = subgraph.events.filter((e) => e.name === "upstream.retry");
         expect(retries.map((e) => [e.attributes["directory_graph.upstream.attempt"], e.attributes["directory_graph.upstream.cause"]])).toEqual([
@@ -272,7 +336,7 @@ export function tracingSuite(protocol: OtlpProtocol): void {
         await traced(tracing!, receiver, small.subgraphs.people!.url, '{ employee(id: "10") { id } }');
         const { spans: refused, body } = await traced(tracing!, receiver, small.subgraphs.people!.url, '{ employee(id: "11") { id } }');
         expect(body.errors?.[0]?.extensions?.code).toBe("UPSTREAM_UNAVAILABLE");
-        expect(refused.filter((s) => s.kind === SPAN_KIND.client)).toEqual([]);
+        expect(refused.filter(isRestCall)).toEqual([]);
         const server = refused.find((s) => s.kind === SPAN_KIND.server)!;
         expect(server.events.find((e) => e.name === "upstream.breaker")?.attributes).toEqual({ "directory_graph.upstream.api": "current" });
       } finally {

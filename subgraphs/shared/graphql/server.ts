@@ -83,7 +83,11 @@ export interface RunningSubgraph {
   close(): Promise<void>;
 }
 
-/** Serves one subgraph over HTTP: GraphQL at `/` and `/graphql`, liveness at `/health`, readiness at `/ready` (its upstream). */
+/**
+ * Serves one subgraph over HTTP: GraphQL at `/` and `/graphql`, liveness at `/health`, readiness at
+ * `/ready` (serving, not draining), its upstream's state at `/health/upstream` and in `upstream_up`
+ * (platform/readiness.ts).
+ */
 export async function startSubgraph(options: SubgraphServerOptions): Promise<RunningSubgraph> {
   const logger = options.logger ?? new Logger(options.name);
   const ids = options.ids ?? currentApiId;
@@ -134,17 +138,20 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
   // with a secret, every request that reaches the check comes from the gateway (handle() refuses
   // the others), whose batches of entity fetches count as the client operation they serve
   const checkLimits = operationGuard(options.limits ?? DEFAULT_OPERATION_LIMITS, () => options.schema, logger, { gatewayBatches: secret !== null });
-  const readiness = cachedCheck(() => options.upstream.readiness(), options.upstream.config.readyIntervalMs);
+  const upstreamCheck = cachedCheck(() => options.upstream.readiness(), options.upstream.config.readyIntervalMs);
+  const unwatchCheck = processMetrics().watchUpstreamCheck(options.name, upstreamCheck);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const received = performance.now();
     const url = new URL(req.url ?? "/", "http://subgraph.local");
     if (url.pathname === "/health") return sendJson(res, 200, { status: "ok", subgraph: options.name });
     // for the scraper, which carries no subgraph secret
-    if (url.pathname === "/metrics") return processMetrics().scrape(res);
-    if (url.pathname === "/ready") {
-      const { ready, checks } = await readiness();
-      return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "unavailable", subgraph: options.name, upstream: checks });
+    if (url.pathname === "/metrics" && !processMetrics().onOwnPort) return processMetrics().scrape(res);
+    // draining answers 503 before this (platform/lifecycle.ts shutdownGate)
+    if (url.pathname === "/ready") return sendJson(res, 200, { status: "ready", subgraph: options.name });
+    if (url.pathname === "/health/upstream") {
+      const { ready, checks } = await upstreamCheck();
+      return sendJson(res, ready ? 200 : 503, { status: ready ? "ok" : "unavailable", subgraph: options.name, upstream: checks });
     }
     if (url.pathname !== "/" && url.pathname !== "/graphql" && url.pathname !== CALLER_PATH) {
       return sendJson(res, 404, { errors: [{ message: "Not found" }] });
@@ -183,6 +190,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     url: `${http.origin}/graphql`,
     port: http.port,
     async close() {
+      unwatchCheck();
       await http.close();
       await apollo.stop();
     },

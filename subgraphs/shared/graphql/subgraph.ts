@@ -1,5 +1,7 @@
 import type { GraphQLSchema } from "graphql";
 import type { SchemaNaming } from "./federation.js";
+import { metricsPort, serveMetrics } from "../../../platform/metrics-port.js";
+import type { HttpListener } from "../../../platform/http.js";
 import { debugErrors as readDebugErrors, Environment, graphPrefix, isProduction, listenHost, subgraphLandingPage, subgraphSecret } from "../../../platform/config.js";
 import { Logger, readLogLevel } from "../../../platform/log.js";
 import { loadShutdownSettings, processLifecycle, stopOnSignals, type Lifecycle, type ShutdownSettings } from "../../../platform/lifecycle.js";
@@ -91,8 +93,16 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
   let debugErrors: boolean;
   let tracing: Tracing | null;
   let shutdown: ShutdownSettings;
+  let production: boolean;
+  let secret: string | null;
+  let host: string;
+  let metricsOn: number | null;
   try {
     logger = new Logger(module.name, readLogLevel());
+    production = isProduction();
+    secret = subgraphSecret();
+    host = listenHost();
+    metricsOn = metricsPort();
     port = new Environment().port(module.portVariable, module.defaultPort);
     prefix = graphPrefix();
     limits = loadOperationLimits();
@@ -108,17 +118,19 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     process.exit(2);
   }
   let running: RunningSubgraph;
+  let metrics: HttpListener | null = null;
   try {
+    if (metricsOn !== null) metrics = await serveMetrics(metricsOn, host, logger);
     running = await startSubgraphModule(module, {
       upstream,
       port,
-      host: listenHost(),
-      secret: subgraphSecret(),
+      host,
+      secret,
       landingPage,
       logger,
       prefix,
       limits,
-      production: isProduction(),
+      production,
       debugErrors,
       lifecycle: processLifecycle,
     });
@@ -127,12 +139,13 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     await upstream.close();
     process.exit(1);
   }
-  logger.info("listening", { url: running.url, upstream: upstream.config.baseUrl, auth: upstream.config.auth });
+  logger.info("listening", { url: running.url, upstream: upstream.config.baseUrl, auth: upstream.config.auth, ...(metrics ? { metrics: `${metrics.origin}/metrics` } : {}) });
   stopOnSignals({
     logger,
     settings: shutdown,
     close: async () => {
       await running.close();
+      await metrics?.close();
       await upstream.close();
     },
     tracing,

@@ -1,5 +1,5 @@
 import { readyCheckIntervalMs } from "../../../platform/readiness.js";
-import { authMode, ConfigError, Environment, excerpt } from "../../../platform/config.js";
+import { authMode, ConfigError, Environment, excerpt, isProduction, PRODUCTION_SECRET_MIN_LENGTH } from "../../../platform/config.js";
 import { loadSharedStateConfig, type SharedStateConfig } from "../../../platform/shared-state.js";
 import { refusedTokenTtlSeconds } from "../../../platform/refused-tokens.js";
 
@@ -143,8 +143,10 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
   const auth = authMode(env);
   const forwardLegacyWrites = e.choice("DIRECTORY_FORWARD_LEGACY_WRITES", ["none", "readers"] as const, "none");
 
+  const production = isProduction(env);
   const clientId = e.text("DIRECTORY_CLIENT_ID") ?? (embedded ? DEMO.clientId : null);
-  const clientSecret = e.text("DIRECTORY_CLIENT_SECRET") ?? (embedded ? DEMO.clientSecret : null);
+  // the directory service issues these: no length of ours, but no placeholder either
+  const clientSecret = e.secret("DIRECTORY_CLIENT_SECRET", { production: production && !embedded, minLength: 0 }) ?? (embedded ? DEMO.clientSecret : null);
   if (auth === "service") {
     if (clientId === null) {
       throw new ConfigError("DIRECTORY_CLIENT_ID is required when DIRECTORY_BASE_URL is set and DIRECTORY_AUTH is service", "DIRECTORY_CLIENT_ID");
@@ -154,7 +156,7 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     }
   }
 
-  const apiKey = e.text("DIRECTORY_API_KEY") ?? (embedded ? DEMO.apiKey : null);
+  const apiKey = e.secret("DIRECTORY_API_KEY", { production: production && !embedded, minLength: 0 }) ?? (embedded ? DEMO.apiKey : null);
   if (apiKey === null) {
     throw new ConfigError("DIRECTORY_API_KEY is required when DIRECTORY_BASE_URL is set (the legacy API knows only application keys)", "DIRECTORY_API_KEY");
   }
@@ -189,7 +191,7 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     retryBaseDelayMs: 100,
     callBudget: e.integer("DIRECTORY_CALL_BUDGET", 100, 1, 100_000),
     deadlineMs: e.integer("SUBGRAPH_DEADLINE_MS", 10_000, 100, 600_000),
-    cursorSecret: cursorSecret(e.text("SUBGRAPH_CURSOR_SECRET")),
+    cursorSecret: cursorSecret(e, production && !embedded),
     maxRepresentations: e.integer("SUBGRAPH_MAX_REPRESENTATIONS", 1000, 1, 100_000),
     breakerFailures: e.integer("DIRECTORY_BREAKER_FAILURES", 20, 0, 10_000),
     breakerOpenMs: e.integer("DIRECTORY_BREAKER_OPEN_S", 5, 1, 3600) * 1000,
@@ -201,8 +203,20 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
   };
 }
 
-function cursorSecret(raw: string | undefined): string | null {
-  if (raw === undefined) return null;
+/**
+ * SUBGRAPH_CURSOR_SECRET. Required in production against a real directory (`required`): a random
+ * key per process would invalidate the cursors clients hold at every restart, and replicas would
+ * refuse each other's; there it is a secret of the facade's (32 characters, no placeholder).
+ */
+function cursorSecret(e: Environment, required: boolean): string | null {
+  const raw = e.secret("SUBGRAPH_CURSOR_SECRET", { production: required, minLength: PRODUCTION_SECRET_MIN_LENGTH });
+  if (raw === undefined) {
+    if (!required) return null;
+    throw new ConfigError(
+      "SUBGRAPH_CURSOR_SECRET is required in production (NODE_ENV=production with DIRECTORY_BASE_URL): without it cursors break at every restart and across replicas",
+      "SUBGRAPH_CURSOR_SECRET",
+    );
+  }
   // a short key could be guessed from cursors, and a guessed key forges them
   if (raw.length < 16) throw new ConfigError("SUBGRAPH_CURSOR_SECRET must be at least 16 characters long", "SUBGRAPH_CURSOR_SECRET");
   return raw;

@@ -36,8 +36,8 @@ export function startAttemptSpan(attempt: Pick<UpstreamCallEvent, "api" | "metho
       "server.port": Number(target.port || (target.protocol === "https:" ? 443 : 80)),
       "directory_graph.upstream.api": attempt.api,
       "directory_graph.upstream.attempt": attempt.attempt,
-      // the semantic conventions' count of resends: 0 for a first attempt
-      "http.request.resend_count": attempt.attempt - 1,
+      // the semantic conventions' count of resends, set on resends only
+      ...(attempt.attempt > 1 ? { "http.request.resend_count": attempt.attempt - 1 } : {}),
       "directory_graph.etag.revalidating": revalidating,
     },
   });
