@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningGateway } from "../../gateway/gateway.js";
-import { distinctRepresentations, expandEntities } from "../../gateway/representations.js";
+import { distinctRepresentations, expandEntities } from "../../gateway/apollo/representations.js";
 import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 import { postGraphQL } from "../helpers/stack.js";
 

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { buildSchema as buildGraphQLSchema, getNamedType, isCompositeType, isEnumType, isInterfaceType, isListType, isObjectType, isNonNullType, isScalarType, parse, type GraphQLOutputType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type FragmentDefinitionNode } from "graphql";
 import { describe, expect, it } from "vitest";
-import { computeResponse, installResultShaping, libraryShaping } from "../../gateway/result-shaping.js";
+import { computeResponse, installResultShaping, libraryShaping } from "../../gateway/apollo/result-shaping.js";
 
 // The compiled shaping must answer exactly as @apollo/gateway's computeResponse: both run on the
 // same operations and the same subgraph data, most of it wrong in some way (nulls where the schema

@@ -1,8 +1,8 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from "@apollo/gateway";
-import { ANNOUNCEMENT_OPERATION } from "../platform/headers.js";
-import { processMetrics } from "../platform/metrics.js";
-import { processLoad, type LoadMeter } from "../platform/load.js";
-import { spanEvent } from "../platform/request-scope.js";
+import { ANNOUNCEMENT_OPERATION } from "../../platform/headers.js";
+import { processMetrics } from "../../platform/metrics.js";
+import { processLoad, type LoadMeter } from "../../platform/load.js";
+import { spanEvent } from "../../platform/request-scope.js";
 import type { FetchNode, PlanNode, QueryPlan, QueryPlanSelectionNode } from "@apollo/query-planner";
 import {
   Kind,
