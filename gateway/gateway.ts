@@ -25,12 +25,11 @@ import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.
 import { handleCors } from "./cors.js";
 import { createExploration } from "./explore.js";
 import { ErrorCode } from "../platform/error-codes.js";
-import { speculate, SpeculationBrake } from "./apollo/speculate.js";
+import { SpeculationBrake } from "./apollo/speculate.js";
 import { introspectionOnly, readManifest, trustedDocuments } from "./trusted-documents.js";
 import { ApqStore } from "./apq-store.js";
-import { installResultShaping } from "./apollo/result-shaping.js";
-import { SubgraphDataSource } from "./apollo/data-source.js";
-import { DeadlineExceededError, type SubgraphAnswer } from "./subgraph-fetch.js";
+import { apolloSeams } from "./apollo/seams.js";
+import { DeadlineExceededError, subgraphFetcher, type SubgraphAnswer } from "./subgraph-fetch.js";
 import type { GatewayContext } from "./subgraph-source.js";
 import { rateLimitGate } from "./rate-limits.js";
 import { RefusedTokens } from "../platform/refused-tokens.js";
@@ -57,12 +56,16 @@ export interface RunningGateway {
  */
 const FIELD_RULES = parseFieldRules(committedFieldRules, "schema/field-checks.json");
 
-export async function startGateway(config: GatewayConfig, logger = new Logger("gateway", config.logLevel), load: LoadMeter = processLoad): Promise<RunningGateway> {
+/** What a test may inject: the versions gateway/apollo/'s check reads (apollo/seams.ts). */
+export interface GatewayInjections {
+  apolloVersions?: { gateway: string; queryPlanner: string };
+}
+
+export async function startGateway(config: GatewayConfig, logger = new Logger("gateway", config.logLevel), load: LoadMeter = processLoad, injected: GatewayInjections = {}): Promise<RunningGateway> {
   // the state the replicas share (REDIS_URL): APQ documents, refused tokens, per-client limits
   const shared = new SharedState(config.shared, logger);
   const refusedTokens = new RefusedTokens(config.auth === "forward" ? config.refusedTokenTtlSeconds : 0, shared);
-  if (!installResultShaping()) logger.warn("@apollo/gateway is not the version result-shaping.ts was checked against: its own result shaping runs");
-  const gateway = await apolloGateway(config, logger, refusedTokens, load);
+  const gateway = await apolloGateway(config, logger, refusedTokens, load, injected);
 
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
@@ -138,8 +141,8 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   };
 }
 
-/** The gateway proper: the supergraph, a data source per subgraph, the plans' speculation (speculate.ts). */
-async function apolloGateway(config: GatewayConfig, logger: Logger, refusedTokens: RefusedTokens, load: LoadMeter): Promise<ApolloGateway> {
+/** The gateway proper: the supergraph, a data source per subgraph, and gateway/apollo/'s patches where they apply (apollo/seams.ts). */
+async function apolloGateway(config: GatewayConfig, logger: Logger, refusedTokens: RefusedTokens, load: LoadMeter, injected: GatewayInjections): Promise<ApolloGateway> {
   const urlOf = (name: string): string => {
     if (!(SUBGRAPH_NAMES as readonly string[]).includes(name)) throw new Error(`unknown subgraph "${name}" in the supergraph`);
     return config.subgraphUrls[name as SubgraphName];
@@ -157,6 +160,7 @@ async function apolloGateway(config: GatewayConfig, logger: Logger, refusedToken
       await refusedTokens.remember(authorization);
     }
   };
+  const seams = apolloSeams({ prefetch: config.prefetch, splitRootFetch: config.splitRootFetch, brake, versions: injected.apolloVersions }, logger);
   return new ApolloGateway({
     supergraphSdl:
       config.compose === "introspect"
@@ -164,16 +168,12 @@ async function apolloGateway(config: GatewayConfig, logger: Logger, refusedToken
             subgraphs: SUBGRAPH_NAMES.map((name) => ({ name, url: config.subgraphUrls[name] })),
           })
         : await readSupergraph(config.supergraphPath, config.prefix),
-    buildService: ({ name }) => new SubgraphDataSource(name, urlOf(name), config.subgraphSecret, inflight, rememberRefusedToken, brake),
+    buildService: ({ name }) => seams.dataSource(name, urlOf(name), config.subgraphSecret, subgraphFetcher(name, inflight, rememberRefusedToken, brake)),
     // its OpenTelemetry spans (gateway.request, .plan, .fetch...; docs/observability.md) without
     // the operation's text or the errors' messages, which may carry the caller's values
     telemetry: { includeDocument: false, recordExceptions: false },
-    // entity fetches a root lookup by id makes predictable start with the root fetch (speculate.ts)
-    // and the later entity fetches of GATEWAY_PREFETCH's subgraphs are announced to them at once,
-    // and a root lookup's fetch is split so that what later fetches need answers first
-    // nothing of it is asked of a subgraph that says it is saturated, nor by a saturated gateway
-    // (GATEWAY_SPECULATION_MAX_LOAD)
-    experimental_didResolveQueryPlan: (options) => speculate(options as unknown as Parameters<typeof speculate>[0], config.prefetch, config.splitRootFetch, brake),
+    // lookup speculation, announcements and the split, where they apply (apollo/seams.ts)
+    experimental_didResolveQueryPlan: seams.didResolveQueryPlan,
     // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
     // line per operation
     logger: {

@@ -8,7 +8,6 @@ import { processMetrics } from "../platform/metrics.js";
 import { ErrorCode } from "../platform/error-codes.js";
 import type { InFlight } from "../platform/inflight.js";
 import type { SpeculationBrake } from "./apollo/speculate.js";
-import { AnswerResponse } from "./apollo/data-source.js";
 
 /** The operation's time is up: what the client sees for the parts that were not fetched in time. */
 export class DeadlineExceededError extends GraphQLError {
@@ -137,12 +136,15 @@ const subgraphTarget = (url: string): URL => subgraphTargets.memo(url);
  * ran out of time fetches on its own. The header `x-operation-id` is left out too: an operation that
  * joins another's fetch (or announcement, speculate.ts) is answered from that operation's loaders.
  */
+/** A subgraph request as the data source makes it (its headers a plain object), answered whole. */
+export type SubgraphFetch = (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<SubgraphAnswer>;
+
 export function subgraphFetcher(
   subgraph: string,
   inflight: InFlight<SubgraphAnswer>,
   rememberRefusedToken: (init: RequestInit & { headers: Record<string, string> }, answer: SubgraphAnswer) => Promise<void>,
   brake: SpeculationBrake,
-): (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<Response> {
+): SubgraphFetch {
   return async (url, init) => {
     const body = typeof init.body === "string" ? init.body : null;
     // the data source sends `{"query":"<operation>",...}`: a query plan's fetch is `query ...` or `{...}`
@@ -156,7 +158,7 @@ export function subgraphFetcher(
     }
     brake.report(subgraph, answer.headers.get(LOAD_HEADER));
     await rememberRefusedToken(init, answer);
-    return new AnswerResponse(url, answer) as unknown as Response;
+    return answer;
   };
 }
 

@@ -1,14 +1,11 @@
-import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
+import type { GraphQLDataSourceProcessOptions, RemoteGraphQLDataSource } from "@apollo/gateway";
 import { createBatchingExecutor, getBatchingExecutor } from "@graphql-tools/batch-execute";
 import { Kind, parse, print, type DocumentNode, type FieldNode } from "graphql";
 import { LRUCache } from "lru-cache";
-import { DEADLINE_HEADER, OPERATION_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../../platform/headers.js";
-import { injectTraceContext } from "../../platform/request-scope.js";
-import type { InFlight } from "../../platform/inflight.js";
-import { claimSpeculation, SpeculationBrake, SPLIT_PART } from "./speculate.js";
+import { claimSpeculation, SPLIT_PART } from "./speculate.js";
 import { distinctRepresentations, expandEntities } from "./representations.js";
-import { subgraphFetcher, type SubgraphAnswer } from "../subgraph-fetch.js";
-import type { GatewayContext } from "../subgraph-source.js";
+import type { SubgraphAnswer, SubgraphFetch } from "../subgraph-fetch.js";
+import { SubgraphDataSource, type GatewayContext } from "../subgraph-source.js";
 
 /**
  * What the data source reads of a fetch's response (ok, status, statusText, url, headers, text,
@@ -118,20 +115,14 @@ function batchText(batched: BatchRequest): string | Promise<string> {
   return batchTexts.memo(batched.extensions![SOURCES]!.join("\u0000"));
 }
 
-export class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
-  constructor(
-    private readonly name: string,
-    url: string,
-    private readonly secret: string | null,
-    inflight: InFlight<SubgraphAnswer>,
-    rememberRefusedToken: Parameters<typeof subgraphFetcher>[2],
-    brake: SpeculationBrake,
-  ) {
-    // node:http with keep-alive agents (`post`) rather than the default make-fetch-happen agent:
-    // that agent keeps idle sockets forever, so after a pause longer than the subgraph server's
-    // keep-alive timeout (5 s) a request could go out on a socket the server was closing
-    // (ECONNRESET, "socket hang up"). Node's agent honours the server's `Keep-Alive: timeout=5`.
-    super({ url, fetcher: subgraphFetcher(name, inflight, rememberRefusedToken, brake) as unknown as RemoteGraphQLDataSource["fetcher"] });
+/**
+ * The data source of the patched path (seams.ts): a fetch started ahead is claimed, split parts and
+ * announcements are told apart, entities are sent once, the stage's queries to a subgraph are
+ * batched, and `sendRequest` (replaced below) hands the answer read whole to the library.
+ */
+export class PatchedDataSource extends SubgraphDataSource {
+  constructor(name: string, url: string, secret: string | null, fetch: SubgraphFetch) {
+    super(name, url, secret, fetch, (url, answer) => new AnswerResponse(url, answer) as unknown as Response);
   }
 
   /**
@@ -181,26 +172,6 @@ export class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> 
     const query = await batchText(batched);
     return super.process({ ...options, request: { ...options.request, query, variables: batched.variables } } as ProcessOptions);
   };
-
-  override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>): void {
-    // `context` is empty for the gateway's own requests (health checks, introspection)
-    if (context && "subgraphFetches" in context) {
-      context.subgraphFetches++;
-      if (context.authorization) request.http?.headers.set("authorization", context.authorization);
-      if (!/^\s*mutation\b/.test(request.query ?? "")) request.http?.headers.set(OPERATION_HEADER, context.operationId);
-      request.http?.headers.set(DEADLINE_HEADER, String(Math.max(0, Math.floor(context.deadline - performance.now()))));
-    }
-    // the operation's request id and trace context (the active span is @apollo/gateway's `gateway.fetch`)
-    const requestId = context && "requestId" in context ? context.requestId : undefined;
-    if (requestId !== undefined) request.http?.headers.set(REQUEST_ID_HEADER, requestId);
-    const trace: Record<string, string> = {};
-    injectTraceContext(trace);
-    for (const [key, value] of Object.entries(trace)) request.http?.headers.set(key, value);
-    if (this.secret) request.http?.headers.set(SUBGRAPH_SECRET_HEADER, this.secret);
-    // the hop to a subgraph is internal (loopback under npm start, the cluster's network otherwise):
-    // CPU matters more there than bytes, so its answers come uncompressed (platform/compression.ts)
-    request.http?.headers.set("accept-encoding", "identity");
-  }
 }
 
 /** The request `RemoteGraphQLDataSource` hands its `sendRequest`: node-fetch's `Headers` in `http`. */
@@ -217,7 +188,7 @@ interface SentRequest {
  * library declares the method private, so it is replaced on the prototype; every fetch path
  * (answers, a subgraph's 4xx with errors, 5xx, deadlines) runs through it in the tests.
  */
-async function sendRequest(this: SubgraphDataSource, request: SentRequest): Promise<object> {
+async function sendRequest(this: PatchedDataSource, request: SentRequest): Promise<object> {
   const { http, ...body } = request;
   const headers: Record<string, string> = {};
   for (const [name, values] of Object.entries(http.headers.raw())) headers[name.toLowerCase()] = values.join(", ");
@@ -227,4 +198,7 @@ async function sendRequest(this: SubgraphDataSource, request: SentRequest): Prom
   if (typeof answer !== "object" || answer === null || Array.isArray(answer)) throw new Error(`Expected JSON response body, but received: ${String(answer)}`);
   return { ...answer, http: response };
 }
-Object.defineProperty(SubgraphDataSource.prototype, "sendRequest", { value: sendRequest, writable: true, configurable: true });
+/** Puts `sendRequest` on the patched data source's prototype; only once internals.ts's check has passed (seams.ts). */
+export function installSendRequest(): void {
+  Object.defineProperty(PatchedDataSource.prototype, "sendRequest", { value: sendRequest, writable: true, configurable: true });
+}
