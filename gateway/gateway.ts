@@ -25,7 +25,7 @@ import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.
 import { handleCors } from "./cors.js";
 import { createExploration } from "./explore.js";
 import { ErrorCode } from "../platform/error-codes.js";
-import { SpeculationBrake } from "./apollo/speculate.js";
+import { SpeculationBrake } from "./speculation-brake.js";
 import { introspectionOnly, readManifest, trustedDocuments } from "./trusted-documents.js";
 import { ApqStore } from "./apq-store.js";
 import { apolloSeams } from "./apollo/seams.js";

@@ -7,7 +7,7 @@ import { DEADLINE_HEADER, LOAD_HEADER } from "../platform/headers.js";
 import { processMetrics } from "../platform/metrics.js";
 import { ErrorCode } from "../platform/error-codes.js";
 import type { InFlight } from "../platform/inflight.js";
-import type { SpeculationBrake } from "./apollo/speculate.js";
+import type { SpeculationBrake } from "./speculation-brake.js";
 
 /** The operation's time is up: what the client sees for the parts that were not fetched in time. */
 export class DeadlineExceededError extends GraphQLError {

@@ -2,7 +2,8 @@ import type { GraphQLDataSourceProcessOptions, RemoteGraphQLDataSource } from "@
 import { createBatchingExecutor, getBatchingExecutor } from "@graphql-tools/batch-execute";
 import { Kind, parse, print, type DocumentNode, type FieldNode } from "graphql";
 import { LRUCache } from "lru-cache";
-import { claimSpeculation, SPLIT_PART } from "./speculate.js";
+import { claimSpeculation } from "./speculate.js";
+import { SPLIT_PART } from "./plan-rewrites.js";
 import { distinctRepresentations, expandEntities } from "./representations.js";
 import type { SubgraphAnswer, SubgraphFetch } from "../subgraph-fetch.js";
 import { SubgraphDataSource, type GatewayContext } from "../subgraph-source.js";

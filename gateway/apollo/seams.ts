@@ -5,7 +5,8 @@ import { SubgraphDataSource } from "../subgraph-source.js";
 import { installSendRequest, PatchedDataSource } from "./data-source.js";
 import { checkInternals, installedVersions } from "./internals.js";
 import { installResultShaping } from "./result-shaping.js";
-import { speculate, type SpeculationBrake } from "./speculate.js";
+import { speculate } from "./speculate.js";
+import type { SpeculationBrake } from "../speculation-brake.js";
 
 /**
  * The one place the gateway takes its patches of `@apollo/gateway` (docs/graph.md#the-gateways-seams):

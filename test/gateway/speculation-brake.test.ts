@@ -2,7 +2,7 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadGatewayConfig } from "../../gateway/config.js";
 import { startGateway, type RunningGateway } from "../../gateway/gateway.js";
-import { LOAD_HYSTERESIS, LOAD_STALE_MS, SpeculationBrake } from "../../gateway/apollo/speculate.js";
+import { LOAD_HYSTERESIS, LOAD_STALE_MS, SpeculationBrake } from "../../gateway/speculation-brake.js";
 import { LOAD_HEADER, OPERATION_HEADER } from "../../platform/headers.js";
 import { LOAD_WINDOW_MS } from "../../platform/load.js";
 import { processMetrics } from "../../platform/metrics.js";
