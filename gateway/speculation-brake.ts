@@ -3,6 +3,7 @@ import { processLoad, type LoadMeter } from "../platform/load.js";
 import { spanEvent } from "../platform/request-scope.js";
 
 // ---- the brake: nothing asked ahead of a saturated subgraph, or by a saturated gateway ----
+// (switched by GATEWAY_SPECULATION_MAX_LOAD; docs/graph.md#which-mechanism-fires-when)
 
 /** How long a subgraph's last load stands for it: a subgraph asked nothing for that long is not saturated by us. */
 export const LOAD_STALE_MS = 5_000;

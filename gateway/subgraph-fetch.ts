@@ -134,7 +134,7 @@ const subgraphTarget = (url: string): URL => subgraphTargets.memo(url);
  * that started before it. The deadline header is left out of the key:
  * it differs by the millisecond between callers of the same fetch. A joiner whose first caller
  * ran out of time fetches on its own. The header `x-operation-id` is left out too: an operation that
- * joins another's fetch (or announcement, speculate.ts) is answered from that operation's loaders.
+ * joins another's fetch (or announcement, apollo/speculate.ts) is answered from that operation's loaders.
  */
 /** A subgraph request as the data source makes it (its headers a plain object), answered whole. */
 export type SubgraphFetch = (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<SubgraphAnswer>;

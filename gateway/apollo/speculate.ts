@@ -32,7 +32,10 @@ export function speculationKey(serviceName: string, request: { query?: string; v
 
 /**
  * `experimental_didResolveQueryPlan` of ApolloGateway: starts the entity fetches a root lookup by
- * id makes predictable, and keeps them in the operation's context for `claimSpeculation`.
+ * id makes predictable, and keeps them in the operation's context for `claimSpeculation`; sends
+ * the announcements (GATEWAY_PREFETCH) and chooses the split plan (GATEWAY_SPLIT_ROOT_FETCH). When
+ * each fires: seams.ts, docs/graph.md#which-mechanism-fires-when; what each finds in a plan:
+ * plan-rewrites.ts.
  */
 export function speculate(
   options: {

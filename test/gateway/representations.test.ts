@@ -7,7 +7,7 @@ import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js"
 import { postGraphQL } from "../helpers/stack.js";
 
 /**
- * Each entity asked of a subgraph once per fetch (gateway/representations.ts): the representations
+ * Each entity asked of a subgraph once per fetch (gateway/apollo/representations.ts): the representations
  * a fetch sends are distinct, and the answer the gateway gets back has one entity per place, each
  * error of an entity at each of its places.
  */

@@ -13,7 +13,7 @@ import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js"
 import { measureRounds } from "../helpers/rounds.js";
 
 /**
- * The brake on what the gateway asks ahead (gateway/speculate.ts, docs/graph.md#query-plans):
+ * The brake on what the gateway asks ahead (gateway/speculation-brake.ts, docs/graph.md#query-plans):
  * each subgraph says its load on its answers to the gateway (platform/load.ts), and the gateway
  * asks a subgraph that says it is saturated no announcement and no split part, so its operations
  * cost that subgraph what the plan without them costs, with the same answers and calls.

@@ -110,7 +110,7 @@ export function tracingSuite(protocol: OtlpProtocol): void {
       const names = spans.map((s) => s.name);
       expect(names).toEqual(expect.arrayContaining(["gateway.request", "gateway.plan", "gateway.execute", "gateway.fetch"]));
       // each subgraph request is a server span under one of the gateway's fetches, or under its
-      // request for those it starts ahead of the plan's fetches (gateway/speculate.ts:
+      // request for those it starts ahead of the plan's fetches (gateway/apollo/speculate.ts:
       // announcements, the root fetch's split part, speculative entity fetches)
       const byId = new Map(spans.map((s) => [s.spanId, s]));
       const subgraphSpans = spans.filter((s) => s.kind === SPAN_KIND.server && s !== root);
