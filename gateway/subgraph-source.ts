@@ -44,7 +44,15 @@ export class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> 
     // that agent keeps idle sockets forever, so after a pause longer than the subgraph server's
     // keep-alive timeout (5 s) a request could go out on a socket the server was closing
     // (ECONNRESET, "socket hang up"). Node's agent honours the server's `Keep-Alive: timeout=5`.
-    const fetcher = async (url: string, init: RequestInit & { headers: Record<string, string> }) => respond(url, await fetch(url, init));
+    // @apollo/gateway 2.14 hands the fetcher its headers as a plain object; a `Headers` (another
+    // version, on the stock path) is read into one
+    const fetcher = async (url: string, init: RequestInit & { headers: Record<string, string> }) => {
+      const headers: unknown = init.headers;
+      if (headers instanceof Headers || typeof (headers as { forEach?: unknown } | undefined)?.forEach === "function") {
+        init = { ...init, headers: Object.fromEntries(new Headers(headers as HeadersInit)) };
+      }
+      return respond(url, await fetch(url, init));
+    };
     super({ url, fetcher: fetcher as unknown as RemoteGraphQLDataSource["fetcher"] });
   }
 

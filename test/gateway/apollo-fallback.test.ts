@@ -6,6 +6,7 @@ import { Logger, type LogLevel } from "../../platform/log.js";
 import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, pickDemoData, variablesOf } from "../helpers/operations.js";
 import { postGraphQL } from "../helpers/stack.js";
+import { SubgraphDataSource } from "../../gateway/subgraph-source.js";
 
 /**
  * gateway/apollo/'s one check, forced to fail by an injected version: the gateway runs on stock
@@ -52,4 +53,19 @@ describe("on a version of @apollo/gateway gateway/apollo/ was not checked agains
     }
     expect(lines.filter((l) => l.level === "warn" || l.level === "error")).toHaveLength(1);
   });
+});
+
+it("the stock data source reads a fetcher's `Headers` (another version's) into the plain object the gateway's fetch reads", async () => {
+  const seen: Array<Record<string, string>> = [];
+  const source = new SubgraphDataSource("people", "http://127.0.0.1:1/", null, async (_url, init) => {
+    seen.push(init.headers);
+    return { status: 200, statusText: "OK", headers: new Headers({ "content-type": "application/json" }), text: '{"data":{}}' };
+  });
+  const fetcher = source.fetcher as unknown as (url: string, init: RequestInit) => Promise<Response>;
+  const answer = await fetcher("http://127.0.0.1:1/", { method: "POST", headers: new Headers({ Authorization: "Bearer t", "x-deadline-ms": "5" }), body: "{}" });
+  await fetcher("http://127.0.0.1:1/", { method: "POST", headers: { authorization: "Bearer u" }, body: "{}" });
+  expect(seen).toEqual([{ authorization: "Bearer t", "x-deadline-ms": "5" }, { authorization: "Bearer u" }]);
+  expect(answer.status).toBe(200);
+  expect(await answer.json()).toEqual({ data: {} });
+  expect(answer.url).toBe("http://127.0.0.1:1/");
 });
