@@ -30,7 +30,8 @@ import { parsePrometheus, sumOf } from "../harness/prometheus.js";
  * subset of the operations, for a quick run), BENCH_EMBEDDED=0 (skips the embedded stack's memory),
  * BENCH_CLIENT_RTT_MS (the client round trip added for each request of the peer beyond the first,
  * default 30: a browser near its server), BENCH_WRITE=0 (prints only: bench/results.md is not
- * written, as for a partial run).
+ * written, as for a partial run), BENCH_MECHANISMS=1 (instead of all the above, the table of each
+ * round-saving mechanism on and off: `mechanismTable`).
  */
 
 const TODAY = "2026-06-15";
@@ -66,6 +67,7 @@ const ONLY = process.env.BENCH_OPERATIONS ? new Set(process.env.BENCH_OPERATIONS
 const EMBEDDED = process.env.BENCH_EMBEDDED !== "0";
 const WRITE = process.env.BENCH_WRITE !== "0" && ONLY === null;
 const LOW = 20;
+const MECHANISMS = process.env.BENCH_MECHANISMS === "1";
 
 /** `lean`: our gateway with its speculation off (GATEWAY_PREFETCH=none, GATEWAY_SPLIT_ROOT_FETCH=false) */
 type Gateway = "ours" | "lean" | "hive" | "hive-rust";
@@ -101,7 +103,7 @@ async function startBackend(employees: number, profile = false): Promise<Backend
   return { process: proc, urls: JSON.parse(json!) };
 }
 
-async function startGateway(kind: Gateway, urls: Record<string, string>): Promise<{ process: ScriptProcess; url: string }> {
+async function startGateway(kind: Gateway, urls: Record<string, string>, settings: Record<string, string> = {}): Promise<{ process: ScriptProcess; url: string }> {
   const [port] = await freePorts(1);
   const env = {
     GATEWAY_PORT: String(port),
@@ -117,7 +119,7 @@ async function startGateway(kind: Gateway, urls: Record<string, string>): Promis
     // and no per-client limits or trusted documents (production defaults: the load generator is
     // one client sending ad-hoc documents), which Hive Gateway, as benchmarked, does not have either;
     // the drain may not be shorter than the deadline (platform/lifecycle.ts)
-    const proc = runScript("gateway/main.ts", { ...env, ...LIMITS_OFF, GATEWAY_DEADLINE_MS: "120000", SHUTDOWN_DRAIN_MS: "120000", ...(kind === "lean" ? SPECULATION_OFF : {}) });
+    const proc = runScript("gateway/main.ts", { ...env, ...LIMITS_OFF, GATEWAY_DEADLINE_MS: "120000", SHUTDOWN_DRAIN_MS: "120000", ...(kind === "lean" ? SPECULATION_OFF : {}), ...settings });
     await waitForHealth(`http://127.0.0.1:${port}/health`, proc);
     return { process: proc, url: `http://127.0.0.1:${port}/` };
   }
@@ -351,6 +353,68 @@ const timing = (times: number[], add = 0): Timing => ({ p50: percentile(times, 0
 
 const f = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
 
+/**
+ * Each of our gateway's round-saving mechanisms that a setting switches, on and off
+ * (docs/graph.md#which-mechanism-fires-when): everything on, each off alone, and all off (`lean`).
+ * Lookup speculation and the subgraphs' mechanisms (prefetchEmployee, embedded priming, adaptive
+ * and operation-scoped loaders) have no setting, and are on in every column.
+ */
+const MECHANISM_VARIANTS: Array<{ name: string; settings: Record<string, string> }> = [
+  { name: "all on", settings: {} },
+  { name: "announcements off", settings: { GATEWAY_PREFETCH: "none" } },
+  { name: "split off", settings: { GATEWAY_SPLIT_ROOT_FETCH: "false" } },
+  { name: "both off (lean)", settings: SPECULATION_OFF },
+];
+
+/**
+ * BENCH_MECHANISMS=1: per operation and variant, the upstream calls, the subgraph requests, the
+ * dependent rounds (the slope of p50 between the two added latencies above 0, as in the main
+ * table) and ops/s at 8 clients over the live subgraphs (BENCH_SECONDS). One gateway at a time
+ * over one subgraphs process, warmed as in the main run; prints the markdown table only.
+ */
+async function mechanismTable(ops: Op[]): Promise<string> {
+  const backend = await startBackend(300);
+  const directory = backend.urls.directory!;
+  const cells: Array<{ at: number; line: string }> = [];
+  const lines = [
+    "| operation | mechanisms | upstream calls | subgraph requests | rounds | p50 ms at +" + LATENCIES[2] + " ms | ops/s ×8 |",
+    "|---|---|---:|---:|---:|---:|---:|",
+  ];
+  try {
+    for (const variant of MECHANISM_VARIANTS) {
+      const gateway = await startGateway("ours", backend.urls, variant.settings);
+      try {
+        for (const [at, op] of ops.entries()) {
+          const run = () => request(gateway.url, op, op.variables);
+          for (let i = 0; i < WARM_UP; i++) await run();
+          const calls = await medianCalls(directory, run);
+          const requests = await subgraphRequests(backend.urls.people!, run);
+          const p50 = {} as Record<number, number>;
+          for (const latency of LATENCIES.slice(1)) {
+            await setLatency(directory, latency);
+            p50[latency] = timing(await latencies(run, RUNS[latency]!)).p50;
+          }
+          await setLatency(directory, 0);
+          const [, low, high] = LATENCIES;
+          const rounds = (p50[high]! - p50[low]!) / (high - low);
+          const ops8 = op.read ? (await load((i) => request(gateway.url, op, op.pool[i % op.pool.length]!), 8, SECONDS, [])).opsPerSecond : NaN;
+          cells.push({ at, line: `| ${op.name} | ${variant.name} | ${f(calls)} | ${f(requests)} | ${f(rounds, 1)} | ${f(p50[high]!)} | ${f(ops8)} |` });
+          // a quiet second, as in the main run: the brake has let go before the next measure
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      } finally {
+        await gateway.process.stop();
+      }
+      log(`${variant.name} done`);
+    }
+  } finally {
+    await setLatency(directory, 0).catch(() => undefined);
+    await backend.process.stop();
+  }
+  // by operation, its variants in order (the sort is stable)
+  return [...lines, ...cells.sort((a, b) => a.at - b.at).map((c) => c.line)].join("\n");
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   if (CPU_PROF) {
@@ -359,6 +423,7 @@ async function main(): Promise<void> {
   }
   const demo = pickDemoData(generateCompany({ employees: 300, today: TODAY }));
   const ops = operations(demo).filter((o) => !ONLY || ONLY.has(o.name));
+  if (MECHANISMS) return void console.log(await mechanismTable(ops));
   log("starting the subgraphs process, the four gateways and the generated peer");
   const backend = await startBackend(300, CPU_PROF);
   const directory = backend.urls.directory!;

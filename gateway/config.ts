@@ -64,15 +64,15 @@ export interface GatewayConfig {
   shared: SharedStateConfig;
   /**
    * GATEWAY_PREFETCH: the subgraphs a query's later entity fetches are announced to as it starts
-   * (speculate.ts), so that their reads needing no id begin in the first round; default
+   * (apollo/speculate.ts), so that their reads needing no id begin in the first round; default
    * `organisation`, `none` for none
    */
   prefetch: ReadonlySet<SubgraphName>;
-  /** GATEWAY_SPLIT_ROOT_FETCH, default true: the part of a root lookup's fetch later fetches need is asked on its own (speculate.ts) */
+  /** GATEWAY_SPLIT_ROOT_FETCH, default true: the part of a root lookup's fetch later fetches need is asked on its own (apollo/speculate.ts) */
   splitRootFetch: boolean;
   /**
    * GATEWAY_SPECULATION_MAX_LOAD, percent, default 90: a subgraph that says a load at least this
-   * high is asked nothing ahead (speculate.ts's brake); `off` (null): always asked
+   * high is asked nothing ahead (speculation-brake.ts); `off` (null): always asked
    */
   speculationMaxLoad: number | null;
 }
@@ -138,7 +138,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
 /**
  * GATEWAY_SPECULATION_MAX_LOAD: unset → 90; `off` → null; else a whole percent from 50 to 100 (a
  * subgraph less than half busy is not saturated, and a lower limit would leave no room below it
- * to let go at: speculate.ts's LOAD_HYSTERESIS).
+ * to let go at: speculation-brake.ts's LOAD_HYSTERESIS).
  */
 function speculationMaxLoad(e: Environment): number | null {
   const name = "GATEWAY_SPECULATION_MAX_LOAD";

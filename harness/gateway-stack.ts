@@ -1,5 +1,6 @@
 import { loadGatewayConfig, type GatewayConfig } from "../gateway/config.js";
-import { startGateway, type RunningGateway } from "../gateway/gateway.js";
+import { startGateway, type GatewayInjections, type RunningGateway } from "../gateway/gateway.js";
+import type { Logger } from "../platform/log.js";
 import type { LoadMeter } from "../platform/load.js";
 import { startStack, type GraphQLResponse, type Stack, type StackOptions } from "./stack.js";
 
@@ -25,6 +26,10 @@ export interface GatewayStackOptions extends StackOptions {
   gatewayEnv?: Record<string, string>;
   /** the gateway's own load, as its speculation brake reads it (default: the process's, platform/load.ts) */
   gatewayLoad?: LoadMeter;
+  /** the gateway's logger (default: its own, at LOG_LEVEL silent) */
+  gatewayLogger?: Logger;
+  /** what the test injects into the gateway (gateway/gateway.ts: the versions gateway/apollo/ checks) */
+  gatewayInjections?: GatewayInjections;
 }
 
 export async function startGatewayStack(options: GatewayStackOptions = {}): Promise<GatewayStack> {
@@ -46,7 +51,7 @@ export async function startGatewayStack(options: GatewayStackOptions = {}): Prom
       ...options.gatewayEnv,
     };
     const gatewayConfig = loadGatewayConfig(gatewayEnv);
-    const gateway = await startGateway(gatewayConfig, undefined, options.gatewayLoad);
+    const gateway = await startGateway(gatewayConfig, options.gatewayLogger, options.gatewayLoad, options.gatewayInjections);
     return {
       ...stack,
       gateway,

@@ -5,7 +5,7 @@ import { performance, type EventLoopUtilization } from "node:perf_hooks";
  * loop spent running code rather than waiting (Node's `performance.eventLoopUtilization`), in
  * percent. A subgraph says it to the gateway on each answer to one of its operations
  * (LOAD_HEADER), and the gateway stops asking for the work it only asks ahead
- * (gateway/speculate.ts) while a subgraph is saturated: that work saves an upstream round when the
+ * (gateway/speculation-brake.ts) while a subgraph is saturated: that work saves an upstream round when the
  * directory is slow, and costs CPU the saturated process has none of (docs/graph.md#query-plans).
  *
  * A utilization, not a latency: under saturation an upstream call's time is the loop's queue, not

@@ -27,7 +27,7 @@ export const MAX_OPERATION_NAMES = 100;
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
 /**
  * the name of a fetch a gateway plans, `EmployeeProfile__people__0`, or the part of it our gateway
- * asks ahead (`…__part`, gateway/speculate.ts): labelled with the operation's own
+ * asks ahead (`…__part`, gateway/apollo/speculate.ts): labelled with the operation's own
  */
 const PLANNED_FETCH = /^(.+)__[_0-9A-Za-z-]+__\d+(?:__part)?$/;
 

@@ -4,7 +4,7 @@ import type { Logger } from "./log.js";
 import { processMetrics } from "./metrics.js";
 
 /**
- * Redis as the optional state the replicas share (README "Running several replicas"): the APQ
+ * Redis as the optional state the replicas share (docs/deploying.md#running-several-replicas): the APQ
  * store, the ETag cache, the upstream request budget, the per-client limits and the tokens the
  * directory refused. Without REDIS_URL nothing changes: each use keeps its in-process form.
  *

@@ -2,7 +2,7 @@
 // <out>` after `npm run build` copies into <out> the bundles (dist/), the files they read from the
 // project (schema/, operations/, the explorer's script, the health check) and, of node_modules,
 // only the files the bundles load. The bundles leave packages in node_modules (scripts/bundle.mjs):
-// gateway/result-shaping.ts replaces modules of @apollo/gateway's own, which a bundled copy would
+// gateway/apollo/result-shaping.ts replaces modules of @apollo/gateway's own, which a bundled copy would
 // not see. Which files they load is traced by @vercel/nft (static analysis of every require and
 // import from the entries, as serverless platforms package functions), not guessed: the runtime
 // stage held all 393 production packages (esbuild, graphiql/react, cloud resource detectors) for

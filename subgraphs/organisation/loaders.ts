@@ -120,7 +120,7 @@ export const webhookDeliveryAttemptLoader = (ctx: SubgraphContext) =>
  * whose entities the operation reads beyond their id (the whole list where there is no single
  * read), while it fits a page the one call their references cost anyway. Not for a type the
  * operation reads as a root list, whose page primes the loader itself. The announcement
- * (gateway/speculate.ts) thus starts them in the operation's first round, in the loaders its later
+ * (gateway/apollo/speculate.ts) thus starts them in the operation's first round, in the loaders its later
  * fetches share (operation-scope.ts); it is answered once they have settled.
  */
 export function prefetchOrganisation(ctx: SubgraphContext): Promise<unknown> | void {

@@ -151,7 +151,7 @@ describe("identical subgraph fetches in flight at the gateway", () => {
     expect(answer.data.employee.employments.nodes.flatMap((e: any) => e.jobPositions.nodes).some((p: any) => p.department?.name)).toBe(true);
     // legal entity, template, departments, qualifications and categories: five fetches of the plan,
     // one request, after the announcement the gateway sends organisation as the query starts; people:
-    // the root fetch and its split part, which goes alone (gateway/speculate.ts)
+    // the root fetch and its split part, which goes alone (gateway/apollo/speculate.ts)
     expect(organisation.count).toBe(2);
     expect(people.count).toBe(2);
   });

@@ -174,7 +174,7 @@ describe("organisation's reference lists, announced by the gateway", () => {
   });
 });
 
-describe("a root lookup's fetch split (gateway/speculate.ts)", () => {
+describe("a root lookup's fetch split (gateway/apollo/speculate.ts)", () => {
   const PROFILE = `query($id: ID!) { employee(id: $id) { id givenName manager { id givenName familyName }
     applicableEmployment { id startsOn legalEntity { legalName } workContract { id trialPeriodDays } }
     employments(first: 10) { nodes { id jobPositions(first: 20) { nodes { jobTitle department { name } } } } } } }`;

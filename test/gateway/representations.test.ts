@@ -2,12 +2,12 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningGateway } from "../../gateway/gateway.js";
-import { distinctRepresentations, expandEntities } from "../../gateway/representations.js";
+import { distinctRepresentations, expandEntities } from "../../gateway/apollo/representations.js";
 import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 import { postGraphQL } from "../helpers/stack.js";
 
 /**
- * Each entity asked of a subgraph once per fetch (gateway/representations.ts): the representations
+ * Each entity asked of a subgraph once per fetch (gateway/apollo/representations.ts): the representations
  * a fetch sends are distinct, and the answer the gateway gets back has one entity per place, each
  * error of an entity at each of its places.
  */

@@ -1,7 +1,8 @@
 import { createRequire } from "node:module";
 import { buildSchema as buildGraphQLSchema, getNamedType, isCompositeType, isEnumType, isInterfaceType, isListType, isObjectType, isNonNullType, isScalarType, parse, type GraphQLOutputType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type FragmentDefinitionNode } from "graphql";
 import { describe, expect, it } from "vitest";
-import { computeResponse, installResultShaping, libraryShaping } from "../../gateway/result-shaping.js";
+import { computeResponse, installResultShaping, libraryShaping } from "../../gateway/apollo/result-shaping.js";
+import { checkInternals } from "../../gateway/apollo/internals.js";
 
 // The compiled shaping must answer exactly as @apollo/gateway's computeResponse: both run on the
 // same operations and the same subgraph data, most of it wrong in some way (nulls where the schema
@@ -112,7 +113,8 @@ function outcome(run: () => { data: unknown; errors: { message: string; path?: u
 
 describe("compiled result shaping", () => {
   it("is installed against this @apollo/gateway (another version needs this test and its check again)", () => {
-    expect(installResultShaping()).toBe(true);
+    expect(checkInternals()).toEqual({ ok: true });
+    installResultShaping();
     const require = createRequire(createRequire(import.meta.url).resolve("@apollo/gateway"));
     expect((require("./resultShaping.js") as { computeResponse: unknown }).computeResponse).toBe(computeResponse);
   });

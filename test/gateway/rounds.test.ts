@@ -45,7 +45,7 @@ describe("upstream calls and round trips of each operation", () => {
   });
 });
 
-describe("fetches started with the root fetch (gateway/speculate.ts)", () => {
+describe("fetches started with the root fetch (gateway/apollo/speculate.ts)", () => {
   it("a department that does not exist answers null without errors: the members fetch started for it is dropped", async () => {
     const response = await stack.query(`query($id: ID!) { department(id: $id) { name employees(first: 5) { nodes { id } } } }`, { id: "999999" });
     expect(response.errors).toBeUndefined();

@@ -2,7 +2,7 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadGatewayConfig } from "../../gateway/config.js";
 import { startGateway, type RunningGateway } from "../../gateway/gateway.js";
-import { LOAD_HYSTERESIS, LOAD_STALE_MS, SpeculationBrake } from "../../gateway/speculate.js";
+import { LOAD_HYSTERESIS, LOAD_STALE_MS, SpeculationBrake } from "../../gateway/speculation-brake.js";
 import { LOAD_HEADER, OPERATION_HEADER } from "../../platform/headers.js";
 import { LOAD_WINDOW_MS } from "../../platform/load.js";
 import { processMetrics } from "../../platform/metrics.js";
@@ -13,7 +13,7 @@ import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js"
 import { measureRounds } from "../helpers/rounds.js";
 
 /**
- * The brake on what the gateway asks ahead (gateway/speculate.ts, docs/graph.md#query-plans):
+ * The brake on what the gateway asks ahead (gateway/speculation-brake.ts, docs/graph.md#query-plans):
  * each subgraph says its load on its answers to the gateway (platform/load.ts), and the gateway
  * asks a subgraph that says it is saturated no announcement and no split part, so its operations
  * cost that subgraph what the plan without them costs, with the same answers and calls.

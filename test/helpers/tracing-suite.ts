@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGatewayConfig } from "../../gateway/config.js";
 import { startGateway, type RunningGateway } from "../../gateway/gateway.js";
-import { SPLIT_PART } from "../../gateway/speculate.js";
+import { SPLIT_PART } from "../../gateway/apollo/plan-rewrites.js";
 import { Logger } from "../../platform/log.js";
 import { startTracing, type OtlpProtocol, type Tracing } from "../../platform/tracing.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf } from "./operations.js";
@@ -114,7 +114,7 @@ export function tracingSuite(protocol: OtlpProtocol): void {
       expect(names).toEqual(expect.arrayContaining(["gateway.request", "gateway.plan", "gateway.execute", "gateway.fetch"]));
       // each subgraph request is a server span under the gateway's CLIENT span of that request,
       // itself under one of the gateway's fetches, or under its request for those it starts ahead
-      // of the plan's fetches (gateway/speculate.ts: announcements, the root fetch's split part,
+      // of the plan's fetches (gateway/apollo/speculate.ts: announcements, the root fetch's split part,
       // speculative entity fetches)
       const byId = new Map(spans.map((s) => [s.spanId, s]));
       const subgraphSpans = spans.filter((s) => s.kind === SPAN_KIND.server && s !== root);

@@ -27,6 +27,8 @@ import type { RestEmployee } from "../rest.js";
  * second request of the operation that asks the same finds it read or in flight.
  * Nothing here answers the client: a read that fails is read again by its field, which reports it.
  * The cost of an employee that does not exist is these reads, made for nothing.
+ * Fires on every `employee(id)` whose operation reads any of these; no setting turns it off
+ * (docs/graph.md#which-mechanism-fires-when).
  */
 export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo, id: string): void {
   if (!isListable(id)) return;

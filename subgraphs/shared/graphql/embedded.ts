@@ -24,7 +24,9 @@ import type { Envelope } from "../upstream/types.js";
  * operation reads of that type anywhere (the interface allows partial representations, and the
  * loader's memo answers every reference of the request). Otherwise the loader reads it as without
  * the embed. What the caller may not read is left out by the upstream, and loaders live in the
- * caller's request, so visibility is the caller's own.
+ * caller's request, so visibility is the caller's own. Fires on the embeddable reads (the
+ * upstream client's EMBEDDED_SOURCES) whose operation reads an embedded resource; no setting turns it
+ * off (docs/graph.md#which-mechanism-fires-when).
  */
 
 /**

@@ -12,7 +12,8 @@ import type { LoaderScope } from "../upstream/types.js";
  * nobody can guess is needed to join one. A scope ends when the last request of the operation has
  * ended and the operation's time (its deadline) has run out, whichever is later; at most `max`
  * scopes are kept, beyond which a request gets loaders of its own, as without the header.
- * Mutations never share (the gateway sends the header with query fetches only).
+ * Mutations never share (the gateway sends the header with query fetches only). Fires on every
+ * query fetch that carries the header; no setting turns it off (docs/graph.md#which-mechanism-fires-when).
  */
 export class OperationScopes {
   private readonly scopes = new Map<string, { loaders: LoaderRegistry; requests: number; timer?: NodeJS.Timeout }>();

@@ -212,7 +212,7 @@ function noStore(): ApolloServerPlugin<SubgraphContext> {
 
 /**
  * What the operation selects, for the embedded prefetch and the reads that start at once, and
- * a gateway's announcement of later fetches (gateway/speculate.ts): the reads no id is needed for
+ * a gateway's announcement of later fetches (gateway/apollo/speculate.ts): the reads no id is needed for
  * start as it runs (a request with representations resolves them at once, and reads what they
  * name itself), and it is answered once they have settled.
  */

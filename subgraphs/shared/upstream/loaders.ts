@@ -220,6 +220,8 @@ export function singleReadLoader<T>(
  *
  * `primeAll` makes items read elsewhere in the request (a root list's page) known: a reference to
  * one of them costs nothing. `all()` is the whole collection, read at most once per request.
+ * Fires for every reference into such a list; no setting turns it off
+ * (docs/graph.md#which-mechanism-fires-when).
  */
 export class AdaptiveLoader<T extends { id: string }> extends DataLoader<string, T | null> {
   private readonly known = new Map<string, T>();

@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { apolloModules } from "./internals.js";
 import { Kind, type DefinitionNode, type DocumentNode, type GraphQLError } from "graphql";
 
 /**
@@ -22,11 +22,10 @@ import { Kind, type DefinitionNode, type DocumentNode, type GraphQLError } from 
  *   but not dictionary-mode as `Object.create(null)`), which the response's `JSON.stringify` walks
  *   faster.
  * Both are installed by replacing the two modules' exports, which the library reads at each call.
- * The version is checked: another `@apollo/gateway` keeps its own functions until this is checked
- * against it (test/gateway/result-shaping.test.ts compares both on the same inputs).
+ * Only where internals.ts's one check passes: another `@apollo/gateway` keeps its own functions
+ * until this is checked against it (test/gateway/result-shaping.test.ts compares both on the same
+ * inputs).
  */
-
-const VERIFIED_GATEWAY = /^2\.14\./;
 
 // the federation-internals objects this reads: the subset of their API used here
 interface NamedType { readonly kind: string; readonly name: string; toString(): string }
@@ -360,21 +359,18 @@ function keepBuiltOperations(build: OperationsModule["operationFromDocument"]): 
   };
 }
 
-let installed: boolean | null = null;
+let installed = false;
 /** The library's own functions, once replaced: the test compares both on the same inputs. */
 export const libraryShaping: { computeResponse?: typeof computeResponse; operationFromDocument?: OperationsModule["operationFromDocument"] } = {};
 
 /**
- * Puts the compiled shaping in place of `@apollo/gateway`'s, once per process. Returns whether it
- * is in place: false for a version of `@apollo/gateway` this was not checked against.
+ * Puts the compiled shaping in place of `@apollo/gateway`'s, once per process; only once
+ * internals.ts's check has passed (seams.ts).
  */
-export function installResultShaping(): boolean {
-  if (installed !== null) return installed;
-  const require = createRequire(import.meta.url);
-  const gatewayRequire = createRequire(require.resolve("@apollo/gateway"));
-  const { version } = gatewayRequire("../package.json") as { version: string };
-  if (!VERIFIED_GATEWAY.test(version)) return (installed = false);
-  const internals = gatewayRequire("@apollo/federation-internals") as FederationInternals;
+export function installResultShaping(): void {
+  if (installed) return;
+  const { federationInternals, operations, resultShaping } = apolloModules();
+  const internals = federationInternals as unknown as FederationInternals;
   lib = {
     isSubtype: internals.isSubtype,
     isCompositeType: internals.isCompositeType,
@@ -383,11 +379,11 @@ export function installResultShaping(): boolean {
     ERRORS: internals.ERRORS,
     assert: internals.assert,
   };
-  const operations = createRequire(gatewayRequire.resolve("@apollo/federation-internals"))("./operations.js") as OperationsModule;
-  const shaping = gatewayRequire("./resultShaping.js") as { computeResponse: typeof computeResponse };
+  const library = operations as unknown as OperationsModule;
+  const shaping = resultShaping as unknown as { computeResponse: typeof computeResponse };
   libraryShaping.computeResponse = shaping.computeResponse;
-  libraryShaping.operationFromDocument = operations.operationFromDocument;
-  operations.operationFromDocument = keepBuiltOperations(operations.operationFromDocument);
+  libraryShaping.operationFromDocument = library.operationFromDocument;
+  library.operationFromDocument = keepBuiltOperations(library.operationFromDocument);
   shaping.computeResponse = computeResponse;
-  return (installed = true);
+  installed = true;
 }

@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import type { FetchNode, PlanNode, QueryPlan } from "@apollo/query-planner";
+import { findAnnouncements, findCandidates, SPLIT_PART, splitOf } from "../../gateway/apollo/plan-rewrites.js";
+import { ANNOUNCEMENT_OPERATION } from "../../platform/headers.js";
+import { recordedPlan } from "../helpers/plans.js";
+
+/**
+ * The plan rewrites of gateway/apollo/plan-rewrites.ts, as pure functions of the plans the planner
+ * makes of operations/ (recorded in fixtures/plans/ by scripts/record-plans.ts;
+ * apollo-internals.test.ts checks that the installed planner still makes them): which root lookup's
+ * next fetch starts with the root fetch, what is announced to which subgraph, and the split plan.
+ */
+
+const ops = ["DirectorySearch", "EmployeeProfile", "OrgChart", "Timesheet", "UpdateTimeEntry"] as const;
+const plan = (name: (typeof ops)[number]): QueryPlan => recordedPlan(name);
+const fetchNames = (node: PlanNode): string[] => {
+  if (node.kind === "Fetch") return [node.operationName ?? "?"];
+  if (node.kind === "Flatten") return fetchNames(node.node);
+  if (node.kind === "Sequence" || node.kind === "Parallel") return node.nodes.flatMap(fetchNames);
+  return [];
+};
+
+describe("lookup speculation: the next fetches a root lookup by id makes predictable", () => {
+  it("OrgChart: the department's members, from $departmentId; Timesheet: the time entries, from $id", () => {
+    const summary = (name: (typeof ops)[number]) => findCandidates(plan(name)).map((c) => ({ id: c.id, typename: c.typename, fetch: c.fetch.operationName }));
+    expect(summary("OrgChart")).toEqual([{ id: { variable: "departmentId" }, typename: "Department", fetch: "OrgChart__people__1" }]);
+    expect(summary("Timesheet")).toEqual([{ id: { variable: "id" }, typename: "Employee", fetch: "Timesheet__legacy_time__1" }]);
+  });
+
+  it("none where the root is no lookup by id, the next fetches are deeper than the root field, or a mutation", () => {
+    for (const name of ["DirectorySearch", "EmployeeProfile", "UpdateTimeEntry"] as const) expect(findCandidates(plan(name)), name).toEqual([]);
+  });
+});
+
+describe("announcements: the later entity fetches, one request per subgraph", () => {
+  const announced = (name: (typeof ops)[number]) => Object.fromEntries(findAnnouncements(plan(name)).map((a) => [a.serviceName, a]));
+
+  it("gathers each subgraph's later entity selections into one GatewayPrefetch with no representation, and the variables they use", () => {
+    const timesheet = announced("Timesheet");
+    expect(Object.keys(timesheet)).toEqual(["legacy-time"]);
+    expect(timesheet["legacy-time"]!.variables).toEqual(["from", "to"]);
+    expect(timesheet["legacy-time"]!.query).toMatch(new RegExp(`^query ${ANNOUNCEMENT_OPERATION}\\(\\$representations: \\[_Any!\\]!, \\$from: Date!, \\$to: Date!\\) \\{\\n  _entities\\(representations: \\$representations\\) \\{\\n    \\.\\.\\. on Employee \\{\\n      timeEntries\\(from: \\$from, to: \\$to\\)`));
+
+    const profile = announced("EmployeeProfile");
+    expect(Object.keys(profile).sort()).toEqual(["legacy-time", "organisation"]);
+    const fragments = (query: string) => [...query.matchAll(/^ {4}\.\.\. on (\w+)/gm)].map((m) => m[1]);
+    expect(fragments(profile.organisation!.query)).toEqual(["LegalEntity", "EmploymentTemplate", "Department", "JobQualification", "OccupationCategory"]);
+    expect(fragments(profile["legacy-time"]!.query)).toEqual(["Employment"]);
+
+    const orgChart = announced("OrgChart");
+    expect(fragments(orgChart.people!.query)).toEqual(["Department", "Employee"]);
+    expect(fragments(orgChart.organisation!.query)).toEqual(["BusinessEstablishment"]);
+    expect(fragments(announced("DirectorySearch").organisation!.query)).toEqual(["Department", "BusinessEstablishment"]);
+  });
+
+  it("announces nothing for a plan with a mutation", () => {
+    expect(findAnnouncements(plan("UpdateTimeEntry"))).toEqual([]);
+  });
+});
+
+describe("the split: the part of a root lookup's fetch that later fetches need, asked beside it", () => {
+  const part = (name: (typeof ops)[number]) => {
+    const planned = plan(name);
+    const { split, subgraph, planned: node } = splitOf(planned);
+    expect(node).toBe(planned.node);
+    if (split?.kind !== "Parallel") throw new Error(`${name}: no split`);
+    const [first, rest] = split.nodes;
+    const root = planned.node as Extract<PlanNode, { kind: "Sequence" }>;
+    // Parallel[root, Sequence[part, the plan's later nodes]]
+    expect(first).toBe(root.nodes[0]);
+    expect(rest?.kind).toBe("Sequence");
+    const [cut, ...later] = (rest as Extract<PlanNode, { kind: "Sequence" }>).nodes;
+    expect(later).toEqual(root.nodes.slice(1));
+    expect(cut!.kind).toBe("Fetch");
+    return { subgraph, fetch: cut as FetchNode };
+  };
+
+  it("cuts each root fetch down to the representations its later fetches read", () => {
+    const orgChart = part("OrgChart");
+    expect(orgChart.subgraph).toBe("organisation");
+    expect(orgChart.fetch).toMatchObject({
+      serviceName: "organisation",
+      operationName: `OrgChart__organisation__0${SPLIT_PART}`,
+      operation: `query OrgChart__organisation__0${SPLIT_PART}($departmentId:ID!){department(id:$departmentId){__typename id manager{__typename id}}}`,
+      variableUsages: ["departmentId"],
+      operationKind: "query",
+    });
+    expect(part("Timesheet").fetch.operation).toBe(`query Timesheet__people__0${SPLIT_PART}($id:ID!){employee(id:$id){__typename id}}`);
+    expect(part("EmployeeProfile").fetch.operation).toBe(
+      `query EmployeeProfile__people__0${SPLIT_PART}($id:ID!){employee(id:$id){applicableEmployment{__typename id legalEntity{__typename id}template{__typename id}employee{id}}` +
+        "employments(first:10){nodes{jobPositions(first:20){nodes{department{__typename id}jobQualification{__typename id}occupationCategory{__typename id}}}}}}}",
+    );
+  });
+
+  it("leaves a search (no lookup by id) and a mutation as planned", () => {
+    for (const name of ["DirectorySearch", "UpdateTimeEntry"] as const) expect(splitOf(plan(name)).split, name).toBeNull();
+  });
+});
+
+it("the rewrites are pure: the recorded plans are left as they were, the fetches as the planner named them", () => {
+  for (const name of ops) {
+    const planned = plan(name);
+    const before = JSON.stringify(planned);
+    findCandidates(planned);
+    findAnnouncements(planned);
+    splitOf(planned);
+    expect(JSON.stringify(planned), name).toBe(before);
+    expect(fetchNames(planned.node as PlanNode).every((n) => n.startsWith(`${name}__`)), name).toBe(true);
+  }
+});
