@@ -117,7 +117,7 @@ describe("the stop of npm start", () => {
 
   it("SIGINT twice to npm start's process group (Ctrl-C, timeout, systemd) drains: the copies count once, exit 0", async () => {
     const { env, gatewayUrl } = await portsEnv();
-    const npm = runCommand("npm", ["start"], { ...env, LOG_LEVEL: "debug", SHUTDOWN_GRACE_MS: "300", SHUTDOWN_DRAIN_MS: "5000" }, undefined, { group: true });
+    const npm = runCommand("npm", ["start"], { ...env, LOG_LEVEL: "debug", SHUTDOWN_GRACE_MS: "300", SHUTDOWN_DRAIN_MS: "5000", GATEWAY_DEADLINE_MS: "5000", SUBGRAPH_DEADLINE_MS: "5000" }, undefined, { group: true });
     await npm.waitFor(/^gateway: /m, 30_000);
     expect((await fetch(`${gatewayUrl}ready`)).status).toBe(200);
     // what a terminal does on Ctrl-C, twice in quick succession: every process of the group gets
@@ -137,8 +137,9 @@ describe("the stop of npm start", () => {
 
   it("a second signal after the window exits at once (status 1), the grace period not waited", async () => {
     const { env, gatewayUrl } = await portsEnv();
-    const start = runScript("scripts/start.ts", { ...env, LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "60000", SHUTDOWN_DRAIN_MS: "5000" });
+    const start = runScript("scripts/start.ts", { ...env, LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "60000", SHUTDOWN_DRAIN_MS: "5000", GATEWAY_DEADLINE_MS: "5000", SUBGRAPH_DEADLINE_MS: "5000" });
     await start.waitFor(/^gateway: /m, 30_000);
+    expect((await fetch(`${gatewayUrl}ready`)).status).toBe(200);
     start.child.kill("SIGINT");
     while ((await fetch(`${gatewayUrl}ready`)).status === 200) await sleep(20);
     await sleep(REPEATED_SIGNAL_WINDOW_MS + 200);
