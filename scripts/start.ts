@@ -38,17 +38,18 @@ try {
 }
 
 const { directory, subgraphs, gateway, upstream } = embedded;
-if (directory) console.log(directoryBanner(directory));
-for (const subgraph of subgraphs) console.log(`subgraph ${subgraph.name}: ${subgraph.url}`);
-console.log(`gateway: ${gateway.url}  (${config.gateway.production ? "Apollo Sandbox disabled in production" : `Apollo Sandbox at ${gateway.url}`})`);
-
 const logger = new Logger("start", config.gateway.logLevel);
-logger.info("ready", { gateway: gateway.url, upstream: upstream.config.baseUrl, auth: upstream.config.auth });
-
-// the gateway faces callers (its /ready drains); the subgraphs and the directory close after it
+// the gateway faces callers (its /ready drains); the subgraphs and the directory close after it.
+// Before the banner: a signal sent on reading it must find the handlers (without one, the kernel's
+// default kills node undrained)
 stopOnSignals({
   logger,
   settings: shutdown,
   close: () => embedded.close(),
   tracing,
 });
+
+if (directory) console.log(directoryBanner(directory));
+for (const subgraph of subgraphs) console.log(`subgraph ${subgraph.name}: ${subgraph.url}`);
+console.log(`gateway: ${gateway.url}  (${config.gateway.production ? "Apollo Sandbox disabled in production" : `Apollo Sandbox at ${gateway.url}`})`);
+logger.info("ready", { gateway: gateway.url, upstream: upstream.config.baseUrl, auth: upstream.config.auth });
