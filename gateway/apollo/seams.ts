@@ -33,6 +33,11 @@ export interface SeamOptions {
   prefetch: ReadonlySet<string>;
   splitRootFetch: boolean;
   brake: SpeculationBrake;
+  /**
+   * most queries one batch may merge: the subgraphs' GRAPHQL_MAX_ROOT_FIELDS (every process is
+   * given the same), since each is one root field of the batch (data-source.ts)
+   */
+  maxBatch: number;
   /** the installed versions, as the check reads them (injectable: the test of the fallback) */
   versions?: { gateway: string; queryPlanner: string };
 }
@@ -45,10 +50,10 @@ export function apolloSeams(options: SeamOptions, logger: Logger): Seams {
   }
   installResultShaping();
   installSendRequest();
-  const { prefetch, splitRootFetch, brake } = options;
+  const { prefetch, splitRootFetch, brake, maxBatch } = options;
   return {
     patched: true,
-    dataSource: (name, url, secret, fetch) => new PatchedDataSource(name, url, secret, fetch),
+    dataSource: (name, url, secret, fetch) => new PatchedDataSource(name, url, secret, fetch, maxBatch),
     didResolveQueryPlan: (resolved) => speculate(resolved as unknown as Parameters<typeof speculate>[0], prefetch, splitRootFetch, brake),
   };
 }
