@@ -73,6 +73,8 @@ export const User = Type.Object({
   quote: Nullable(Type.String()),
   gender: Type.Union([Type.Literal("Undefined"), Type.Literal("Male"), Type.Literal("Female"), Type.Literal("Misc")]),
   nationalityId: Nullable(Type.String({ pattern: "^[A-Z]{2}$" })),
+  /** requestable, "legacy, not to be used", of no stated type: always null (docs/decisions.md#legacy-details) */
+  unitSellPrice: Type.Null(),
 });
 
 /** Every readable user field, for `fields=`. */

@@ -216,6 +216,8 @@ export class UserStore {
       quote: () => d.quote,
       gender: () => d.gender,
       nationalityId: () => d.nationalityId,
+      // requestable but "legacy, not to be used", and nothing in the company holds a sell price: null (docs/decisions.md#legacy-details)
+      unitSellPrice: () => null,
     };
     return Object.fromEntries(fields.map((f) => [f, all[f]!()]));
   }

@@ -10,7 +10,7 @@ const ALL_FIELDS = [
   "rolePrincipalId", "rolePrincipal", "habilitedRoles", "userWorkCycles", "extendedData", "applicationData",
   "userAxisValues_2", "allowsElectronicPayslip", "bankName", "rib", "iban", "bic", "frenchCarTaxHorsePower",
   "frenchMotocyclesTaxHorsePower", "cspId", "address", "directLine", "jobTitle", "personalEmail", "personalMobile",
-  "professionalMobile", "quote", "gender", "nationalityId",
+  "professionalMobile", "quote", "gender", "nationalityId", "unitSellPrice",
 ].join(",");
 
 const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
@@ -106,6 +106,18 @@ describe("GET /api/v3/users/{id}", () => {
       expect(key).toMatch(/^e_/);
       expect(Object.keys(entry as object)).toEqual(["value"]);
     }
+  });
+
+  test("unitSellPrice is requestable, on one user and on the list, and is null (legacy, not to be used)", async () => {
+    const one = await api.get("/api/v3/users/5?fields=unitSellPrice");
+    expect(one.status).toBe(200);
+    expect(one.body.data).toEqual({ id: 5, unitSellPrice: null });
+    // like every field but id, it is written only when asked for
+    expect((await api.get("/api/v3/users/5?fields=name")).body.data).not.toHaveProperty("unitSellPrice");
+    const list = await api.get("/api/v3/users?fields=id,unitSellPrice,collection.count&formerEmployees=true");
+    expect(list.status).toBe(200);
+    expect(list.body.data.items).toHaveLength(list.body.data.count);
+    expect(list.body.data.items.every((u: any) => Object.keys(u).join() === "id,unitSellPrice" && u.unitSellPrice === null)).toBe(true);
   });
 
   test("date-times carry no offset", async () => {
