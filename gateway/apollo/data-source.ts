@@ -139,7 +139,7 @@ export class PatchedDataSource extends SubgraphDataSource {
    * categories of EmployeeProfile) go as one HTTP request, their fields aliased and variables
    * renamed apart by @graphql-tools/batch-execute (what Hive Gateway does), and each gets its own
    * part of the answer: one subgraph request pipeline and one round trip instead of five, which is
-   * most of what separated our throughput from Hive Gateway's (see the README's Benchmark).
+   * most of what separated our throughput from Hive Gateway's (see bench/results.md).
    * Mutations are sent one by one, in the plan's order.
    */
   override process(options: ProcessOptions): ProcessResult {
