@@ -1,5 +1,5 @@
 import { Type, type TSchema } from "@sinclair/typebox";
-import { COLLECTIONS, OAUTH_ERROR, PROBLEM, RESOURCE_SHAPES, TOKEN, collectionShape } from "../../platform/rest-shapes.js";
+import { COLLECTIONS, OAUTH_ERROR, PROBLEM, RESOURCE_SHAPES, TOKEN, collectionShape } from "../../contract/rest-shapes.js";
 import { API_VERSION, ALL_SCOPES } from "./auth.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "./engine.js";
 import type { ResourceDef } from "./resource.js";

@@ -1,4 +1,4 @@
-import { User } from "../../platform/legacy-shapes.js";
+import { User } from "../../contract/legacy-shapes.js";
 import { CALENDARS, CULTURES, LEAVE_PROFILES, ROLES, WORK_CYCLES, byId } from "./reference.js";
 
 /** A legacy user's values (users.ts), shared by their representation and the checks of a PUT (user-validation.ts). */

@@ -5,8 +5,8 @@
  */
 
 import type { Static } from "@sinclair/typebox";
-import type * as Legacy from "../../platform/legacy-shapes.js";
-import type * as Current from "../../platform/rest-shapes.js";
+import type * as Legacy from "../../contract/legacy-shapes.js";
+import type * as Current from "../../contract/rest-shapes.js";
 
 /** `{id, name, url}`: the legacy API's reference to a user, role, calendar... */
 export type LegacyRef = Static<typeof Legacy.Ref>;

@@ -6,7 +6,7 @@
  */
 
 import type { Static } from "@sinclair/typebox";
-import type * as Shapes from "../../platform/rest-shapes.js";
+import type * as Shapes from "../../contract/rest-shapes.js";
 
 export type RestLegalEntity = Static<typeof Shapes.legalEntity>;
 export type RestBusinessEstablishment = Static<typeof Shapes.businessEstablishment>;

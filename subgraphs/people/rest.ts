@@ -8,7 +8,7 @@
  */
 
 import type { Static } from "@sinclair/typebox";
-import type * as Shapes from "../../platform/rest-shapes.js";
+import type * as Shapes from "../../contract/rest-shapes.js";
 import type { Ref } from "../shared/upstream/index.js";
 
 /** A reference object of the current API, `{id, type, url}`. */

@@ -11,7 +11,7 @@ import {
   RESOURCE_SHAPES,
   TOKEN,
   collectionShape,
-} from "../../platform/rest-shapes.js";
+} from "../../contract/rest-shapes.js";
 import { API_VERSION, directoryToken } from "./current-helpers.js";
 
 /**

@@ -3,7 +3,7 @@ import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Logger } from "../../../platform/log.js";
 import { UpstreamError } from "./errors.js";
-import { COLLECTIONS, RESOURCE_SHAPES } from "../../../platform/rest-shapes.js";
+import { COLLECTIONS, RESOURCE_SHAPES } from "../../../contract/rest-shapes.js";
 import { ErrorCode } from "../../../platform/error-codes.js";
 
 /**
