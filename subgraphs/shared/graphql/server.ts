@@ -148,7 +148,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     if (url.pathname === "/health") return sendJson(res, 200, { status: "ok", subgraph: options.name });
     // for the scraper, which carries no subgraph secret
     if (url.pathname === "/metrics" && !processMetrics().onOwnPort) return processMetrics().scrape(res);
-    // draining answers 503 before this (platform/lifecycle.ts shutdownGate)
+    // draining answers 503 before this (platform/http.ts shutdownGate)
     if (url.pathname === "/ready") return sendJson(res, 200, { status: "ready", subgraph: options.name });
     if (url.pathname === "/health/upstream") {
       const { ready, checks } = await upstreamCheck();
