@@ -53,7 +53,7 @@ export interface UserData {
   modifiedAt: string;
 }
 
-/** Every field a user can be read with (`fields=`): the members of the declared shape, platform/legacy-shapes.ts. */
+/** Every field a user can be read with (`fields=`): the members of the declared shape, contract/legacy-shapes.ts. */
 export const READABLE: readonly string[] = Object.keys(User.properties);
 
 export const CALENDAR_BY_ID = byId(CALENDARS);

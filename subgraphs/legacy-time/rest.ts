@@ -1,6 +1,6 @@
 /**
  * Payloads of the legacy API as the directory service writes them (docs/interface.md#legacy-api,
- * docs/decisions.md#legacy-api), typed from the shapes declared once in platform/legacy-shapes.ts.
+ * docs/decisions.md#legacy-api), typed from the shapes declared once in contract/legacy-shapes.ts.
  * Ids are integers; date-times carry no offset.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The payloads of the current API that this subgraph reads (docs/interface.md#current-api-resources), as the
- * upstream sends them, typed from the shapes declared once in platform/rest-shapes.ts. GraphQL types
+ * upstream sends them, typed from the shapes declared once in contract/rest-shapes.ts. GraphQL types
  * resolve straight from these objects; fields whose GraphQL shape differs (references,
  * translations, enums) have field resolvers.
  */

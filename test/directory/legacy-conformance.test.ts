@@ -6,7 +6,7 @@ import * as S from "../../contract/legacy-shapes.js";
 
 /**
  * The legacy API against its reference: every route, the parameters real sync clients send, the
- * documented defaults, the documented field types (shapes in platform/legacy-shapes.ts), and
+ * documented defaults, the documented field types (shapes in contract/legacy-shapes.ts), and
  * read-modify-write. Each `test` is one check.
  */
 
