@@ -13,6 +13,7 @@ RUN npm ci --omit=dev --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY platform ./platform
+COPY contract ./contract
 COPY directory ./directory
 COPY subgraphs ./subgraphs
 COPY gateway ./gateway

@@ -17,14 +17,6 @@ export const REQUEST_ID_HEADER = "x-request-id";
 export const OPERATION_HEADER = "x-operation-id";
 
 /**
- * The operation name of the gateway's announcements (gateway/apollo/speculate.ts): a query of the entity
- * fetches a subgraph will be asked later, with no representation, sent as the operation starts so
- * that the subgraph starts their reads that need no id. A subgraph answers it once those reads
- * have settled, so that identical operations at once share one announcement as they share fetches.
- */
-export const ANNOUNCEMENT_OPERATION = "GatewayPrefetch";
-
-/**
  * A subgraph's load in percent (platform/load.ts), on its answers to the gateway's operations
  * (those carrying OPERATION_HEADER): the gateway asks nothing ahead of a subgraph that says it is
  * saturated (GATEWAY_SPECULATION_MAX_LOAD, gateway/speculation-brake.ts).

@@ -7,7 +7,7 @@ import type { RequestedOperation } from "./limits.js";
 import { ErrorCode, errorBody } from "./error-codes.js";
 import { inRequestScope, responseRequestId } from "./request-scope.js";
 import { REQUEST_ID_HEADER } from "./headers.js";
-import { shutdownGate, type Lifecycle } from "./lifecycle.js";
+import type { Lifecycle } from "./lifecycle.js";
 import { compressAnswer } from "./compression.js";
 import { requestErrorStatus } from "./request-errors.js";
 
@@ -235,4 +235,27 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   const payload = JSON.stringify(body);
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": String(Buffer.byteLength(payload)), ...headers });
   res.end(payload);
+}
+
+/**
+ * What a listener that faces callers (`listen` with a `lifecycle`, lifecycle.ts) does first with each request: `/ready`
+ * answers 503 once the process is stopping, anything but `/health` and `/ready` is refused once
+ * the grace period is over, and the rest is counted in flight until its answer is sent. Answers
+ * whether it has answered the request itself.
+ */
+export function shutdownGate(lifecycle: Lifecycle, req: IncomingMessage, res: ServerResponse): boolean {
+  const path = (req.url ?? "/").split("?")[0];
+  if (path === "/health" || path.startsWith("/health/")) return false;
+  if (path === "/ready") {
+    if (lifecycle.ready) return false;
+    sendJson(res, 503, { status: "draining" }, { connection: "close" });
+    return true;
+  }
+  if (lifecycle.phase === "refusing") {
+    sendJson(res, 503, errorBody(ErrorCode.SHUTTING_DOWN, "The server is shutting down: retry the request"), { connection: "close", "retry-after": "1" });
+    return true;
+  }
+  lifecycle.started();
+  res.once("close", () => lifecycle.finished());
+  return false;
 }

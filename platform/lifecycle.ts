@@ -2,9 +2,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ConfigError, Environment } from "./config.js";
 import type { Logger } from "./log.js";
 import type { Tracing } from "./tracing.js";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { ErrorCode, errorBody } from "./error-codes.js";
-import { sendJson } from "./http.js";
 
 /**
  * A process's stop on SIGTERM or SIGINT (docs/deploying.md#signals-and-drain):
@@ -147,27 +144,4 @@ export function stopOnSignals(options: {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-}
-
-/**
- * What a listener that faces callers does first with each request (platform/http.ts): `/ready`
- * answers 503 once the process is stopping, anything but `/health` and `/ready` is refused once
- * the grace period is over, and the rest is counted in flight until its answer is sent. Answers
- * whether it has answered the request itself.
- */
-export function shutdownGate(lifecycle: Lifecycle, req: IncomingMessage, res: ServerResponse): boolean {
-  const path = (req.url ?? "/").split("?")[0];
-  if (path === "/health" || path.startsWith("/health/")) return false;
-  if (path === "/ready") {
-    if (lifecycle.ready) return false;
-    sendJson(res, 503, { status: "draining" }, { connection: "close" });
-    return true;
-  }
-  if (lifecycle.phase === "refusing") {
-    sendJson(res, 503, errorBody(ErrorCode.SHUTTING_DOWN, "The server is shutting down: retry the request"), { connection: "close", "retry-after": "1" });
-    return true;
-  }
-  lifecycle.started();
-  res.once("close", () => lifecycle.finished());
-  return false;
 }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { plannedFetchOperation } from "./speculation-protocol.js";
 
 /**
  * Prometheus metrics (prom-client), one registry per process: `npm start` runs the gateway and the
@@ -25,11 +26,6 @@ export const OTHER = "other";
 export const MAX_OPERATION_NAMES = 100;
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]{0,99}$/;
-/**
- * the name of a fetch a gateway plans, `EmployeeProfile__people__0`, or the part of it our gateway
- * asks ahead (`…__part`, gateway/apollo/speculate.ts): labelled with the operation's own
- */
-const PLANNED_FETCH = /^(.+)__[_0-9A-Za-z-]+__\d+(?:__part)?$/;
 
 export type Outcome = "success" | "partial" | "failure";
 
@@ -243,7 +239,7 @@ export class Metrics {
    */
   operationLabel(name: string | null | undefined): string {
     if (name == null || name === "") return ANONYMOUS;
-    const own = PLANNED_FETCH.exec(name)?.[1] ?? name;
+    const own = plannedFetchOperation(name) ?? name;
     if (!GRAPHQL_NAME.test(own)) return OTHER;
     if (this.known.has(own) || this.names.has(own)) return own;
     if (this.names.size >= MAX_OPERATION_NAMES) return OTHER;

@@ -4,14 +4,16 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /**
- * The layering of the README's Layout, held by the build: `platform/` ← `subgraphs/shared/` ←
- * `subgraphs/<name>/`, each layer importing only those below it; one subgraph imports nothing of
- * another; the gateway and the directory import nothing of `subgraphs/` (nor of each other).
+ * The layering of the README's Layout, held by the build: `platform/` ← `contract/` ←
+ * `subgraphs/shared/` ← `subgraphs/<name>/`, each layer importing only those below it; one
+ * subgraph imports nothing of another; the gateway and the directory import nothing of
+ * `subgraphs/` (nor of each other), and may import `contract/` (the directory's REST shapes),
+ * which imports `platform/` at most. No two files import each other.
  * Imports are read with the TypeScript compiler (import and `import type`, `export … from`,
  * `import()`, `import("…")` types, `import x = require()`), not with a pattern over the text.
  */
 
-const LAYERED = ["platform", "subgraphs", "gateway", "directory"];
+const LAYERED = ["platform", "contract", "subgraphs", "gateway", "directory"];
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -52,6 +54,8 @@ function breach(from: string, to: string): string | null {
   if (from === to || !LAYERED.includes(to.split("/")[0]!)) return null;
   if (from === "platform") return "platform/ imports nothing above it";
   if (to === "platform") return null;
+  if (from === "contract") return "contract/ imports only platform/";
+  if (to === "contract") return null;
   if (from === "subgraphs/shared") return "subgraphs/shared/ imports only platform/";
   if (from.startsWith("subgraphs/")) return to === "subgraphs/shared" ? null : "a subgraph imports only platform/ and subgraphs/shared/, nothing of another";
   return `${from}/ imports nothing of ${to.startsWith("subgraphs/") ? "subgraphs" : to}/`;
@@ -66,6 +70,25 @@ function imports(): Array<{ file: string; target: string }> {
   );
 }
 
+/** The source file an import's target names: `./client.js` is `client.ts`. */
+function sourceOf(target: string): string {
+  return target.replace(/\.(m|c)?js$/, ".$1ts");
+}
+
+/** Every pair of files that import each other, each pair once, as `a <-> b`. */
+function twoFileCycles(edges: Array<{ file: string; target: string }>): string[] {
+  const targets = new Map<string, Set<string>>();
+  for (const { file, target } of edges) targets.set(file, (targets.get(file) ?? new Set()).add(sourceOf(target)));
+  return [...targets].flatMap(([file, to]) => [...to].filter((other) => other > file && targets.get(other)?.has(file)).map((other) => `${file} <-> ${other}`));
+}
+
+/**
+ * The two-file circles still open, each with why: the upstream client is being split by concern
+ * (issue 38 item 5), and `observe.ts` takes the client's event type from it until the split
+ * gives that type its own module. An entry here must still be a circle (the test below says so).
+ */
+const OPEN_CYCLES = ["subgraphs/shared/upstream/client.ts <-> subgraphs/shared/upstream/observe.ts"];
+
 describe("layering", () => {
   const all = imports();
 
@@ -75,14 +98,29 @@ describe("layering", () => {
     expect(has("gateway/company.ts", "platform/own-types.js")).toBe(true);
     // `import type { UpstreamCallEvent } from "./client.js"`
     expect(has("subgraphs/shared/upstream/observe.ts", "subgraphs/shared/upstream/client.js")).toBe(true);
+    expect(has("directory/current/openapi.ts", "contract/rest-shapes.js")).toBe(true);
   });
 
-  it("platform ← subgraphs/shared ← subgraphs/<name>; the gateway and the directory import nothing of subgraphs/", () => {
+  it("platform ← contract ← subgraphs/shared ← subgraphs/<name>; the gateway and the directory import nothing of subgraphs/", () => {
     const breaches = all.flatMap(({ file, target }) => {
       const why = breach(layer(file), layer(target));
       return why === null ? [] : [`${file} -> ${target}: ${why}`];
     });
     expect(breaches).toEqual([]);
+  });
+
+  it("no two files import each other, but for the circles still open", () => {
+    expect(twoFileCycles(all)).toEqual(OPEN_CYCLES);
+  });
+
+  it("finds a two-file circle, `import type` and `.js` specifiers alike", () => {
+    const edges = [
+      { file: "platform/a.ts", target: "platform/b.js" },
+      { file: "platform/b.ts", target: "platform/a.js" },
+      { file: "platform/b.ts", target: "platform/c.js" },
+      { file: "platform/c.ts", target: "platform/d.js" },
+    ];
+    expect(twoFileCycles(edges)).toEqual(["platform/a.ts <-> platform/b.ts"]);
   });
 
   it("tells a breach from a layered import", () => {
@@ -98,5 +136,13 @@ describe("layering", () => {
     expect(breach("subgraphs/shared", "platform")).toBeNull();
     expect(breach("gateway", "platform")).toBeNull();
     expect(breach("gateway", "schema")).toBeNull();
+    expect(breach("platform", "contract")).not.toBeNull();
+    expect(breach("contract", "subgraphs/shared")).not.toBeNull();
+    expect(breach("contract", "directory")).not.toBeNull();
+    expect(breach("contract", "platform")).toBeNull();
+    expect(breach("directory", "contract")).toBeNull();
+    expect(breach("subgraphs/shared", "contract")).toBeNull();
+    expect(breach("subgraphs/people", "contract")).toBeNull();
+    expect(breach("gateway", "contract")).toBeNull();
   });
 });

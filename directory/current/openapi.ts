@@ -1,5 +1,5 @@
 import { Type, type TSchema } from "@sinclair/typebox";
-import { COLLECTIONS, OAUTH_ERROR, PROBLEM, RESOURCE_SHAPES, TOKEN, collectionShape } from "../../platform/rest-shapes.js";
+import { COLLECTIONS, OAUTH_ERROR, PROBLEM, RESOURCE_SHAPES, TOKEN, collectionShape } from "../../contract/rest-shapes.js";
 import { API_VERSION, ALL_SCOPES } from "./auth.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "./engine.js";
 import type { ResourceDef } from "./resource.js";
@@ -7,7 +7,7 @@ import type { ResourceDef } from "./resource.js";
 /**
  * The OpenAPI 3.1 document of the current API (`GET /service-api/openapi.json`), generated from
  * what the service already declares: the resource definitions the engine serves (their lists,
- * single reads, filters and sorts) and the response shapes of platform/rest-shapes.ts (TypeBox
+ * single reads, filters and sorts) and the response shapes of contract/rest-shapes.ts (TypeBox
  * schemas are JSON Schema 2020-12, the dialect OpenAPI 3.1 uses, so they go in as they are). The
  * few routes that are not a resource (the token endpoint, the test delivery, portrait files, this
  * document) are described beside them. A test checks that every route of the current API is in it

@@ -1,4 +1,4 @@
-import { User } from "../../platform/legacy-shapes.js";
+import { User } from "../../contract/legacy-shapes.js";
 import { CALENDARS, CULTURES, LEAVE_PROFILES, ROLES, WORK_CYCLES, byId } from "./reference.js";
 
 /** A legacy user's values (users.ts), shared by their representation and the checks of a PUT (user-validation.ts). */
@@ -53,7 +53,7 @@ export interface UserData {
   modifiedAt: string;
 }
 
-/** Every field a user can be read with (`fields=`): the members of the declared shape, platform/legacy-shapes.ts. */
+/** Every field a user can be read with (`fields=`): the members of the declared shape, contract/legacy-shapes.ts. */
 export const READABLE: readonly string[] = Object.keys(User.properties);
 
 export const CALENDAR_BY_ID = byId(CALENDARS);

@@ -3,7 +3,7 @@ import { createBatchingExecutor, getBatchingExecutor } from "@graphql-tools/batc
 import { Kind, parse, print, type DocumentNode, type FieldNode } from "graphql";
 import { LRUCache } from "lru-cache";
 import { claimSpeculation } from "./speculate.js";
-import { SPLIT_PART } from "./plan-rewrites.js";
+import { SPLIT_PART } from "../../platform/speculation-protocol.js";
 import { distinctRepresentations, expandEntities } from "./representations.js";
 import type { SubgraphAnswer, SubgraphFetch } from "../subgraph-fetch.js";
 import { SubgraphDataSource, type GatewayContext } from "../subgraph-source.js";

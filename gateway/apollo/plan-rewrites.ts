@@ -1,4 +1,4 @@
-import { ANNOUNCEMENT_OPERATION } from "../../platform/headers.js";
+import { ANNOUNCEMENT_OPERATION, SPLIT_PART } from "../../platform/speculation-protocol.js";
 import type { FetchNode, PlanNode, QueryPlan, QueryPlanSelectionNode } from "@apollo/query-planner";
 import {
   Kind,
@@ -192,9 +192,6 @@ export function splitOf(plan: QueryPlan): SplitNodes {
   if (!part) return unsplit;
   return { planned: root, split: { kind: "Parallel", nodes: [first, { kind: "Sequence", nodes: [part, ...root.nodes.slice(1)] }] }, subgraph: first.serviceName };
 }
-
-/** The operation-name suffix of a split part: its errors are the root fetch's to report. */
-export const SPLIT_PART = "__part";
 
 /** The fields each later fetch needs of the root fetch's answer: response name -> what below it. */
 type Needed = Map<string, Needed>;

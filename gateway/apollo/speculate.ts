@@ -1,5 +1,5 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from "@apollo/gateway";
-import { ANNOUNCEMENT_OPERATION } from "../../platform/headers.js";
+import { ANNOUNCEMENT_OPERATION } from "../../platform/speculation-protocol.js";
 import type { QueryPlan } from "@apollo/query-planner";
 import { NO_BRAKE, type SpeculationBrake } from "../speculation-brake.js";
 import { findAnnouncements, findCandidates, splitOf, type SplitNodes } from "./plan-rewrites.js";

@@ -1,12 +1,12 @@
 /**
  * Payloads of the legacy API as the directory service writes them (docs/interface.md#legacy-api,
- * docs/decisions.md#legacy-api), typed from the shapes declared once in platform/legacy-shapes.ts.
+ * docs/decisions.md#legacy-api), typed from the shapes declared once in contract/legacy-shapes.ts.
  * Ids are integers; date-times carry no offset.
  */
 
 import type { Static } from "@sinclair/typebox";
-import type * as Legacy from "../../platform/legacy-shapes.js";
-import type * as Current from "../../platform/rest-shapes.js";
+import type * as Legacy from "../../contract/legacy-shapes.js";
+import type * as Current from "../../contract/rest-shapes.js";
 
 /** `{id, name, url}`: the legacy API's reference to a user, role, calendar... */
 export type LegacyRef = Static<typeof Legacy.Ref>;

@@ -1,12 +1,12 @@
 /**
  * The payloads of the current API that this subgraph reads (docs/interface.md#current-api-resources), as the
- * upstream sends them, typed from the shapes declared once in platform/rest-shapes.ts. GraphQL types
+ * upstream sends them, typed from the shapes declared once in contract/rest-shapes.ts. GraphQL types
  * resolve straight from these objects; fields whose GraphQL shape differs (references,
  * translations, enums) have field resolvers.
  */
 
 import type { Static } from "@sinclair/typebox";
-import type * as Shapes from "../../platform/rest-shapes.js";
+import type * as Shapes from "../../contract/rest-shapes.js";
 
 export type RestLegalEntity = Static<typeof Shapes.legalEntity>;
 export type RestBusinessEstablishment = Static<typeof Shapes.businessEstablishment>;

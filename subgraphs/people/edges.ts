@@ -2,7 +2,7 @@ import type { ChildEdge, EdgeField, FilteredEdge, SubgraphContext } from "../sha
 import { employeeQuery } from "./employee/employee.js";
 import { employmentQuery } from "./employment/employment.js";
 import { jobPositionQuery } from "./job-position/job-position.js";
-import { applicableEmploymentOf, applicableJobPositionOf, employeeListEmbeds, employmentLoader } from "./loaders.js";
+import { EMPLOYEE_JOB_POSITIONS_ORDER, applicableEmploymentOf, applicableJobPositionOf, employeeListEmbeds, employmentLoader } from "./loaders.js";
 import type { RestEmployee, RestEmployment, RestJobPosition } from "./rest.js";
 
 /**
@@ -31,7 +31,7 @@ export const jobPositionsOfEmployee: FilteredEdge<RestJobPosition> = {
   path: "/job-positions",
   filter: "employment.employee.id",
   field: { coordinate: "Employee.jobPositions", ownFilter: "employeeIds", query: jobPositionQuery },
-  sort: "startsOn",
+  sort: EMPLOYEE_JOB_POSITIONS_ORDER,
   parentOf: (position) => position.employee.id,
 };
 

@@ -24,8 +24,6 @@ import type {
   RestPortrait,
   RestProbationaryPeriod,
 } from "./rest.js";
-// edges.ts imports this module too: its edges are read when a loader is made, never at load time
-import { jobPositionsOfEmployee } from "./edges.js";
 import { taxonomyLabelIds, type EmbeddedLabel } from "./employee-attribute/taxonomy-labels.js";
 import { readsPortraitAddress } from "./employee/portrait-selection.js";
 
@@ -62,13 +60,16 @@ export function employeeLoaderFor(ctx: SubgraphContext, info: GraphQLResolveInfo
   return readsPortraitAddress(info) ? employeeWithLinksLoader(ctx) : employeeLoader(ctx);
 }
 
+/** The order of an employee's job positions: `Employee.jobPositions` (edges.ts) and its prefetch below. */
+export const EMPLOYEE_JOB_POSITIONS_ORDER = "startsOn";
+
 /**
  * Every job position of an employee (`job-positions?employment.employee.id=`, by start date, the
  * order of `Employee.jobPositions`), one call per 100 employees: what `employee(id)` prefetches.
  */
 export const jobPositionsByEmployeeLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("jobPositionsByEmployee", () =>
-    groupedLoader<RestJobPosition>(ctx.upstream, "/job-positions", "employment.employee.id", (p) => p.employee?.id, { sort: jobPositionsOfEmployee.sort! }),
+    groupedLoader<RestJobPosition>(ctx.upstream, "/job-positions", "employment.employee.id", (p) => p.employee?.id, { sort: EMPLOYEE_JOB_POSITIONS_ORDER }),
   );
 
 export const employmentLoader = (ctx: SubgraphContext) =>

@@ -1,6 +1,6 @@
 /**
  * The REST payloads of the current API that the people subgraph reads (docs/interface.md#current-api-resources),
- * typed from the shapes declared once in platform/rest-shapes.ts (the ones the conformance test holds
+ * typed from the shapes declared once in contract/rest-shapes.ts (the ones the conformance test holds
  * the in-process service to and the upstream client checks answers against). `links` and
  * `embedded` are present only where asked for: an employee's `links` when an operation selects a
  * portrait's address (`include=links`, employee/portrait.ts), the embedded attribute definitions
@@ -8,7 +8,7 @@
  */
 
 import type { Static } from "@sinclair/typebox";
-import type * as Shapes from "../../platform/rest-shapes.js";
+import type * as Shapes from "../../contract/rest-shapes.js";
 import type { Ref } from "../shared/upstream/index.js";
 
 /** A reference object of the current API, `{id, type, url}`. */

@@ -11,12 +11,12 @@ import {
   RESOURCE_SHAPES,
   TOKEN,
   collectionShape,
-} from "../../platform/rest-shapes.js";
+} from "../../contract/rest-shapes.js";
 import { API_VERSION, directoryToken } from "./current-helpers.js";
 
 /**
  * Conformance of the in-process service to the declared response shapes
- * (platform/rest-shapes.ts): every answer below, successes and errors alike, is
+ * (contract/rest-shapes.ts): every answer below, successes and errors alike, is
  * validated, strictly (no undeclared member, closed enums), and every answer of the current API
  * must carry `Api-Version`. Every record of every collection is read (all pages, with links,
  * embedded and totalCount), and every embedded representation is checked against the shape of its

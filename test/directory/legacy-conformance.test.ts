@@ -2,11 +2,11 @@ import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { describe, expect, test } from "vitest";
 import { AUTH, TODAY, addDays, useLegacy } from "./legacy-helpers.js";
-import * as S from "../../platform/legacy-shapes.js";
+import * as S from "../../contract/legacy-shapes.js";
 
 /**
  * The legacy API against its reference: every route, the parameters real sync clients send, the
- * documented defaults, the documented field types (shapes in platform/legacy-shapes.ts), and
+ * documented defaults, the documented field types (shapes in contract/legacy-shapes.ts), and
  * read-modify-write. Each `test` is one check.
  */
 

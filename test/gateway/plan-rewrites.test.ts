@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FetchNode, PlanNode, QueryPlan } from "@apollo/query-planner";
-import { findAnnouncements, findCandidates, SPLIT_PART, splitOf } from "../../gateway/apollo/plan-rewrites.js";
-import { ANNOUNCEMENT_OPERATION } from "../../platform/headers.js";
+import { findAnnouncements, findCandidates, splitOf } from "../../gateway/apollo/plan-rewrites.js";
+import { ANNOUNCEMENT_OPERATION, SPLIT_PART } from "../../platform/speculation-protocol.js";
 import { recordedPlan } from "../helpers/plans.js";
 
 /**

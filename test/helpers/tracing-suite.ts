@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGatewayConfig } from "../../gateway/config.js";
 import { startGateway, type RunningGateway } from "../../gateway/gateway.js";
-import { SPLIT_PART } from "../../gateway/apollo/plan-rewrites.js";
+import { SPLIT_PART } from "../../platform/speculation-protocol.js";
 import { Logger } from "../../platform/log.js";
 import { startTracing, type OtlpProtocol, type Tracing } from "../../platform/tracing.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf } from "./operations.js";

@@ -14,7 +14,7 @@ import {
 } from "graphql";
 import { readsBeyondKey, someField } from "./connection.js";
 import { prefixedRootField } from "./namespace.js";
-import { RESOURCE_SHAPES } from "../../../platform/rest-shapes.js";
+import { RESOURCE_SHAPES } from "../../../contract/rest-shapes.js";
 import type { Envelope } from "../upstream/types.js";
 
 /**

@@ -10,7 +10,8 @@ import { listen, sendJson, serveGraphQL } from "../../../platform/http.js";
 import { formatErrorHygienically, unknownOperationIsClientError } from "../../../platform/errors.js";
 import { DEFAULT_OPERATION_LIMITS, operationGuard, type OperationLimits } from "../../../platform/limits.js";
 import { operationLog } from "../../../platform/operation-log.js";
-import { ANNOUNCEMENT_OPERATION, CALLER_PATH, DEADLINE_HEADER, LOAD_HEADER, OPERATION_HEADER, SUBGRAPH_SECRET_HEADER } from "../../../platform/headers.js";
+import { CALLER_PATH, DEADLINE_HEADER, LOAD_HEADER, OPERATION_HEADER, SUBGRAPH_SECRET_HEADER } from "../../../platform/headers.js";
+import { ANNOUNCEMENT_OPERATION } from "../../../platform/speculation-protocol.js";
 import { processLoad, type LoadMeter } from "../../../platform/load.js";
 import { OperationScopes } from "./operation-scope.js";
 import { guardEntities } from "./entities.js";
@@ -147,7 +148,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     if (url.pathname === "/health") return sendJson(res, 200, { status: "ok", subgraph: options.name });
     // for the scraper, which carries no subgraph secret
     if (url.pathname === "/metrics" && !processMetrics().onOwnPort) return processMetrics().scrape(res);
-    // draining answers 503 before this (platform/lifecycle.ts shutdownGate)
+    // draining answers 503 before this (platform/http.ts shutdownGate)
     if (url.pathname === "/ready") return sendJson(res, 200, { status: "ready", subgraph: options.name });
     if (url.pathname === "/health/upstream") {
       const { ready, checks } = await upstreamCheck();

@@ -1,6 +1,6 @@
 import type { Static } from "@sinclair/typebox";
 import { Directive, Field, ObjectType } from "type-graphql";
-import type { T9n as T9nShape } from "../../../platform/rest-shapes.js";
+import type { T9n as T9nShape } from "../../../contract/rest-shapes.js";
 
 /** One translation of a translated field (`t9n` of the REST interface). */
 @ObjectType({ description: "A translation of a field into one language." })

@@ -3,12 +3,12 @@ import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import { ValueErrorType } from "@sinclair/typebox/errors";
 import { Logger } from "../../../platform/log.js";
 import { UpstreamError } from "./errors.js";
-import { COLLECTIONS, RESOURCE_SHAPES } from "../../../platform/rest-shapes.js";
+import { COLLECTIONS, RESOURCE_SHAPES } from "../../../contract/rest-shapes.js";
 import { ErrorCode } from "../../../platform/error-codes.js";
 
 /**
  * The facade's expectations of the upstream's current API: the members of each representation
- * that platform/rest-shapes.ts declares required. An answer that lacks one is refused at once, with an error and
+ * that contract/rest-shapes.ts declares required. An answer that lacks one is refused at once, with an error and
  * a log line that name the missing member, rather than failing later on an `undefined` deep in a
  * resolver. Only missing members count here: an upstream that adds members or enum values, or
  * sends another type, is left to the resolvers (the conformance test holds the in-process
