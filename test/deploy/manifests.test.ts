@@ -15,7 +15,7 @@ const ROOT = new URL("../../", import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, ROOT), "utf8");
 
 /** every upper-case quoted name the processes' code mentions: the variables they can read */
-const SOURCE_DIRS = ["platform", "gateway", "subgraphs", "directory", "scripts"];
+const SOURCE_DIRS = ["platform", "contract", "gateway", "subgraphs", "directory", "scripts"];
 function sourceFiles(dir: string): string[] {
   return readdirSync(new URL(`${dir}/`, ROOT), { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? sourceFiles(`${dir}/${entry.name}`) : /\.(ts|mjs)$/.test(entry.name) ? [`${dir}/${entry.name}`] : [],
