@@ -20,6 +20,7 @@ import type { CallCounter, CursorSigner, QueryParams, SessionOptions, UpstreamSe
 import { Limiter, sleep } from "./util.js";
 import { RecordLeases } from "./record-leases.js";
 import { attemptDone, refusedUpstream, retrying, startAttemptSpan } from "./observe.js";
+import { routeOf } from "./routes.js";
 import { processMetrics, type BreakerState } from "../../../platform/metrics.js";
 import { currentRequestId } from "../../../platform/request-scope.js";
 import { REQUEST_ID_HEADER } from "../../../platform/headers.js";
@@ -57,7 +58,6 @@ import { LRUCache } from "lru-cache";
  */
 
 export const API_VERSION = "2024-11-01";
-const ROUTE_PREFIXES = ["/service-api", "/api/v3", "/directory/api/4.0", "/organization/structure/api"];
 
 /** One upstream HTTP attempt, for logs and metrics. */
 export interface UpstreamCallEvent {
@@ -641,18 +641,6 @@ function cursorSigner(secret: string): CursorSigner {
 function count(counter: CallCounter, route: string): void {
   counter.total++;
   counter.byRoute[route] = (counter.byRoute[route] ?? 0) + 1;
-}
-
-/**
- * The route name of a path: below a known API prefix, segments alternate between collection and
- * id, and ids become `{id}` (`/service-api/employees/42/x` → `/service-api/employees/{id}/x`).
- */
-export function routeOf(method: string, path: string): string {
-  const p = path.replace(/[?#].*$/, "");
-  const prefix = ROUTE_PREFIXES.find((x) => p === x || p.startsWith(`${x}/`));
-  if (prefix === undefined) return `${method} ${p}`;
-  const rest = p.slice(prefix.length).split("/").slice(1);
-  return `${method} ${prefix}${rest.map((s, i) => (i % 2 === 1 && s !== "" ? "/{id}" : `/${s}`)).join("")}`;
 }
 
 /**
