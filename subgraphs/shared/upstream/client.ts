@@ -1,10 +1,11 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Response } from "got";
 import { GraphQLError } from "graphql";
-import { BrokenCircuitError, CircuitState, ConsecutiveBreaker, IsolatedCircuitError, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from "cockatiel";
 import type { Readiness } from "../../../platform/readiness.js";
 import { CurrentApiClient, LegacyApiClient, type RequestSpec, type SessionTransport } from "./apis.js";
+import { UpstreamBreakers } from "./breakers.js";
 import { UpstreamBudget } from "./budget.js";
+import { cursorSigner } from "./cursor-signer.js";
 import type { UpstreamConfig } from "./config.js";
 import { API_VERSION, UpstreamCredentials } from "./credentials.js";
 import { EtagCache, type CachedBody } from "./etag-cache.js";
@@ -16,10 +17,10 @@ import { attemptTimeout, classifyFailure, parseRetryAfter, retryDelay, writeOutc
 import type { CallCounter, CursorSigner, QueryParams, SessionOptions, UpstreamSession } from "./types.js";
 import { Limiter, sleep } from "./util.js";
 import { RecordLeases } from "./record-leases.js";
-import { refusedUpstream, retrying } from "./observe.js";
+import { retrying } from "./observe.js";
 import { routeOf } from "./routes.js";
 import { UpstreamTransport, header, httpError } from "./transport.js";
-import { processMetrics, type BreakerState } from "../../../platform/metrics.js";
+import { processMetrics } from "../../../platform/metrics.js";
 import { currentRequestId } from "../../../platform/request-scope.js";
 import { REQUEST_ID_HEADER } from "../../../platform/headers.js";
 import { Logger } from "../../../platform/log.js";
@@ -74,8 +75,6 @@ export interface UpstreamCallEvent {
 
 export type UpstreamCallListener = (event: UpstreamCallEvent) => void;
 
-type Api = RequestSpec["api"];
-
 /** One logical request's progress through its attempts (sendWithRetries). */
 interface Attempts {
   headers: Record<string, string>;
@@ -102,8 +101,8 @@ type Step<T> = { done: T | null } | "again";
 /**
  * The facade the subgraphs use: sessions, the caller check, readiness. Its collaborators each
  * carry one concern: the transport (transport.ts), the credentials (credentials.ts), the
- * conditional-request cache (etag-cache.ts) and the budget (budget.ts); here are the breakers, the
- * deduplication of reads, the retry loop and the cursor signer.
+ * conditional-request cache (etag-cache.ts), the budget (budget.ts), the breakers (breakers.ts) and
+ * the cursor signer (cursor-signer.ts); here are the deduplication of reads and the retry loop.
  */
 export class Upstream {
   readonly config: UpstreamConfig;
@@ -126,7 +125,7 @@ export class Upstream {
   private readonly unwatch: () => void;
   private readonly base: URL;
   /** one breaker per API; none when `breakerFailures` is 0 */
-  private readonly breakers: Partial<Record<Api, CircuitBreakerPolicy>> = {};
+  private readonly breakers: UpstreamBreakers;
   /** one read-merge-write at a time per record, across replicas with Redis */
   private readonly leases: RecordLeases;
 
@@ -139,16 +138,12 @@ export class Upstream {
     const probe = (): RequestSpec => ({ api: "current", method: "GET", ...this.target("/service-api/employees", { limit: 1 }) });
     this.credentials = new UpstreamCredentials(this.config, this.shared, new URL(config.tokenUrl).pathname, (state, spec) => this.sendDeduplicated(state, spec), probe);
     this.cursors = cursorSigner(config.cursorSecret ?? randomBytes(32).toString("hex"));
-    if (config.breakerFailures > 0) {
-      for (const api of ["current", "legacy", "token"] as const) {
-        this.breakers[api] = circuitBreaker(handleWhen(isUpstreamFault), { halfOpenAfter: config.breakerOpenMs, breaker: new ConsecutiveBreaker(config.breakerFailures) });
-      }
-    }
+    this.breakers = new UpstreamBreakers(this.config);
     this.etags = config.etagCacheSize > 0 ? new EtagCache(config.etagCacheSize, config.etagCacheBytes, this.shared, config.etagCacheTtlSeconds) : null;
     this.unwatch = processMetrics().watchUpstream({
       etagEntries: () => this.etags?.size ?? 0,
       etagBytes: () => this.etags?.bytes ?? 0,
-      breakers: () => Object.fromEntries(Object.entries(this.breakers).map(([api, b]) => [api, BREAKER_STATES[b.state] ?? "open"])),
+      breakers: () => this.breakers.metricStates(),
     });
     this.transport = new UpstreamTransport(this.config, this.budget);
   }
@@ -259,19 +254,9 @@ export class Upstream {
     return this.inflight.run(key, () => this.sendThroughBreaker<T>(state, spec)) as Promise<T | null>;
   }
 
-  /** One logical request through its API's circuit breaker. */
-  private async sendThroughBreaker<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
-    const breaker = this.breakers[spec.api];
-    if (!breaker) return this.sendWithRetries<T>(state, spec);
-    try {
-      return await breaker.execute(() => this.sendWithRetries<T>(state, spec));
-    } catch (err) {
-      if (err instanceof BrokenCircuitError || err instanceof IsolatedCircuitError) {
-        refusedUpstream("breaker", { "directory_graph.upstream.api": spec.api });
-        throw new UpstreamError({ method: spec.method, path: spec.path, status: null, reason: "circuit" });
-      }
-      throw err;
-    }
+  /** One logical request through its API's circuit breaker (breakers.ts). */
+  private sendThroughBreaker<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
+    return this.breakers.run(spec, () => this.sendWithRetries<T>(state, spec));
   }
 
   /** One logical request: authentication, retries, conditional GET, error mapping. */
@@ -381,7 +366,7 @@ export class Upstream {
    * (transport.ts's probe, in either auth mode, around the breakers, the retries and the counters).
    */
   async readiness(): Promise<Readiness> {
-    const breakers = Object.fromEntries(Object.entries(this.breakers).map(([api, b]) => [api, CircuitState[b.state].toLowerCase()]));
+    const breakers = this.breakers.readinessStates();
     const token = await this.transport.probeToken();
     const ready = token === "ok" && Object.values(breakers).every((state) => state !== "open");
     return { ready, checks: { token, ...(Object.keys(breakers).length > 0 ? { breakers } : {}) } };
@@ -390,29 +375,9 @@ export class Upstream {
 
 // ---- helpers ----
 
-/** cockatiel's CircuitState (Closed, Open, HalfOpen, Isolated) as the metric's state */
-const BREAKER_STATES: BreakerState[] = ["closed", "open", "half-open", "open"];
 /** A write an earlier attempt may have applied, stopped before any attempt settled it. */
 function outcomeUnknownError(spec: RequestSpec): UpstreamError {
   return new UpstreamError({ code: ErrorCode.WRITE_OUTCOME_UNKNOWN, method: spec.method, path: spec.path, status: null, reason: "timeout", summary: "retry stopped" });
-}
-
-/** What opens a breaker: the upstream's own failures (5xx, timeouts, connections), never a caller's 4xx. */
-function isUpstreamFault(err: unknown): boolean {
-  return err instanceof UpstreamError && err.reason !== "circuit" && (err.status === null || err.status >= 500) && err.reason !== "unauthenticated";
-}
-
-/** HMAC-SHA256 of cursor payloads, 128 bits kept (base64url). */
-function cursorSigner(secret: string): CursorSigner {
-  const sign = (payload: string) => createHmac("sha256", secret).update(payload).digest().subarray(0, 16).toString("base64url");
-  return {
-    sign,
-    verify(payload, signature) {
-      const expected = Buffer.from(sign(payload));
-      const given = Buffer.from(signature);
-      return given.length === expected.length && timingSafeEqual(given, expected);
-    },
-  };
 }
 
 /**
