@@ -31,19 +31,22 @@ import type { SessionState } from "./session-state.js";
 /**
  * The one HTTP access layer to both APIs of the directory service.
  *
- * - got with keep-alive agents owned by the `Upstream` (closed by `close()`); no got retries, no
- *   got cache: every attempt goes through `attempt()` so each one is counted.
+ * - got with keep-alive agents owned by the transport (transport.ts, closed by `close()`); no got
+ *   retries, no got cache: every attempt goes through its `attempt()`, the one place where an
+ *   attempt is counted (on the session, which the budget and the operation log read, and on the
+ *   process totals) and reported (the metrics, the span, the `onCall` listeners).
  * - Retries, as the pure policy of retry.ts decides them: reads on 429, 5xx gateways, timeouts and
  *   connection failures; writes only when they provably never left this process. Every attempt's
  *   timeout is its share of what is left of the request's deadline (`x-deadline-ms`, at most
  *   `deadlineMs`), so a hung request costs a fraction of the deadline and retries never make the
  *   caller wait longer than it. Past the deadline: DEADLINE_EXCEEDED.
- * - The APIs a session sees are apis.ts's classes; the service-mode token is token.ts's.
- * - A circuit breaker per API (cockatiel): after `breakerFailures` requests in a row failed with a
+ * - The APIs a session sees are apis.ts's classes; the service-mode token is token.ts's, the
+ *   forwarded caller's checks credentials.ts's.
+ * - A circuit breaker per API (cockatiel, breakers.ts): after `breakerFailures` requests in a row failed with a
  *   5xx, a timeout or a connection failure, that API is not called for `breakerOpenMs`. Only the
  *   upstream's own failures count: no caller can open it with bad requests (4xx).
- * - A budget of upstream calls per session (`callBudget`): the attempt beyond it is not made, the
- *   operation gets UPSTREAM_BUDGET_EXCEEDED.
+ * - A budget of upstream calls per session (`callBudget`, budget.ts): the attempt beyond it is not
+ *   made, the operation gets UPSTREAM_BUDGET_EXCEEDED.
  * - Conditional GETs through one ETag cache (etag-cache.ts), whose keys start with the caller's
  *   identity, so that no caller is ever answered from another caller's entry.
  * - Every attempt is counted in the process's metrics and, when tracing is on, is a client span
