@@ -4,7 +4,8 @@
  */
 export * from "./types.js";
 export { DEFAULT_SCOPES, loadUpstreamConfig, type UpstreamConfig } from "./config.js";
-export { API_VERSION, Upstream, buildQuery, routeOf, type UpstreamCallEvent, type UpstreamCallListener } from "./client.js";
+export { API_VERSION, Upstream, buildQuery } from "./client.js";
+export { API_PREFIXES, routeOf } from "./routes.js";
 export { UpstreamError, errorExtensions, toGraphQLError, type UpstreamErrorCode, type UpstreamErrorReason } from "./errors.js";
 export {
   AdaptiveLoader,

@@ -1,7 +1,8 @@
 import { SpanKind, SpanStatusCode, type Span } from "@opentelemetry/api";
 import { processMetrics } from "../../../platform/metrics.js";
 import { currentComponent, injectTraceContext, spanEvent, tracer, tracingOn } from "../../../platform/request-scope.js";
-import type { UpstreamCallEvent } from "./client.js";
+import type { UpstreamCallEvent } from "./types.js";
+import { apiPrefixOf } from "./routes.js";
 
 /**
  * What the upstream client reports of each HTTP attempt (docs/observability.md): a client span
@@ -10,13 +11,11 @@ import type { UpstreamCallEvent } from "./client.js";
  * header or a body.
  */
 
-/** API prefixes below which a path is templated (client.ts's routeOf); anything else is `other` */
-const TEMPLATED = /^\/(service-api|api\/v3|directory\/api\/4\.0|organization\/structure\/api)(\/|$)/;
 
 /** `GET /service-api/employees/{id}` → `/service-api/employees/{id}`; a path of no known API (an odd `links.next`) → `other` */
 function routeLabel(event: Pick<UpstreamCallEvent, "api" | "method" | "route">): string {
   const path = event.route.slice(event.method.length + 1);
-  return event.api === "token" || TEMPLATED.test(path) ? path : "other";
+  return event.api === "token" || apiPrefixOf(path) !== undefined ? path : "other";
 }
 
 /**

@@ -113,3 +113,22 @@ export interface SessionOptions {
   /** ms the caller allows (the gateway's `x-deadline-ms`); clamped to the configured maximum */
   deadlineMs?: number;
 }
+
+/** One upstream HTTP attempt, for logs and metrics. */
+export interface UpstreamCallEvent {
+  api: "current" | "legacy" | "token";
+  method: string;
+  /** `GET /service-api/employees/{id}` */
+  route: string;
+  /** null: no answer (timeout or connection failure) */
+  status: number | null;
+  /** 1 for the first attempt of a request, 2 for its first retry, ... */
+  attempt: number;
+  durationMs: number;
+  /** the answer was a 304 and the cached body was served */
+  notModified: boolean;
+  /** timeout or network error code when status is null */
+  failure?: string;
+}
+
+export type UpstreamCallListener = (event: UpstreamCallEvent) => void;

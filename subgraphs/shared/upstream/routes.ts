@@ -1,0 +1,24 @@
+/**
+ * The route names of upstream paths, for the counters, the metrics and the spans: the one list of
+ * the directory's API prefixes (docs/observability.md).
+ */
+
+/** The prefixes of the directory's APIs; below one, a path's segments alternate between collection and id. */
+export const API_PREFIXES = ["/service-api", "/api/v3", "/directory/api/4.0", "/organization/structure/api"] as const;
+
+/** The API prefix a path (without query) lies below, if any. */
+export function apiPrefixOf(path: string): string | undefined {
+  return API_PREFIXES.find((x) => path === x || path.startsWith(`${x}/`));
+}
+
+/**
+ * The route name of a path: below a known API prefix, segments alternate between collection and
+ * id, and ids become `{id}` (`/service-api/employees/42/x` → `/service-api/employees/{id}/x`).
+ */
+export function routeOf(method: string, path: string): string {
+  const p = path.replace(/[?#].*$/, "");
+  const prefix = apiPrefixOf(p);
+  if (prefix === undefined) return `${method} ${p}`;
+  const rest = p.slice(prefix.length).split("/").slice(1);
+  return `${method} ${prefix}${rest.map((s, i) => (i % 2 === 1 && s !== "" ? "/{id}" : `/${s}`)).join("")}`;
+}
