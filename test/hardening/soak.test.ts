@@ -121,12 +121,16 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
       const before = settle();
 
       let loading = true;
-      let worstHealth = 0;
+      const healthMs: number[] = [];
+      const opMs: number[] = [];
+      const healthStatuses = new Set<number>();
       const health = (async () => {
         while (loading) {
           const t = performance.now();
-          await fetch(new URL("/health", stack.gateway.url)).then((r) => r.arrayBuffer());
-          worstHealth = Math.max(worstHealth, performance.now() - t);
+          const answer = await fetch(new URL("/health", stack.gateway.url));
+          await answer.arrayBuffer();
+          healthStatuses.add(answer.status);
+          healthMs.push(performance.now() - t);
           await new Promise((r) => setTimeout(r, 100));
         }
       })();
@@ -141,6 +145,7 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
               await pick(operations)();
               counts.ops++;
               counts.worstMs = Math.max(counts.worstMs, performance.now() - t);
+              opMs.push(performance.now() - t);
             }
           }),
         );
@@ -162,6 +167,10 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
       expect(counts.writesAcknowledged).toBeGreaterThan(0);
       expect(allowed).toContain(readBack.data.timeEntry.duration);
 
+      const median = (samples: number[]) => samples.toSorted((a, b) => a - b)[Math.floor(samples.length / 2)]!;
+      const medianHealth = median(healthMs);
+      const medianOpMs = median(opMs);
+      const worstHealth = Math.max(...healthMs);
       const after = settle();
       const mb = (n: number) => Math.round((n / 2 ** 20) * 10) / 10;
       console.log(
@@ -169,6 +178,9 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
           soakOps: SOAK_OPS,
           ...counts,
           worstMs: Math.round(counts.worstMs),
+          healthChecks: healthMs.length,
+          medianOpMs: Math.round(medianOpMs),
+          medianHealthMs: Math.round(medianHealth),
           worstHealthMs: Math.round(worstHealth),
           codes,
           heapMB: { before: mb(before.heapUsed), after: mb(after.heapUsed) },
@@ -180,7 +192,18 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
       expect(counts.ok).toBeGreaterThan(counts.errors);
       // every answer came back within the subgraph deadline plus the gateway's own work
       expect(counts.worstMs).toBeLessThan(10_000);
-      expect(worstHealth).toBeLessThan(1000);
+      // responsive: /health answered every time, typically well before an operation, never held
+      // as long as an operation may be. Medians, not the worst, carry the tight claims: a loaded
+      // machine's scheduler stalls a few samples, while /health queued behind the operations or an
+      // event loop blocked by them shows in most. Measured side by side under the same load, the
+      // median /health takes under half the median operation (measured: 11-18 ms against 69 ms);
+      // and in absolute terms under 100 ms (over 5 x what was measured). The worst is bounded
+      // by the subgraph deadline (4 s), how long an operation waiting on a hung call is held
+      expect([...healthStatuses]).toEqual([200]);
+      expect(healthMs.length).toBeGreaterThan(10);
+      expect(medianHealth).toBeLessThan(medianOpMs / 2);
+      expect(medianHealth).toBeLessThan(100);
+      expect(worstHealth).toBeLessThan(4000);
       expect(after.heapUsed - before.heapUsed).toBeLessThan(40 * 2 ** 20);
       // RSS also holds what the process keeps once it has grown, outside V8's heap: measured
       // +30 MB on Node 20 and +40 to +210 MB on Node 22 for +8 MB of heap, about as much after 5 s
