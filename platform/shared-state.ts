@@ -111,7 +111,7 @@ export class SharedState {
   async use<T>(use: string, shared: (redis: Redis) => Promise<T>, local: () => T | Promise<T>): Promise<T> {
     if (this.redis === null) return local();
     try {
-      return await this.required(use, shared);
+      return await this.attempt(use, shared, true);
     } catch (err) {
       if (err instanceof SharedStateUnavailable) return this.fallback(use, local);
       throw err;
@@ -121,16 +121,23 @@ export class SharedState {
   /**
    * `shared` against Redis with no in-process form to fall back to: for a use whose guarantee only
    * holds across replicas (the write leases, subgraphs/shared/upstream/record-leases.ts). Redis
-   * configured but not ready, failing, slow or behind an open breaker throws
-   * `SharedStateUnavailable`, logged as `use` would; without REDIS_URL this is not to be called
-   * (`enabled` is false).
+   * configured but not ready, failing or slow throws `SharedStateUnavailable`, logged as `use`
+   * would; without REDIS_URL this is not to be called (`enabled` is false). Such a use asks Redis
+   * itself even while the breaker is open, bounded by its own command timeout: its refusal is the
+   * caller's failure (a write refused), which a breaker opened by another use's one slow command
+   * (an event loop starved past the timeout) would otherwise cause while Redis answers.
    */
-  async required<T>(use: string, shared: (redis: Redis) => Promise<T>): Promise<T> {
-    if (this.redis === null || this.redis.status !== "ready" || this.broken()) throw new SharedStateUnavailable(use);
-    // a use in flight when the breaker opens gives up then rather than wait its own timeout
+  required<T>(use: string, shared: (redis: Redis) => Promise<T>): Promise<T> {
+    return this.attempt(use, shared, false);
+  }
+
+  /** One use against Redis; `braked`: refused at once while the breaker is open, and given up when it opens. */
+  private async attempt<T>(use: string, shared: (redis: Redis) => Promise<T>, braked: boolean): Promise<T> {
+    if (this.redis === null || this.redis.status !== "ready" || (braked && this.broken())) throw new SharedStateUnavailable(use);
+    // a braked use in flight when the breaker opens gives up then rather than wait its own timeout
     let abandon!: () => void;
     const abandoned = new Promise<typeof ABANDONED>((resolve) => (abandon = () => resolve(ABANDONED)));
-    this.inFlight.add(abandon);
+    if (braked) this.inFlight.add(abandon);
     try {
       const attempt = shared(this.redis);
       const result = await Promise.race([attempt, abandoned]);
