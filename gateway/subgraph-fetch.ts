@@ -73,14 +73,25 @@ export interface SubgraphAnswer {
  * validation error) is handed on as a GraphQL response, so that its errors reach the client with
  * their codes, instead of a "400: Bad Request" carrying the subgraph's URL and body.
  */
-async function fetchWithinDeadline(subgraph: string, url: string, init: RequestInit & { headers: Record<string, string> }, read: boolean): Promise<SubgraphAnswer> {
+/**
+ * What a fetch is, by the body the data source sends (`{"query":"<operation>",...}`): a query
+ * plan's read is `query ...` or `{...}`, its write `mutation ...`.
+ */
+type FetchKind = "read" | "write" | "other";
+
+function fetchKind(body: string | null): FetchKind {
+  if (body === null) return "other";
+  if (body.startsWith('{"query":"query') || body.startsWith('{"query":"{')) return "read";
+  return body.startsWith('{"query":"mutation') ? "write" : "other";
+}
+
+async function fetchWithinDeadline(subgraph: string, url: string, init: RequestInit & { headers: Record<string, string> }, kind: FetchKind): Promise<SubgraphAnswer> {
   const header = init.headers[DEADLINE_HEADER];
   const remaining = header === undefined ? undefined : Number(header);
   // nothing sent yet: the deadline is the truth, even for a write
   if (remaining !== undefined && remaining <= 0) throw new DeadlineExceededError();
   const deadline = remaining === undefined ? undefined : performance.now() + remaining;
-  // the data source sends `{"query":"mutation ...`: the fetch of a plan's mutation fields
-  const write = typeof init.body === "string" && init.body.startsWith('{"query":"mutation');
+  const write = kind === "write";
   if (write && remaining !== undefined) init.headers[DEADLINE_HEADER] = String(writeDeadlineMs(remaining));
   let answer: SubgraphAnswer;
   const metrics = processMetrics();
@@ -88,7 +99,7 @@ async function fetchWithinDeadline(subgraph: string, url: string, init: RequestI
   // the hop's CLIENT span, under @apollo/gateway's (INTERNAL) `gateway.fetch`: one per request sent
   const span = startClientSpan("POST", subgraphTarget(url), { "directory_graph.subgraph": subgraph }, init.headers);
   try {
-    answer = await post(url, init, deadline, read);
+    answer = await post(url, init, deadline, kind === "read");
   } catch (err) {
     const timeout = err instanceof DeadlineExceededError;
     endClientSpan(span, { failure: timeout ? "timeout" : "unreachable" });
@@ -189,14 +200,13 @@ export function subgraphFetcher(
 ): SubgraphFetch {
   return async (url, init) => {
     const body = typeof init.body === "string" ? init.body : null;
-    // the data source sends `{"query":"<operation>",...}`: a query plan's fetch is `query ...` or `{...}`
-    const read = body !== null && (body.startsWith('{"query":"query') || body.startsWith('{"query":"{'));
+    const kind = fetchKind(body);
     let answer: SubgraphAnswer;
-    if (read) answer = await inflight.run(`${url}\n${init.headers.authorization ?? ""}\n${body}`, () => fetchWithinDeadline(subgraph, url, init, true));
+    if (kind === "read") answer = await inflight.run(`${url}\n${init.headers.authorization ?? ""}\n${body}`, () => fetchWithinDeadline(subgraph, url, init, kind));
     else {
       // read-your-writes: no query asked after a mutation joins one that started before it
       inflight.forget();
-      answer = await fetchWithinDeadline(subgraph, url, init, false).finally(() => inflight.forget());
+      answer = await fetchWithinDeadline(subgraph, url, init, kind).finally(() => inflight.forget());
     }
     brake.report(subgraph, answer.headers.get(LOAD_HEADER));
     await rememberRefusedToken(init, answer);
