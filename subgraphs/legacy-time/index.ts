@@ -11,6 +11,9 @@ import { employeeReference } from "./employee/employee.reference.js";
 import { EmployeeResolver } from "./employee/employee.resolver.js";
 import { legacyTimeFieldRules } from "./field-rules.js";
 import { employmentReference } from "./employment/employment.reference.js";
+import { employmentTemplateReference } from "./employment-template/employment-template.reference.js";
+import { legalEntityReference } from "./legal-entity/legal-entity.reference.js";
+import { occupationCategoryReference } from "./occupation-category/occupation-category.reference.js";
 import { EmploymentResolver } from "./employment/employment.resolver.js";
 import { LegacyUserResolver } from "./legacy-user/legacy-user.resolver.js";
 import { LegacyUsersResolver } from "./legacy-user/legacy-users.resolver.js";
@@ -55,6 +58,9 @@ export const subgraph: SubgraphModule = {
         WorkContract: workContractReference,
         TimeEntry: timeEntryReference,
         AxisSection: axisSectionReference,
+        EmploymentTemplate: employmentTemplateReference,
+        LegalEntity: legalEntityReference,
+        OccupationCategory: occupationCategoryReference,
       },
     }),
 };

@@ -145,6 +145,43 @@ describe("legacy fields under their names before 0.1.0", () => {
   });
 });
 
+describe("the names issue 35 made one (deprecated after 0.1.0): each former name answers the new one, at the same calls", () => {
+  it("WorkContract.lastModifiedAt answers lastUpdatedAt", async () => {
+    const data = await expectSameAnswer(
+      "{ workContracts(first: 100) { nodes { id lastUpdatedAt } } }",
+      "{ workContracts(first: 100) { nodes { id lastModifiedAt } } }",
+      { lastModifiedAt: "lastUpdatedAt" },
+    );
+    expect(data.workContracts.nodes[0].lastUpdatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it("LegacyUser.modifiedAt answers lastUpdatedAt", async () => {
+    const data = await expectSameAnswer(
+      "{ legacyUsers(first: 50) { nodes { id lastUpdatedAt } } }",
+      "{ legacyUsers(first: 50) { nodes { id modifiedAt } } }",
+      { modifiedAt: "lastUpdatedAt" },
+    );
+    expect(data.legacyUsers.nodes.some((n: { lastUpdatedAt: string | null }) => n.lastUpdatedAt !== null)).toBe(true);
+  });
+
+  it("TimeEntry.modifiedAt and modifier answer lastUpdatedAt and lastModifier", async () => {
+    const entries = `timeEntries(filter: { ownerIds: ["10", "11", "12"] }, first: 100)`;
+    const data = await expectSameAnswer(
+      `{ ${entries} { nodes { id lastUpdatedAt lastModifier { id } } } }`,
+      `{ ${entries} { nodes { id modifiedAt modifier { id } } } }`,
+      { modifiedAt: "lastUpdatedAt", modifier: "lastModifier" },
+    );
+    expect(data.timeEntries.nodes.length).toBeGreaterThan(0);
+    expect(data.timeEntries.nodes.some((n: any) => n.lastUpdatedAt !== null && n.lastModifier !== null)).toBe(true);
+  });
+
+  it("AxisSection.active answers isActive", async () => {
+    const data = await expectSameAnswer("{ axisSections(first: 100) { nodes { id isActive } } }", "{ axisSections(first: 100) { nodes { id active } } }", { active: "isActive" });
+    const values = new Set(data.axisSections.nodes.map((n: { isActive: boolean }) => n.isActive));
+    expect(values).toEqual(new Set([true, false]));
+  });
+});
+
 describe("the operations of operations/ as they were before 0.1.0", () => {
   // the fixtures hold the ones that changed since (git show eef09da^:operations/); the others are as they were
   const changed = loadOperations(new URL("./fixtures/operations-before-0.1.0/", import.meta.url));

@@ -94,6 +94,11 @@ export class AxisSectionResolver {
 
   // the name before 0.1.0's renames, kept deprecated for at least one minor version (CHANGELOG.md);
   // the method has another name than the field: AxisSection's property already has the old one
+  @FieldResolver(() => Boolean, { description: "Whether time may be booked on the section: an entry with an inactive section cannot change (rule 6)." })
+  isActive(@Root() section: RestAxisSectionFlat): boolean {
+    return section.active;
+  }
+
   @FieldResolver(() => LocalDateTimeScalar, { name: "endOn", nullable: true, ...renamedFrom("endsAt", "as every date-time is `…At`.") })
   endOnAlias(@Root() section: RestAxisSectionFlat): string | null {
     return section.endOn;

@@ -1,5 +1,5 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { LocalDateTimeScalar, renamedFrom } from "../../shared/graphql/index.js";
+import { LocalDateTimeScalar, renamedFrom, formerName } from "../../shared/graphql/index.js";
 
 /**
  * A legacy axis section (`/api/v3/axisSections`): an analytical item attached to time entries,
@@ -25,7 +25,7 @@ export class AxisSection {
   @Field(() => LocalDateTimeScalar, { name: "endsAt", nullable: true, description: "When the section closes; null when it does not (legacy `endOn`)." })
   endOn!: string | null;
 
-  @Field(() => Boolean, { description: "An entry with an inactive section cannot be modified (rule 6)." })
+  @Field(() => Boolean, formerName("isActive", "every boolean of the graph reads `is…` (`isPublic`, `LegacyDepartment.isActive`)."))
   active!: boolean;
 
   @Field(() => Boolean)

@@ -6,6 +6,7 @@ import { checkFieldRules } from "../../../platform/field-rules.js";
 import { legacyTimeFieldRules } from "../field-rules.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
+import { LegalEntity } from "../legal-entity/legal-entity.js";
 import { legacyEstablishmentsConnection, legacyConnection, legacyStart, workContractsOfEstablishmentLoader } from "../connections.js";
 import { ESTABLISHMENTS_PATH, WORK_CONTRACTS_PATH, legacyEstablishmentLoader } from "../loaders.js";
 import { assertCaller } from "../visibility.js";
@@ -104,5 +105,12 @@ export class LegacyEstablishmentResolver {
   @FieldResolver(() => Employee, { nullable: true, description: "Who created the establishment." })
   author(@Root() establishment: RestLegacyEstablishment): EmployeeRef | null {
     return ref(establishment.author?.id);
+  }
+
+  // the legal unit the legacy establishment names by id: a key-only reference the organisation
+  // subgraph resolves, one call for every establishment of the operation (its loader)
+  @FieldResolver(() => LegalEntity, { nullable: true, description: "The legal entity (legacy legal unit) the establishment belongs to." })
+  legalEntity(@Root() establishment: RestLegacyEstablishment): { id: string } | null {
+    return ref(establishment.legalUnitId);
   }
 }

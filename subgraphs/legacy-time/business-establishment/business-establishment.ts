@@ -1,5 +1,5 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { LocalDateTimeScalar } from "../../shared/graphql/index.js";
+import { LocalDateTimeScalar, replacedByEdge } from "../../shared/graphql/index.js";
 
 /** A business establishment (owned by the organisation subgraph); legacy-time contributes its legacy fields. */
 @ObjectType()
@@ -37,7 +37,7 @@ export class LegacyEstablishment {
   @Field(() => String, { nullable: true })
   code!: string | null;
 
-  @Field(() => Int, { description: "The legal unit (legal entity) of the establishment, as a legacy id." })
+  @Field(() => Int, replacedByEdge("legalEntity"))
   legalUnitId!: number;
 
   @Field(() => String, { nullable: true, description: "The establishment's legal identification number (e.g. a SIRET)." })

@@ -15,6 +15,8 @@ import {
   ref,
   InvalidInputError,
   invalidInput,
+  LocalDateTimeScalar,
+  formerName,
 } from "../../shared/graphql/index.js";
 import { checkFieldRules } from "../../../platform/field-rules.js";
 import { legacyTimeFieldRules } from "../field-rules.js";
@@ -151,8 +153,21 @@ export class TimeEntryResolver {
     return ref(entry.authorId);
   }
 
-  @FieldResolver(() => Employee, { nullable: true, description: "Who changed the entry last." })
+  @FieldResolver(() => Employee, { nullable: true, ...formerName("lastModifier", "as on WorkContract, beside `lastUpdatedAt`.") })
   modifier(@Root() entry: RestTimeEntry): EmployeeRef | null {
+    return ref(entry.modifierId);
+  }
+
+  @FieldResolver(() => LocalDateTimeScalar, {
+    nullable: true,
+    description: "When the entry last changed (a write included): what an incremental sync filters on (`modifiedSince`).",
+  })
+  lastUpdatedAt(@Root() entry: RestTimeEntry): string | null {
+    return entry.modifiedAt ?? null;
+  }
+
+  @FieldResolver(() => Employee, { nullable: true, description: "Who changed the entry last." })
+  lastModifier(@Root() entry: RestTimeEntry): EmployeeRef | null {
     return ref(entry.modifierId);
   }
 

@@ -1,11 +1,13 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { DateScalar, PageArgs, RestFilter, connectionType, renamedFrom, cursorScope, ref, selects, type ConnectionResult } from "../../shared/graphql/index.js";
+import { DateScalar, LocalDateTimeScalar, PageArgs, RestFilter, connectionType, renamedFrom, replacedByEdge, cursorScope, ref, selects, type ConnectionResult } from "../../shared/graphql/index.js";
 import { isLegacyId, type QueryParams } from "../../shared/upstream/index.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { Employment } from "../employment/employment.js";
+import { EmploymentTemplate } from "../employment-template/employment-template.js";
+import { OccupationCategory } from "../occupation-category/occupation-category.js";
 import { legacyConnection, legacyListConnection, legacyStart } from "../connections.js";
 import { WORK_CONTRACTS_PATH, archivedWorkContractsByOwnerLoader, workContractLoader } from "../loaders.js";
 import { loadIfVisible } from "../visibility.js";
@@ -97,9 +99,32 @@ export class WorkContractResolver {
     return archived.some((c) => c.id === contract.id);
   }
 
-  @FieldResolver(() => Int, { nullable: true, description: "The socio-professional category (legacy `spcId`)." })
+  @FieldResolver(() => Int, { nullable: true, ...replacedByEdge("occupationCategory") })
   socioProfessionalCategoryId(@Root() contract: RestWorkContract): number | null {
     return contract.spcId ?? null;
+  }
+
+  // the edges of the ids the contract carries: key-only references the organisation subgraph
+  // resolves, one call per list for every contract of the operation (its loaders)
+  @FieldResolver(() => EmploymentTemplate, {
+    nullable: true,
+    description: "The employment template of the contract: it decides which optional properties are required (legacy `typeId`).",
+  })
+  template(@Root() contract: RestWorkContract): { id: string } | null {
+    return ref(contract.typeId);
+  }
+
+  @FieldResolver(() => OccupationCategory, {
+    nullable: true,
+    description: "The socio-professional category of the job position in force (legacy `spcId`); null when none is recorded.",
+  })
+  occupationCategory(@Root() contract: RestWorkContract): { id: string } | null {
+    return ref(contract.spcId);
+  }
+
+  @FieldResolver(() => LocalDateTimeScalar, { description: "When the contract last changed (legacy local time)." })
+  lastUpdatedAt(@Root() contract: RestWorkContract): string {
+    return contract.lastModifiedAt;
   }
 
   @FieldResolver(() => Employee, { nullable: true })
