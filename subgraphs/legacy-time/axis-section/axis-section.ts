@@ -16,7 +16,7 @@ export class AxisSection {
   @Field(() => String)
   code!: string;
 
-  @Field(() => Int, { description: "The analytical axis the section belongs to." })
+  @Field(() => Int, { description: "Id of the analytical axis the section belongs to (axes are no nodes of the graph); the sections of one axis share it." })
   axisId!: number;
 
   @Field(() => String, { nullable: true })

@@ -49,9 +49,8 @@ export class BusinessEstablishmentResolver {
   @FieldResolver(() => WorkContractConnection, {
     nullable: true,
     description:
-      "The legacy work contracts of the establishment (legacy `establishmentId`: the establishment of the employment's first job position), " +
-      "in the list's order, with the list's other filters. The establishments of one operation asked without `after` share one call per 100 " +
-      "establishments (and per 1000 contracts); one asked alone or `after` a cursor costs one call per page.",
+      "The legacy work contracts attached to the establishment (that of the employment's first job position), in the directory's order, " +
+      "with the other filters. A page of establishments shares its calls (one per 100 establishments); with `after`, one call per page.",
   })
   async workContracts(
     @Root() establishment: { id: string },
@@ -81,8 +80,7 @@ export class LegacyEstablishmentResolver {
   @Query(() => LegacyEstablishmentConnection, {
     nullable: true,
     description:
-      "The legacy API's establishments, by id, with the list's filters; archived ones only when asked (filter.isArchived). " +
-      "Pages follow the list's own cursors: one call per page of up to 100.",
+      "The legacy API's establishments, by id, with the filters; archived ones only when asked (filter.isArchived). One call per page.",
   })
   async legacyEstablishments(
     @Args(() => LegacyEstablishmentsArgs) args: LegacyEstablishmentsArgs,

@@ -46,7 +46,7 @@ export class LegacyEstablishment {
   @Field(() => String, { nullable: true, description: "The activity classification code (e.g. an APE code)." })
   activityCode!: string | null;
 
-  @Field(() => Int, { nullable: true, description: "The public-holiday calendar." })
+  @Field(() => Int, { nullable: true, description: "Id of the establishment's public-holiday calendar (the graph names calendars only on `LegacyUser.calendar`); null when none." })
   calendarId!: number | null;
 
   @Field(() => LegacyEstablishmentAddress, { nullable: true })

@@ -33,7 +33,7 @@ export class LegacyDepartmentResolver {
   @FieldResolver(() => Int, {
     name: "sortOrder",
     description:
-      "1-based rank in a depth-first walk of the whole tree (the rank of the legacy `position`, the department's general position); the first read of it in an operation reads the tree once.",
+      "1-based rank in a depth-first walk of the whole tree (the rank of the legacy `position`, the department's general position); one call for every department of the operation.",
   })
   async treeRank(@Root() department: RestLegacyDepartment, @Ctx() ctx: SubgraphContext): Promise<number> {
     return (await legacyDepartmentTreeRanks(ctx)).get(department.id)!;

@@ -26,7 +26,7 @@ export class LegacyWorkCycle {
   @Field(() => Int)
   id!: number;
 
-  @Field(() => Int, { description: "The work cycle followed in the period." })
+  @Field(() => Int, { description: "Id of the work cycle followed in the period; the graph does not name work cycles." })
   workCycleId!: number;
 
   @Field(() => LocalDateTimeScalar, { description: "When the period starts (legacy `startsOn`)." })

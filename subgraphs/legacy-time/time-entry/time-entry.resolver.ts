@@ -121,8 +121,8 @@ export class TimeEntryResolver {
   @Query(() => TimeEntryConnection, {
     nullable: true,
     description:
-      "The time entries of up to 100 employees, by startsAt (then id), with the list's filters; any range, one call per page " +
-      "(`paging=<offset>,<first + 1>`), totalCount from the list's count. In forward mode, only the entries of employees the caller can read.",
+      "The time entries of up to 100 employees, by startsAt (then id), with the filters; any range. In forward mode, only the entries " +
+      "of employees the caller can read. One call per page.",
   })
   async timeEntries(
     @Args(() => TimeEntriesArgs) args: TimeEntriesArgs,

@@ -141,7 +141,7 @@ export class TimeEntry {
   @Field(() => TimeEntryComment, { nullable: true })
   comment!: TimeEntryComment | null;
 
-  @Field(() => Int, { nullable: true, description: "Only for people whose regulation tracks typed time; otherwise null." })
+  @Field(() => Int, { nullable: true, description: "Id of the entry's time type (normal hours, overtime...) for people whose regulation tracks typed time; otherwise null. The graph does not name time types." })
   timeTypeId!: number | null;
 
   @Field(() => LocalDateTimeScalar, { nullable: true, description: "When the entry ends: startsAt plus its duration." })

@@ -48,7 +48,7 @@ export class WorkContractResolver {
   @Query(() => WorkContractConnection, {
     nullable: true,
     description:
-      "The legacy work contracts with the list's filters, in the list's order; one call per page (two when the page straddles the list's pages). In forward mode, only the contracts of employees the caller can read.",
+      "The legacy work contracts with the filters, in the directory's order. In forward mode, only the contracts of employees the caller can read. One call per page (at times two).",
   })
   async workContracts(
     @Args(() => WorkContractsArgs) args: WorkContractsArgs,
@@ -92,7 +92,7 @@ export class WorkContractResolver {
   @FieldResolver(() => Boolean, {
     nullable: true,
     description:
-      "Archived: ended, of an employee with no employment today or to come. The legacy contract does not write it: the first read of it in an operation asks the list filtered by isArchived for the owners, one call per 100 owners.",
+      "Whether the contract is archived: ended, of an employee with no employment today or to come. One call per 100 owners of the operation's contracts.",
   })
   async isArchived(@Root() contract: RestWorkContract, @Ctx() ctx: SubgraphContext): Promise<boolean> {
     const archived = await archivedWorkContractsByOwnerLoader(ctx).load(String(contract.ownerId));
