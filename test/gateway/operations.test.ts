@@ -269,7 +269,7 @@ describe("UpdateTimeEntry", () => {
     const { response } = await run(update(), { id: demo.approvedEntry.id, input: { duration: "02:30:00" } });
     expectNoErrors(response);
     // rule from the type's own fragment, message and fields from the MutationError fragment
-    expect(response.data.updateTimeEntry).toMatchObject({ __typename: "TimeEntryValidationError", rule: 1, fields: ["startsAt"] });
+    expect(response.data.updateTimeEntry).toMatchObject({ __typename: "TimeEntryValidationError", violatedRule: "TIMESHEET_LOCKED", fields: ["startsAt"] });
     expect(response.data.updateTimeEntry.message).toEqual(expect.any(String));
   });
 });
