@@ -5,9 +5,11 @@ import { legacyGet } from "./helpers.js";
 /**
  * The edges that replace the legacy payloads' raw ids (issue 35: edges, not ids), through the
  * gateway: `WorkContract.template` and `.occupationCategory`, `LegacyUser.occupationCategory`,
- * `LegacyEstablishment.legalEntity`. Each is a key-only reference the organisation subgraph
- * resolves through its loaders, so a page of 100 costs the calls of a page of 10; each answers
- * the node whose id the deprecated field still gives.
+ * `LegacyEstablishment.legalEntity`, key-only references the organisation subgraph resolves
+ * through its loaders; and `WorkContract.hiringType`, `.terminationReason`,
+ * `.temporaryContractGround`, entries of the legacy reference lists, each list read once per
+ * request. A page of 100 costs the calls of a page of 10; each edge answers the node whose id the
+ * deprecated field still gives.
  */
 
 const stack = useGatewayStack();
@@ -90,6 +92,38 @@ describe("edges, not ids", () => {
       "GET /organization/structure/api/establishments": 1,
       "GET /service-api/business-establishments": 1,
       "GET /service-api/legal-entities": 1,
+    });
+  });
+
+  it("WorkContract.hiringType, .terminationReason and .temporaryContractGround: the entries the ids name, each list read once for 10 contracts as for 100", async () => {
+    const [ten, hundred] = await atTwoSizes(
+      `query($first: Int) { workContracts(first: $first) { nodes { id hiringTypeId terminationReasonId temporaryContractGroundId hiringType { id name } terminationReason { id name } temporaryContractGround { id name } } } }`,
+    );
+    const lists: Record<string, Map<number, string>> = {};
+    for (const list of ["hiring-types", "termination-reasons", "temporary-contract-grounds"]) {
+      const items = (await legacyGet(stack, `/directory/api/work-contract-${list}`)).items as Array<{ id: number; name: string }>;
+      lists[list] = new Map(items.map((i) => [i.id, i.name]));
+    }
+    const nodes = hundred!.data.workContracts.nodes as any[];
+    const expectEntry = (entry: any, id: number | null, list: Map<number, string>) =>
+      expect(entry).toEqual(id === null ? null : { id, name: list.get(id) });
+    for (const contract of nodes) {
+      expectEntry(contract.hiringType, contract.hiringTypeId, lists["hiring-types"]!);
+      expectEntry(contract.terminationReason, contract.terminationReasonId, lists["termination-reasons"]!);
+      expectEntry(contract.temporaryContractGround, contract.temporaryContractGroundId, lists["temporary-contract-grounds"]!);
+    }
+    // every list has entries named and contracts that name none
+    expect(nodes.every((c) => c.hiringType !== null)).toBe(true);
+    expect(nodes.some((c) => c.terminationReason !== null) && nodes.some((c) => c.terminationReason === null)).toBe(true);
+    expect(nodes.some((c) => c.temporaryContractGround !== null) && nodes.some((c) => c.temporaryContractGround === null)).toBe(true);
+    // a list none of the page's contracts names is not read (the first 10 name no ground): never more than one call a list
+    expect(Object.values(ten!.calls).every((n) => n === 1)).toBe(true);
+    expect(Object.keys(hundred!.calls)).toEqual(expect.arrayContaining(Object.keys(ten!.calls)));
+    expect(hundred!.calls).toEqual({
+      "GET /directory/api/4.0/work-contracts": 1,
+      "GET /directory/api/work-contract-hiring-types": 1,
+      "GET /directory/api/work-contract-termination-reasons": 1,
+      "GET /directory/api/work-contract-temporary-contract-grounds": 1,
     });
   });
 

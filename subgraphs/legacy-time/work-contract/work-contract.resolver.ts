@@ -9,7 +9,8 @@ import { Employment } from "../employment/employment.js";
 import { EmploymentTemplate } from "../employment-template/employment-template.js";
 import { OccupationCategory } from "../occupation-category/occupation-category.js";
 import { legacyConnection, legacyListConnection, legacyStart } from "../connections.js";
-import { WORK_CONTRACTS_PATH, archivedWorkContractsByOwnerLoader, workContractLoader } from "../loaders.js";
+import { WORK_CONTRACTS_PATH, archivedWorkContractsByOwnerLoader, workContractLoader, workContractReference } from "../loaders.js";
+import { LegacyReference } from "../legacy-user/legacy-reference.js";
 import { loadIfVisible } from "../visibility.js";
 import type { RestWorkContract } from "../rest.js";
 import { WorkContract, WorkContractFilter } from "./work-contract.js";
@@ -120,6 +121,26 @@ export class WorkContractResolver {
   })
   occupationCategory(@Root() contract: RestWorkContract): { id: string } | null {
     return ref(contract.spcId);
+  }
+
+  // the entries of the legacy reference lists the contract names by id: each list read whole,
+  // once per request (loaders.ts), whatever the number of contracts
+  @FieldResolver(() => LegacyReference, { nullable: true, description: "How the person was hired (new hire, rehire, transfer...); null when not recorded. One call per operation." })
+  hiringType(@Root() contract: RestWorkContract, @Ctx() ctx: SubgraphContext): Promise<LegacyReference | null> {
+    return workContractReference(ctx, "hiringTypeId", contract.hiringTypeId);
+  }
+
+  @FieldResolver(() => LegacyReference, { nullable: true, description: "Why the contract ended (resignation, dismissal...); null while it runs or when not recorded. One call per operation." })
+  terminationReason(@Root() contract: RestWorkContract, @Ctx() ctx: SubgraphContext): Promise<LegacyReference | null> {
+    return workContractReference(ctx, "terminationReasonId", contract.terminationReasonId);
+  }
+
+  @FieldResolver(() => LegacyReference, {
+    nullable: true,
+    description: "The legal ground of a fixed-term contract (replacement, seasonal work...); null for other contracts. One call per operation.",
+  })
+  temporaryContractGround(@Root() contract: RestWorkContract, @Ctx() ctx: SubgraphContext): Promise<LegacyReference | null> {
+    return workContractReference(ctx, "temporaryContractGroundId", contract.temporaryContractGroundId);
   }
 
   @FieldResolver(() => LocalDateTimeScalar, { description: "When the contract last changed (legacy local time)." })

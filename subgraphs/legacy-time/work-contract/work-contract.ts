@@ -29,10 +29,10 @@ export class WorkContract {
   })
   isApplicable!: boolean;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, ...replacedByEdge("hiringType") })
   hiringTypeId!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, ...replacedByEdge("terminationReason") })
   terminationReasonId!: number | null;
 
   @Field(() => Int, { nullable: true, description: "Length of the initial trial period in days." })
@@ -47,7 +47,7 @@ export class WorkContract {
   @Field(() => DateScalar, { name: "renewedTrialPeriodEndsOn", nullable: true, description: "Last day of the renewed trial period (legacy `trialPeriodEndDate2`)." })
   trialPeriodEndDate2!: string | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, ...replacedByEdge("temporaryContractGround") })
   temporaryContractGroundId!: number | null;
 
   @Field(() => LocalDateTimeScalar)
