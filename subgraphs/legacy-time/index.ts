@@ -4,7 +4,7 @@ import { legacyApiId } from "../../platform/input-checks.js";
 import { axisSectionReference } from "./axis-section/axis-section.reference.js";
 import { AxisSectionResolver } from "./axis-section/axis-section.resolver.js";
 import { businessEstablishmentReference } from "./business-establishment/business-establishment.reference.js";
-import { BusinessEstablishmentResolver, LegacyEstablishmentResolver } from "./business-establishment/business-establishment.resolver.js";
+import { BusinessEstablishmentResolver, LegacyEstablishmentAddressResolver, LegacyEstablishmentResolver } from "./business-establishment/business-establishment.resolver.js";
 import { departmentReference } from "./department/department.reference.js";
 import { DepartmentResolver, LegacyDepartmentResolver } from "./department/department.resolver.js";
 import { employeeReference } from "./employee/employee.reference.js";
@@ -44,6 +44,7 @@ export const subgraph: SubgraphModule = {
         LegacyDepartmentResolver,
         BusinessEstablishmentResolver,
         LegacyEstablishmentResolver,
+        LegacyEstablishmentAddressResolver,
         LegacyUserResolver,
         LegacyUsersResolver,
         WorkContractResolver,

@@ -175,6 +175,21 @@ describe("the names issue 35 made one (deprecated after 0.1.0): each former name
     expect(data.timeEntries.nodes.some((n: any) => n.lastUpdatedAt !== null && n.lastModifier !== null)).toBe(true);
   });
 
+  it("LegacyDepartment.head answers manager, LegacyEstablishmentAddress.zipCode and city answer postalCode and locality", async () => {
+    const departments = await expectSameAnswer(
+      "{ departments(first: 50) { nodes { id legacy { manager { id } } } } }",
+      "{ departments(first: 50) { nodes { id legacy { head { id } } } } }",
+      { head: "manager" },
+    );
+    expect(departments.departments.nodes.some((n: any) => n.legacy?.manager?.id)).toBe(true);
+    const establishments = await expectSameAnswer(
+      "{ legacyEstablishments(first: 100) { nodes { id address { postalCode locality } } } }",
+      "{ legacyEstablishments(first: 100) { nodes { id address { zipCode city } } } }",
+      { zipCode: "postalCode", city: "locality" },
+    );
+    expect(establishments.legacyEstablishments.nodes.some((n: any) => n.address?.postalCode && n.address?.locality)).toBe(true);
+  });
+
   it("AxisSection.active answers isActive", async () => {
     const data = await expectSameAnswer("{ axisSections(first: 100) { nodes { id isActive } } }", "{ axisSections(first: 100) { nodes { id active } } }", { active: "isActive" });
     const values = new Set(data.axisSections.nodes.map((n: { isActive: boolean }) => n.isActive));

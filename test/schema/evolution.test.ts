@@ -68,7 +68,10 @@ describe("schema evolution", () => {
     expect(deprecated.sort()).toEqual(
       [
         "AxisSection.active",
+        "LegacyDepartment.head",
         "LegacyEstablishment.legalUnitId",
+        "LegacyEstablishmentAddress.city",
+        "LegacyEstablishmentAddress.zipCode",
         "LegacyUser.modifiedAt",
         "LegacyUser.socioProfessionalCategoryId",
         "TimeEntry.modifiedAt",

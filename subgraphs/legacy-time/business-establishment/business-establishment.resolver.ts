@@ -12,7 +12,7 @@ import { ESTABLISHMENTS_PATH, WORK_CONTRACTS_PATH, legacyEstablishmentLoader } f
 import { assertCaller } from "../visibility.js";
 import type { RestLegacyEstablishment, RestWorkContract } from "../rest.js";
 import { WorkContractConnection, WorkContractsArgs, workContractQuery } from "../work-contract/work-contract.resolver.js";
-import { BusinessEstablishment, LegacyEstablishment, LegacyEstablishmentFilter } from "./business-establishment.js";
+import { BusinessEstablishment, LegacyEstablishment, LegacyEstablishmentAddress, LegacyEstablishmentFilter } from "./business-establishment.js";
 
 export const LegacyEstablishmentConnection = connectionType("LegacyEstablishment", LegacyEstablishment);
 
@@ -110,5 +110,19 @@ export class LegacyEstablishmentResolver {
   @FieldResolver(() => LegalEntity, { nullable: true, description: "The legal entity (legacy legal unit) the establishment belongs to." })
   legalEntity(@Root() establishment: RestLegacyEstablishment): { id: string } | null {
     return ref(establishment.legalUnitId);
+  }
+}
+
+/** The legacy address under the names `PostalAddress` gives the same parts (the legacy ones stay, deprecated). */
+@Resolver(() => LegacyEstablishmentAddress)
+export class LegacyEstablishmentAddressResolver {
+  @FieldResolver(() => String, { nullable: true, description: "Postal code; null when not recorded." })
+  postalCode(@Root() address: LegacyEstablishmentAddress): string | null {
+    return address.zipCode ?? null;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: "City or town; null when not recorded." })
+  locality(@Root() address: LegacyEstablishmentAddress): string | null {
+    return address.city ?? null;
   }
 }

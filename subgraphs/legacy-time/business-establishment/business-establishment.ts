@@ -1,5 +1,5 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { LocalDateTimeScalar, replacedByEdge } from "../../shared/graphql/index.js";
+import { LocalDateTimeScalar, formerName, replacedByEdge } from "../../shared/graphql/index.js";
 
 /** A business establishment (owned by the organisation subgraph); legacy-time contributes its legacy fields. */
 @ObjectType()
@@ -14,10 +14,10 @@ export class LegacyEstablishmentAddress {
   @Field(() => String, { nullable: true })
   street!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, ...formerName("postalCode", "as `PostalAddress.postalCode`.") })
   zipCode!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, ...formerName("locality", "as `PostalAddress.locality`.") })
   city!: string | null;
 }
 

@@ -226,8 +226,6 @@ const CATALOGUE: Readonly<Record<string, string>> = {
   "LegacyEstablishment.isArchived": "Whether the establishment is archived.",
   "LegacyEstablishment.createdAt": "When the establishment was created (legacy local time).",
   "LegacyEstablishmentAddress.street": "Street line.",
-  "LegacyEstablishmentAddress.zipCode": "Postal code.",
-  "LegacyEstablishmentAddress.city": "City or town.",
   "LegacyExtendedDataEntry.value": "The value, any JSON.",
   "LegacyExtendedDataInput.value": "The new value, any JSON; null clears it.",
   "LegacyWorkCycleInput.id": "Id of the period to keep; omitted for a new period.",
