@@ -195,6 +195,25 @@ describe("the names issue 35 made one (deprecated after 0.1.0): each former name
     const values = new Set(data.axisSections.nodes.map((n: { isActive: boolean }) => n.isActive));
     expect(values).toEqual(new Set([true, false]));
   });
+
+  it("AxisSectionInput.active writes as isActive; both given is refused as data, with no upstream call", async () => {
+    const section = (await run("{ axisSections(first: 5) { nodes { id isActive } } }")).response.data.axisSections.nodes[0];
+    const update = (input: string) =>
+      run(`mutation($id: ID!) { updateAxisSection(id: $id, input: ${input}) { __typename ... on AxisSection { isActive active } ... on InvalidInputError { message fields } } }`, { id: section.id });
+    const written = await update(`{ active: ${!section.isActive} }`);
+    expect(written.response.errors).toBeUndefined();
+    expect(written.response.data.updateAxisSection).toEqual({ __typename: "AxisSection", isActive: !section.isActive, active: !section.isActive });
+    const withNew = await update(`{ isActive: ${section.isActive} }`);
+    expect(withNew.response.data.updateAxisSection).toEqual({ __typename: "AxisSection", isActive: section.isActive, active: section.isActive });
+    expect(written.calls).toBe(withNew.calls);
+    const both = await update(`{ active: true, isActive: true }`);
+    expect(both.response.data.updateAxisSection).toEqual({
+      __typename: "InvalidInputError",
+      message: "active is the deprecated name of isActive: give only isActive.",
+      fields: ["active", "isActive"],
+    });
+    expect(both.calls).toBe(0);
+  });
 });
 
 describe("the operations of operations/ as they were before 0.1.0", () => {

@@ -68,6 +68,7 @@ describe("schema evolution", () => {
     expect(deprecated.sort()).toEqual(
       [
         "AxisSection.active",
+        "AxisSectionInput.active",
         "LegacyDepartment.head",
         "LegacyEstablishment.legalUnitId",
         "LegacyEstablishmentAddress.city",

@@ -49,7 +49,7 @@ const INPUT_NAME: Readonly<Record<string, string>> = {
   description: "description",
   ownerId: "ownerId",
   endOn: "endsAt",
-  active: "active",
+  active: "isActive",
   isPublic: "isPublic",
   parentAxisSections: "parentId",
   "Parent axis section": "parentId",
@@ -184,13 +184,14 @@ async function related(
 function checkInput(input: AxisSectionInput): InvalidInputError | null {
   const given = Object.entries(input).filter(([, value]) => value !== undefined);
   if (given.length === 0) return invalidInput("The input changes nothing: give at least one field.", []);
-  const nulls = (["code", "names", "axisId", "active", "isPublic"] as const).filter((name) => input[name] === null);
+  const nulls = (["code", "names", "axisId", "isActive", "active", "isPublic"] as const).filter((name) => input[name] === null);
   if (nulls.length > 0) return invalidInput(`${nulls.join(", ")} cannot be null: leave a field out to keep its value.`, [...nulls]);
   if (input.names && input.names.length === 0) return invalidInput("names needs at least one translation.", ["names"]);
   if (input.names && new Set(input.names.map((n) => n.language)).size !== input.names.length) {
     return invalidInput("names lists a language twice.", ["names"]);
   }
   if (input.endOn !== undefined && input.endsAt !== undefined) return invalidInput("endOn is the deprecated name of endsAt: give only endsAt.", ["endOn", "endsAt"]);
+  if (input.active !== undefined && input.isActive !== undefined) return invalidInput("active is the deprecated name of isActive: give only isActive.", ["active", "isActive"]);
   if (typeof input.ownerId === "string" && !isLegacyId(input.ownerId)) return invalidInput(`ownerId ${JSON.stringify(input.ownerId.slice(0, 40))} is not an employee id.`, ["ownerId"]);
   if (typeof input.parentId === "string" && !isLegacyId(input.parentId)) return invalidInput(`parentId ${JSON.stringify(input.parentId.slice(0, 40))} is not an axis section id.`, ["parentId"]);
   return null;
@@ -207,7 +208,7 @@ function merge(current: RestAxisSection, input: AxisSectionInput): Record<string
     description: input.description === undefined ? current.description : input.description,
     ownerId: input.ownerId === undefined ? current.ownerId : input.ownerId === null ? null : Number(input.ownerId),
     endOn: endsAt === undefined ? current.endOn : endsAt,
-    active: input.active ?? current.active,
+    active: input.isActive ?? input.active ?? current.active, // active: its name before issue 35
     isPublic: input.isPublic ?? current.isPublic,
     parentAxisSections: parentId === null ? [] : [{ id: parentId }],
   };

@@ -75,7 +75,10 @@ export class AxisSectionInput {
   @Field(() => LocalDateTimeScalar, { nullable: true, ...renamedFrom("endsAt", "as every date-time is `…At`; giving both is refused.") })
   endOn?: string | null;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { nullable: true, description: "false closes the section to new time entries (rule 6)." })
+  isActive?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, ...formerName("isActive", "as `AxisSection.isActive`; giving both is refused.") })
   active?: boolean | null;
 
   @Field(() => Boolean, { nullable: true })

@@ -162,7 +162,6 @@ const CATALOGUE: Readonly<Record<string, string>> = {
   "AxisSection.owner": "The person responsible for the section; null when none.",
   "AxisSectionInput.code": "New short code of the section.",
   "AxisSectionInput.axisId": "Moves the section to another analytical axis.",
-  "AxisSectionInput.active": "false closes the section to new time entries (rule 6).",
   "AxisSectionInput.isPublic": "Whether every user may book time on the section.",
   "WorkContract.startsOn": "First day of the contract (the employment's start).",
   "WorkContract.owner": "The person employed under the contract.",
