@@ -127,6 +127,18 @@ describe("edges, not ids", () => {
     });
   });
 
+  it("a reference list is read once in an operation that reaches contracts at two depths (identical reads one after the other do not join)", async () => {
+    stack.resetStats();
+    const res = await stack.query(
+      `{ workContracts(first: 20) { nodes { hiringType { name } owner { workContracts { hiringType { name } } } } } }`,
+    );
+    expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+    const nested = (res.data.workContracts.nodes as any[]).flatMap((c) => c.owner.workContracts);
+    expect(nested.length).toBeGreaterThan(0);
+    expect(nested.every((c) => typeof c.hiringType.name === "string")).toBe(true);
+    expect(calls()["GET /directory/api/work-contract-hiring-types"]).toBe(1);
+  });
+
   it("an edge asked for its id only costs no call of the organisation subgraph", async () => {
     stack.resetStats();
     const res = await stack.query(`{ workContracts(first: 100) { nodes { template { id } occupationCategory { id } } } }`);
