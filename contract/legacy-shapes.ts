@@ -19,6 +19,9 @@ const Id = Type.Integer({ minimum: 1 });
 
 export const Ref = Type.Object({ id: Id, name: Type.String(), url: Type.String() });
 
+/** An entry of a reference list the legacy API serves whole (the work contracts' hiring types...: docs/decisions.md#legacy-api). */
+export const NamedItem = Type.Object({ id: Id, name: Type.String() }, closed);
+
 export const User = Type.Object({
   id: Id,
   name: Type.String(),

@@ -75,6 +75,35 @@ export const LEAVE_PROFILES: readonly (Named & { country: string | null })[] = [
   { id: 7, name: "International - Standard", country: null },
 ];
 
+/**
+ * The work contracts' reference lists (docs/decisions.md#legacy-api): hiring types, termination
+ * reasons (ended contracts only) and the legal grounds of fixed-term contracts, each served whole
+ * at `/directory/api/work-contract-<list>` (work-contracts.ts).
+ */
+export const HIRING_TYPES: readonly Named[] = [
+  { id: 1, name: "New hire" },
+  { id: 2, name: "Rehire" },
+  { id: 3, name: "Transfer within the group" },
+  { id: 4, name: "Conversion of a fixed-term contract" },
+];
+
+export const TERMINATION_REASONS: readonly Named[] = [
+  { id: 1, name: "Resignation" },
+  { id: 2, name: "Dismissal" },
+  { id: 3, name: "Mutual agreement" },
+  { id: 4, name: "End of fixed-term contract" },
+  { id: 5, name: "Retirement" },
+  { id: 6, name: "End of trial period" },
+];
+
+export const TEMPORARY_CONTRACT_GROUNDS: readonly Named[] = [
+  { id: 1, name: "Replacement of an absent employee" },
+  { id: 2, name: "Temporary increase in activity" },
+  { id: 3, name: "Seasonal work" },
+  { id: 4, name: "Defined project" },
+  { id: 5, name: "Awaiting the start of a permanent employee" },
+];
+
 /** Time types of the `typed` time-tracking mode. */
 export const TIME_TYPES: readonly Named[] = [
   { id: 1, name: "Normal hours" },

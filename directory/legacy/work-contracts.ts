@@ -2,6 +2,7 @@ import { parseIsoDate } from "../data/calendar.js";
 import type { Employment } from "../data/model.js";
 import type { Router } from "../http/router.js";
 import type { CompanyView } from "./company.js";
+import { HIRING_TYPES, TEMPORARY_CONTRACT_GROUNDS, TERMINATION_REASONS, type Named } from "./reference.js";
 import {
   existing,
   localDateTime,
@@ -33,8 +34,16 @@ import {
  * - `authorId` is the manager of the first job position (else the owner), `lastModifierId` the
  *   manager of the job position that applies today (else the author).
  * - Hiring type, termination reason (ended contracts only) and temporary-contract ground
- *   (fixed-term templates only) are drawn per contract id.
+ *   (fixed-term templates only) are drawn per contract id from the reference lists of
+ *   reference.ts, which `/directory/api/work-contract-<list>` serve whole (`{items: [{id, name}]}`).
  */
+
+/** The reference lists the work contract's ids name, by their address (docs/decisions.md#legacy-api). */
+export const WORK_CONTRACT_REFERENCE_LISTS: Readonly<Record<string, readonly Named[]>> = {
+  "/directory/api/work-contract-hiring-types": HIRING_TYPES,
+  "/directory/api/work-contract-termination-reasons": TERMINATION_REASONS,
+  "/directory/api/work-contract-temporary-contract-grounds": TEMPORARY_CONTRACT_GROUNDS,
+};
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
@@ -62,13 +71,13 @@ export function representWorkContract(e: Employment, view: CompanyView): Record<
     isApplicable: view.isApplicable(e),
     establishmentId: first ? Number(first.businessEstablishmentId) : null,
     spcId: current ? Number(current.occupationCategoryId) : null,
-    hiringTypeId: rng.int(1, 4),
-    terminationReasonId: ended ? rng.int(1, 6) : null,
+    hiringTypeId: rng.int(1, HIRING_TYPES.length),
+    terminationReasonId: ended ? rng.int(1, TERMINATION_REASONS.length) : null,
     trialPeriodDays: daysTo(probation?.initialEndsOn),
     renewedTrialPeriodDays: daysTo(probation?.extendedEndsOn),
     trialPeriodEndDate: probation?.initialEndsOn ?? null,
     trialPeriodEndDate2: probation?.extendedEndsOn ?? null,
-    temporaryContractGroundId: template?.term === "fixed" ? rng.int(1, 5) : null,
+    temporaryContractGroundId: template?.term === "fixed" ? rng.int(1, TEMPORARY_CONTRACT_GROUNDS.length) : null,
     internshipSupervisorId: template?.audience === "student" && first?.managerId ? Number(first.managerId) : null,
     authorId: Number(authorId),
     lastModifierId: Number(current?.managerId ?? authorId),
@@ -127,4 +136,13 @@ export function registerWorkContractRoutes(router: Router, state: () => { view: 
       return ok(count ? { items, count: matching.length } : { items });
     }),
   );
+  for (const [path, rows] of Object.entries(WORK_CONTRACT_REFERENCE_LISTS)) {
+    router.get(
+      path,
+      withApiKey((req) => {
+        rejectUnknownParams(req.query, []);
+        return ok({ items: rows.map((r) => ({ id: r.id, name: r.name })) });
+      }),
+    );
+  }
 }

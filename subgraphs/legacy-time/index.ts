@@ -4,13 +4,16 @@ import { legacyApiId } from "../../platform/input-checks.js";
 import { axisSectionReference } from "./axis-section/axis-section.reference.js";
 import { AxisSectionResolver } from "./axis-section/axis-section.resolver.js";
 import { businessEstablishmentReference } from "./business-establishment/business-establishment.reference.js";
-import { BusinessEstablishmentResolver, LegacyEstablishmentResolver } from "./business-establishment/business-establishment.resolver.js";
+import { BusinessEstablishmentResolver, LegacyEstablishmentAddressResolver, LegacyEstablishmentResolver } from "./business-establishment/business-establishment.resolver.js";
 import { departmentReference } from "./department/department.reference.js";
 import { DepartmentResolver, LegacyDepartmentResolver } from "./department/department.resolver.js";
 import { employeeReference } from "./employee/employee.reference.js";
 import { EmployeeResolver } from "./employee/employee.resolver.js";
 import { legacyTimeFieldRules } from "./field-rules.js";
 import { employmentReference } from "./employment/employment.reference.js";
+import { employmentTemplateReference } from "./employment-template/employment-template.reference.js";
+import { legalEntityReference } from "./legal-entity/legal-entity.reference.js";
+import { occupationCategoryReference } from "./occupation-category/occupation-category.reference.js";
 import { EmploymentResolver } from "./employment/employment.resolver.js";
 import { LegacyUserResolver } from "./legacy-user/legacy-user.resolver.js";
 import { LegacyUsersResolver } from "./legacy-user/legacy-users.resolver.js";
@@ -41,6 +44,7 @@ export const subgraph: SubgraphModule = {
         LegacyDepartmentResolver,
         BusinessEstablishmentResolver,
         LegacyEstablishmentResolver,
+        LegacyEstablishmentAddressResolver,
         LegacyUserResolver,
         LegacyUsersResolver,
         WorkContractResolver,
@@ -55,6 +59,9 @@ export const subgraph: SubgraphModule = {
         WorkContract: workContractReference,
         TimeEntry: timeEntryReference,
         AxisSection: axisSectionReference,
+        EmploymentTemplate: employmentTemplateReference,
+        LegalEntity: legalEntityReference,
+        OccupationCategory: occupationCategoryReference,
       },
     }),
 };

@@ -24,6 +24,7 @@ import {
   type RestLegacyDepartment,
   type RestLegacyEstablishment,
   type RestLegacyUser,
+  type RestNamedItem,
   type RestTimeEntry,
   type RestTimesheet,
   type RestWorkContract,
@@ -43,6 +44,8 @@ import {
  * - time entries of employees: the list filtered by `ownerId` and `startsAt=between,...`, one call
  *   per 100 owners and date range, paged by 1000;
  * - a time entry by id: a single read;
+ * - the work contracts' reference lists (hiring types, termination reasons, temporary-contract
+ *   grounds): each read whole, once per request, the first time one of its entries is asked;
  * - forward mode: the caller's view of `/employees` (current API, the caller's token), one call
  *   per 100 ids.
  */
@@ -102,6 +105,27 @@ export const legacyDepartmentTreeRanks = (ctx: SubgraphContext): Promise<Map<num
     const tree = await legacyAll<{ id: number }>(ctx.upstream.legacy, DEPARTMENTS_PATH, "offset", { fields: "id", orderby: "position,asc" });
     return new Map(tree.map((d, i) => [d.id, i + 1]));
   });
+
+/** The work contracts' reference lists by the contract field that names an entry (docs/decisions.md#legacy-api). */
+export const WORK_CONTRACT_REFERENCE_LISTS = {
+  hiringTypeId: "/directory/api/work-contract-hiring-types",
+  terminationReasonId: "/directory/api/work-contract-termination-reasons",
+  temporaryContractGroundId: "/directory/api/work-contract-temporary-contract-grounds",
+} as const;
+
+/**
+ * One entry of a work contract's reference list, by id; null for no id or an id the list lacks.
+ * The list is small and has no filter: it is read whole, once per request, however many
+ * contracts of the operation name one of its entries.
+ */
+export async function workContractReference(ctx: SubgraphContext, list: keyof typeof WORK_CONTRACT_REFERENCE_LISTS, id: number | null | undefined): Promise<RestNamedItem | null> {
+  if (id === null || id === undefined) return null;
+  const entries = await ctx.loaders.get(`workContractReferenceList:${list}`, async () => {
+    const items = legacyItems<RestNamedItem>(await ctx.upstream.legacy.get<unknown>(WORK_CONTRACT_REFERENCE_LISTS[list]));
+    return new Map(items.map((item) => [item.id, item]));
+  });
+  return entries.get(id) ?? null;
+}
 
 /** Archived establishments are left out of the list unless asked for: a reference must find them too. */
 export const legacyEstablishmentLoader = (ctx: SubgraphContext) =>

@@ -11,6 +11,9 @@ import type * as Current from "../../contract/rest-shapes.js";
 /** `{id, name, url}`: the legacy API's reference to a user, role, calendar... */
 export type LegacyRef = Static<typeof Legacy.Ref>;
 
+/** `{id, name}`: an entry of a reference list the legacy API serves whole (hiring types...). */
+export type RestNamedItem = Static<typeof Legacy.NamedItem>;
+
 /**
  * A user as the facade reads it: only the fields it names in `fields=` are written
  * (docs/interface.md#legacy-user), so every member but `id` may be absent.

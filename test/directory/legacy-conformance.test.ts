@@ -358,6 +358,20 @@ describe("work contracts", () => {
   test("a single read answers the interface's shape", async () => {
     conforms(S.WorkContract, await ok("/directory/api/4.0/work-contracts/1"));
   });
+
+  test.each([
+    ["hiring-types", "hiringTypeId"],
+    ["termination-reasons", "terminationReasonId"],
+    ["temporary-contract-grounds", "temporaryContractGroundId"],
+  ])("the reference list work-contract-%s answers {items: [{id, name}]} holding every %s the contracts name", async (list, field) => {
+    const body = await ok(`/directory/api/work-contract-${list}`);
+    conforms(S.items(S.NamedItem), body);
+    const ids = new Set(body.items.map((item: { id: number }) => item.id));
+    const named = ((await ok("/directory/api/4.0/work-contracts?limit=1000")).items as any[]).map((c) => c[field]).filter((id) => id !== null);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.every((id) => ids.has(id))).toBe(true);
+    expect((await api.get(`/directory/api/work-contract-${list}?page=2`)).status).toBe(400);
+  });
 });
 
 describe("every route", () => {
@@ -368,6 +382,7 @@ describe("every route", () => {
     "/api/v3/departments/1",
     "/directory/api/4.0/work-contracts",
     "/directory/api/4.0/work-contracts/1",
+    "/directory/api/work-contract-hiring-types",
     EST,
     `${TE}?ownerId=5`,
     "/api/v3/timmitimesheets?ownerId=5",

@@ -30,7 +30,7 @@ describe("Apollo Client and possibleTypes", () => {
 
     const typed = await (await client(possibleTypes)).mutate({ mutation: gql(update.source), variables });
     expect(typed.data).toMatchObject({
-      updateTimeEntry: { __typename: "TimeEntryValidationError", rule: expect.any(Number), message: expect.any(String), fields: expect.any(Array) },
+      updateTimeEntry: { __typename: "TimeEntryValidationError", violatedRule: "TIMESHEET_LOCKED", message: expect.any(String), fields: expect.any(Array) },
     });
 
     const untyped = await (await client()).mutate({ mutation: gql(update.source), variables });

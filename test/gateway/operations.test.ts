@@ -265,11 +265,11 @@ describe("UpdateTimeEntry", () => {
     expect(stored.duration).toBe("02:30:00");
   });
 
-  it("answers TimeEntryValidationError with rule 1 for an entry of an approved timesheet", async () => {
+  it("answers TimeEntryValidationError with violatedRule TIMESHEET_LOCKED (rule 1) for an entry of an approved timesheet", async () => {
     const { response } = await run(update(), { id: demo.approvedEntry.id, input: { duration: "02:30:00" } });
     expectNoErrors(response);
     // rule from the type's own fragment, message and fields from the MutationError fragment
-    expect(response.data.updateTimeEntry).toMatchObject({ __typename: "TimeEntryValidationError", rule: 1, fields: ["startsAt"] });
+    expect(response.data.updateTimeEntry).toMatchObject({ __typename: "TimeEntryValidationError", violatedRule: "TIMESHEET_LOCKED", fields: ["startsAt"] });
     expect(response.data.updateTimeEntry.message).toEqual(expect.any(String));
   });
 });

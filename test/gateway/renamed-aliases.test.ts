@@ -145,6 +145,77 @@ describe("legacy fields under their names before 0.1.0", () => {
   });
 });
 
+describe("the names issue 35 made one (deprecated after 0.1.0): each former name answers the new one, at the same calls", () => {
+  it("WorkContract.lastModifiedAt answers lastUpdatedAt", async () => {
+    const data = await expectSameAnswer(
+      "{ workContracts(first: 100) { nodes { id lastUpdatedAt } } }",
+      "{ workContracts(first: 100) { nodes { id lastModifiedAt } } }",
+      { lastModifiedAt: "lastUpdatedAt" },
+    );
+    expect(data.workContracts.nodes[0].lastUpdatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it("LegacyUser.modifiedAt answers lastUpdatedAt", async () => {
+    const data = await expectSameAnswer(
+      "{ legacyUsers(first: 50) { nodes { id lastUpdatedAt } } }",
+      "{ legacyUsers(first: 50) { nodes { id modifiedAt } } }",
+      { modifiedAt: "lastUpdatedAt" },
+    );
+    expect(data.legacyUsers.nodes.some((n: { lastUpdatedAt: string | null }) => n.lastUpdatedAt !== null)).toBe(true);
+  });
+
+  it("TimeEntry.modifiedAt and modifier answer lastUpdatedAt and lastModifier", async () => {
+    const entries = `timeEntries(filter: { ownerIds: ["10", "11", "12"] }, first: 100)`;
+    const data = await expectSameAnswer(
+      `{ ${entries} { nodes { id lastUpdatedAt lastModifier { id } } } }`,
+      `{ ${entries} { nodes { id modifiedAt modifier { id } } } }`,
+      { modifiedAt: "lastUpdatedAt", modifier: "lastModifier" },
+    );
+    expect(data.timeEntries.nodes.length).toBeGreaterThan(0);
+    expect(data.timeEntries.nodes.some((n: any) => n.lastUpdatedAt !== null && n.lastModifier !== null)).toBe(true);
+  });
+
+  it("LegacyDepartment.head answers manager, LegacyEstablishmentAddress.zipCode and city answer postalCode and locality", async () => {
+    const departments = await expectSameAnswer(
+      "{ departments(first: 50) { nodes { id legacy { manager { id } } } } }",
+      "{ departments(first: 50) { nodes { id legacy { head { id } } } } }",
+      { head: "manager" },
+    );
+    expect(departments.departments.nodes.some((n: any) => n.legacy?.manager?.id)).toBe(true);
+    const establishments = await expectSameAnswer(
+      "{ legacyEstablishments(first: 100) { nodes { id address { postalCode locality } } } }",
+      "{ legacyEstablishments(first: 100) { nodes { id address { zipCode city } } } }",
+      { zipCode: "postalCode", city: "locality" },
+    );
+    expect(establishments.legacyEstablishments.nodes.some((n: any) => n.address?.postalCode && n.address?.locality)).toBe(true);
+  });
+
+  it("AxisSection.active answers isActive", async () => {
+    const data = await expectSameAnswer("{ axisSections(first: 100) { nodes { id isActive } } }", "{ axisSections(first: 100) { nodes { id active } } }", { active: "isActive" });
+    const values = new Set(data.axisSections.nodes.map((n: { isActive: boolean }) => n.isActive));
+    expect(values).toEqual(new Set([true, false]));
+  });
+
+  it("AxisSectionInput.active writes as isActive; both given is refused as data, with no upstream call", async () => {
+    const section = (await run("{ axisSections(first: 5) { nodes { id isActive } } }")).response.data.axisSections.nodes[0];
+    const update = (input: string) =>
+      run(`mutation($id: ID!) { updateAxisSection(id: $id, input: ${input}) { __typename ... on AxisSection { isActive active } ... on InvalidInputError { message fields } } }`, { id: section.id });
+    const written = await update(`{ active: ${!section.isActive} }`);
+    expect(written.response.errors).toBeUndefined();
+    expect(written.response.data.updateAxisSection).toEqual({ __typename: "AxisSection", isActive: !section.isActive, active: !section.isActive });
+    const withNew = await update(`{ isActive: ${section.isActive} }`);
+    expect(withNew.response.data.updateAxisSection).toEqual({ __typename: "AxisSection", isActive: section.isActive, active: section.isActive });
+    expect(written.calls).toBe(withNew.calls);
+    const both = await update(`{ active: true, isActive: true }`);
+    expect(both.response.data.updateAxisSection).toEqual({
+      __typename: "InvalidInputError",
+      message: "active is the deprecated name of isActive: give only isActive.",
+      fields: ["active", "isActive"],
+    });
+    expect(both.calls).toBe(0);
+  });
+});
+
 describe("the operations of operations/ as they were before 0.1.0", () => {
   // the fixtures hold the ones that changed since (git show eef09da^:operations/); the others are as they were
   const changed = loadOperations(new URL("./fixtures/operations-before-0.1.0/", import.meta.url));

@@ -60,10 +60,13 @@ const UPDATE = `mutation($id: ID!, $input: TimeEntryInput!) {
   updateTimeEntry(id: $id, input: $input) {
     __typename
     ... on TimeEntry { ${ENTRY} durationMinutes }
-    ... on TimeEntryValidationError { rule message fields }
+    ... on TimeEntryValidationError { rule violatedRule message fields }
     ... on InvalidInputError { message fields }
   }
 }`;
+
+/** The rules by number, as `TimeEntryValidationError.violatedRule` names them (docs/interface.md#time-entry-validation-rules). */
+const RULE_NAMES = ["", "TIMESHEET_LOCKED", "START_WITH_OFFSET", "DURATION_OVER_A_DAY", "SPANS_TWO_DAYS", "AXIS_SECTIONS_MODE_MISMATCH", "AXIS_SECTION_INACTIVE", "AXIS_SECTIONS_NOT_A_CHAIN"];
 
 function update(id: string, input: Record<string, unknown>) {
   return stack.gql(url, UPDATE, { id, input });
@@ -85,7 +88,13 @@ function chainTo(last: Section): string[] {
 async function expectRule(entry: Entry, input: Record<string, unknown>, rule: number, fields: string[]) {
   const res = await update(entry.id, input);
   expect(res.errors).toBeUndefined();
-  expect(res.data.updateTimeEntry).toEqual({ __typename: "TimeEntryValidationError", rule, message: expect.stringContaining(`Rule ${rule}`), fields });
+  expect(res.data.updateTimeEntry).toEqual({
+    __typename: "TimeEntryValidationError",
+    rule,
+    violatedRule: RULE_NAMES[rule],
+    message: expect.stringContaining(`Rule ${rule}`),
+    fields,
+  });
   expect(await readBack(entry.id)).toEqual(entry);
 }
 

@@ -49,7 +49,7 @@ const INPUT_NAME: Readonly<Record<string, string>> = {
   description: "description",
   ownerId: "ownerId",
   endOn: "endsAt",
-  active: "active",
+  active: "isActive",
   isPublic: "isPublic",
   parentAxisSections: "parentId",
   "Parent axis section": "parentId",
@@ -94,6 +94,11 @@ export class AxisSectionResolver {
 
   // the name before 0.1.0's renames, kept deprecated for at least one minor version (CHANGELOG.md);
   // the method has another name than the field: AxisSection's property already has the old one
+  @FieldResolver(() => Boolean, { description: "Whether time may be booked on the section: an entry with an inactive section cannot change (rule 6)." })
+  isActive(@Root() section: RestAxisSectionFlat): boolean {
+    return section.active;
+  }
+
   @FieldResolver(() => LocalDateTimeScalar, { name: "endOn", nullable: true, ...renamedFrom("endsAt", "as every date-time is `…At`.") })
   endOnAlias(@Root() section: RestAxisSectionFlat): string | null {
     return section.endOn;
@@ -179,13 +184,14 @@ async function related(
 function checkInput(input: AxisSectionInput): InvalidInputError | null {
   const given = Object.entries(input).filter(([, value]) => value !== undefined);
   if (given.length === 0) return invalidInput("The input changes nothing: give at least one field.", []);
-  const nulls = (["code", "names", "axisId", "active", "isPublic"] as const).filter((name) => input[name] === null);
+  const nulls = (["code", "names", "axisId", "isActive", "active", "isPublic"] as const).filter((name) => input[name] === null);
   if (nulls.length > 0) return invalidInput(`${nulls.join(", ")} cannot be null: leave a field out to keep its value.`, [...nulls]);
   if (input.names && input.names.length === 0) return invalidInput("names needs at least one translation.", ["names"]);
   if (input.names && new Set(input.names.map((n) => n.language)).size !== input.names.length) {
     return invalidInput("names lists a language twice.", ["names"]);
   }
   if (input.endOn !== undefined && input.endsAt !== undefined) return invalidInput("endOn is the deprecated name of endsAt: give only endsAt.", ["endOn", "endsAt"]);
+  if (input.active !== undefined && input.isActive !== undefined) return invalidInput("active is the deprecated name of isActive: give only isActive.", ["active", "isActive"]);
   if (typeof input.ownerId === "string" && !isLegacyId(input.ownerId)) return invalidInput(`ownerId ${JSON.stringify(input.ownerId.slice(0, 40))} is not an employee id.`, ["ownerId"]);
   if (typeof input.parentId === "string" && !isLegacyId(input.parentId)) return invalidInput(`parentId ${JSON.stringify(input.parentId.slice(0, 40))} is not an axis section id.`, ["parentId"]);
   return null;
@@ -202,7 +208,7 @@ function merge(current: RestAxisSection, input: AxisSectionInput): Record<string
     description: input.description === undefined ? current.description : input.description,
     ownerId: input.ownerId === undefined ? current.ownerId : input.ownerId === null ? null : Number(input.ownerId),
     endOn: endsAt === undefined ? current.endOn : endsAt,
-    active: input.active ?? current.active,
+    active: input.isActive ?? input.active ?? current.active, // active: its name before issue 35
     isPublic: input.isPublic ?? current.isPublic,
     parentAxisSections: parentId === null ? [] : [{ id: parentId }],
   };

@@ -1,5 +1,5 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { LocalDateTimeScalar, renamedFrom } from "../../shared/graphql/index.js";
+import { LocalDateTimeScalar, renamedFrom, formerName } from "../../shared/graphql/index.js";
 
 /**
  * A legacy axis section (`/api/v3/axisSections`): an analytical item attached to time entries,
@@ -16,7 +16,7 @@ export class AxisSection {
   @Field(() => String)
   code!: string;
 
-  @Field(() => Int, { description: "The analytical axis the section belongs to." })
+  @Field(() => Int, { description: "Id of the analytical axis the section belongs to (axes are no nodes of the graph); the sections of one axis share it." })
   axisId!: number;
 
   @Field(() => String, { nullable: true })
@@ -25,7 +25,7 @@ export class AxisSection {
   @Field(() => LocalDateTimeScalar, { name: "endsAt", nullable: true, description: "When the section closes; null when it does not (legacy `endOn`)." })
   endOn!: string | null;
 
-  @Field(() => Boolean, { description: "An entry with an inactive section cannot be modified (rule 6)." })
+  @Field(() => Boolean, formerName("isActive", "every boolean of the graph reads `is…` (`isPublic`, `LegacyDepartment.isActive`)."))
   active!: boolean;
 
   @Field(() => Boolean)
@@ -75,7 +75,10 @@ export class AxisSectionInput {
   @Field(() => LocalDateTimeScalar, { nullable: true, ...renamedFrom("endsAt", "as every date-time is `…At`; giving both is refused.") })
   endOn?: string | null;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { nullable: true, description: "false closes the section to new time entries (rule 6)." })
+  isActive?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, ...formerName("isActive", "as `AxisSection.isActive`; giving both is refused.") })
   active?: boolean | null;
 
   @Field(() => Boolean, { nullable: true })

@@ -6,12 +6,13 @@ import { checkFieldRules } from "../../../platform/field-rules.js";
 import { legacyTimeFieldRules } from "../field-rules.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
+import { LegalEntity } from "../legal-entity/legal-entity.js";
 import { legacyEstablishmentsConnection, legacyConnection, legacyStart, workContractsOfEstablishmentLoader } from "../connections.js";
 import { ESTABLISHMENTS_PATH, WORK_CONTRACTS_PATH, legacyEstablishmentLoader } from "../loaders.js";
 import { assertCaller } from "../visibility.js";
 import type { RestLegacyEstablishment, RestWorkContract } from "../rest.js";
 import { WorkContractConnection, WorkContractsArgs, workContractQuery } from "../work-contract/work-contract.resolver.js";
-import { BusinessEstablishment, LegacyEstablishment, LegacyEstablishmentFilter } from "./business-establishment.js";
+import { BusinessEstablishment, LegacyEstablishment, LegacyEstablishmentAddress, LegacyEstablishmentFilter } from "./business-establishment.js";
 
 export const LegacyEstablishmentConnection = connectionType("LegacyEstablishment", LegacyEstablishment);
 
@@ -48,9 +49,8 @@ export class BusinessEstablishmentResolver {
   @FieldResolver(() => WorkContractConnection, {
     nullable: true,
     description:
-      "The legacy work contracts of the establishment (legacy `establishmentId`: the establishment of the employment's first job position), " +
-      "in the list's order, with the list's other filters. The establishments of one operation asked without `after` share one call per 100 " +
-      "establishments (and per 1000 contracts); one asked alone or `after` a cursor costs one call per page.",
+      "The legacy work contracts attached to the establishment (that of the employment's first job position), in the directory's order, " +
+      "with the other filters. A page of establishments shares its calls (one per 100 establishments); with `after`, one call per page.",
   })
   async workContracts(
     @Root() establishment: { id: string },
@@ -80,8 +80,7 @@ export class LegacyEstablishmentResolver {
   @Query(() => LegacyEstablishmentConnection, {
     nullable: true,
     description:
-      "The legacy API's establishments, by id, with the list's filters; archived ones only when asked (filter.isArchived). " +
-      "Pages follow the list's own cursors: one call per page of up to 100.",
+      "The legacy API's establishments, by id, with the filters; archived ones only when asked (filter.isArchived). One call per page.",
   })
   async legacyEstablishments(
     @Args(() => LegacyEstablishmentsArgs) args: LegacyEstablishmentsArgs,
@@ -104,5 +103,26 @@ export class LegacyEstablishmentResolver {
   @FieldResolver(() => Employee, { nullable: true, description: "Who created the establishment." })
   author(@Root() establishment: RestLegacyEstablishment): EmployeeRef | null {
     return ref(establishment.author?.id);
+  }
+
+  // the legal unit the legacy establishment names by id: a key-only reference the organisation
+  // subgraph resolves, one call for every establishment of the operation (its loader)
+  @FieldResolver(() => LegalEntity, { nullable: true, description: "The legal entity (legacy legal unit) the establishment belongs to." })
+  legalEntity(@Root() establishment: RestLegacyEstablishment): { id: string } | null {
+    return ref(establishment.legalUnitId);
+  }
+}
+
+/** The legacy address under the names `PostalAddress` gives the same parts (the legacy ones stay, deprecated). */
+@Resolver(() => LegacyEstablishmentAddress)
+export class LegacyEstablishmentAddressResolver {
+  @FieldResolver(() => String, { nullable: true, description: "Postal code; null when not recorded." })
+  postalCode(@Root() address: LegacyEstablishmentAddress): string | null {
+    return address.zipCode ?? null;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: "City or town; null when not recorded." })
+  locality(@Root() address: LegacyEstablishmentAddress): string | null {
+    return address.city ?? null;
   }
 }

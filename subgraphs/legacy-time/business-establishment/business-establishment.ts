@@ -1,5 +1,5 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { LocalDateTimeScalar } from "../../shared/graphql/index.js";
+import { LocalDateTimeScalar, formerName, replacedByEdge } from "../../shared/graphql/index.js";
 
 /** A business establishment (owned by the organisation subgraph); legacy-time contributes its legacy fields. */
 @ObjectType()
@@ -14,10 +14,10 @@ export class LegacyEstablishmentAddress {
   @Field(() => String, { nullable: true })
   street!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, ...formerName("postalCode", "as `PostalAddress.postalCode`.") })
   zipCode!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, ...formerName("locality", "as `PostalAddress.locality`.") })
   city!: string | null;
 }
 
@@ -37,7 +37,7 @@ export class LegacyEstablishment {
   @Field(() => String, { nullable: true })
   code!: string | null;
 
-  @Field(() => Int, { description: "The legal unit (legal entity) of the establishment, as a legacy id." })
+  @Field(() => Int, replacedByEdge("legalEntity"))
   legalUnitId!: number;
 
   @Field(() => String, { nullable: true, description: "The establishment's legal identification number (e.g. a SIRET)." })
@@ -46,7 +46,7 @@ export class LegacyEstablishment {
   @Field(() => String, { nullable: true, description: "The activity classification code (e.g. an APE code)." })
   activityCode!: string | null;
 
-  @Field(() => Int, { nullable: true, description: "The public-holiday calendar." })
+  @Field(() => Int, { nullable: true, description: "Id of the establishment's public-holiday calendar (the graph names calendars only on `LegacyUser.calendar`); null when none." })
   calendarId!: number | null;
 
   @Field(() => LegacyEstablishmentAddress, { nullable: true })

@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, Int, Resolver, Root } from "type-graphql";
-import { ref } from "../../shared/graphql/index.js";
+import { formerName, ref } from "../../shared/graphql/index.js";
 import { isLegacyId } from "../../shared/upstream/index.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
@@ -33,14 +33,19 @@ export class LegacyDepartmentResolver {
   @FieldResolver(() => Int, {
     name: "sortOrder",
     description:
-      "1-based rank in a depth-first walk of the whole tree (the rank of the legacy `position`, the department's general position); the first read of it in an operation reads the tree once.",
+      "1-based rank in a depth-first walk of the whole tree (the rank of the legacy `position`, the department's general position); one call for every department of the operation.",
   })
   async treeRank(@Root() department: RestLegacyDepartment, @Ctx() ctx: SubgraphContext): Promise<number> {
     return (await legacyDepartmentTreeRanks(ctx)).get(department.id)!;
   }
 
-  @FieldResolver(() => Employee, { nullable: true, description: "The head of the department." })
+  @FieldResolver(() => Employee, { nullable: true, ...formerName("manager", "as `Department.manager`, the same person.") })
   head(@Root() department: RestLegacyDepartment): EmployeeRef | null {
+    return ref(department.headID ?? department.head?.id);
+  }
+
+  @FieldResolver(() => Employee, { nullable: true, description: "The head of the department; null when it has none." })
+  manager(@Root() department: RestLegacyDepartment): EmployeeRef | null {
     return ref(department.headID ?? department.head?.id);
   }
 

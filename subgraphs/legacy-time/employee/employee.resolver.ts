@@ -92,10 +92,8 @@ export class EmployeeResolver {
   @FieldResolver(() => TimeEntryConnection, {
     nullable: true,
     description:
-      "The employee's time entries as a connection, by startsAt (then id): any range, page by page. The employees of one " +
-      "operation asked without `after` share the list's first page per 100 employees (1000 entries by startsAt), and the pages " +
-      "left only when they cost less than a page for each employee that first page does not serve; an employee asked " +
-      "alone or `after` a cursor costs one call per page.",
+      "The employee's time entries as a connection, by startsAt (then id): any range, page by page. A page of employees shares " +
+      "its calls (one per 100 employees and 1000 entries); with `after`, one call per page.",
   })
   async timeEntryConnection(
     @Root() employee: EmployeeRef,

@@ -1,10 +1,11 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Resolver, Root, createUnionType } from "type-graphql";
 import { LegacyReference, legacyReference } from "./legacy-reference.js";
-import { DateScalar, LocalDateTimeScalar, audited, givenFields, type SubgraphContext, ref, InvalidInputError, invalidInput } from "../../shared/graphql/index.js";
+import { DateScalar, LocalDateTimeScalar, replacedByEdge, audited, givenFields, type SubgraphContext, ref, InvalidInputError, invalidInput } from "../../shared/graphql/index.js";
 import { isLegacyId } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
 import { Department } from "../department/department.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
+import { OccupationCategory } from "../occupation-category/occupation-category.js";
 import { USERS_PATH, axisSectionLoader, legacyUserLoader } from "../loaders.js";
 import { assertLegacyWriteAllowed, assertVisible } from "../visibility.js";
 import { putLegacyUser, fieldsNamedIn, notFound, serialisedWrite, writeLegacy } from "../writes.js";
@@ -193,9 +194,20 @@ export class LegacyUserResolver {
     return user.frenchMotocyclesTaxHorsePower ?? null;
   }
 
-  @FieldResolver(() => Int, { nullable: true, description: "The socio-professional category (legacy `cspId`)." })
+  @FieldResolver(() => Int, { nullable: true, ...replacedByEdge("occupationCategory") })
   socioProfessionalCategoryId(@Root() user: RestLegacyUser): number | null {
     return user.cspId ?? null;
+  }
+
+  // a key-only reference the organisation subgraph resolves: one call for every user of the operation
+  @FieldResolver(() => OccupationCategory, { nullable: true, description: "The socio-professional category (legacy `cspId`); null when none is recorded." })
+  occupationCategory(@Root() user: RestLegacyUser): { id: string } | null {
+    return ref(user.cspId);
+  }
+
+  @FieldResolver(() => LocalDateTimeScalar, { nullable: true, description: "When the user's attributes last changed (legacy local time); null when never recorded." })
+  lastUpdatedAt(@Root() user: RestLegacyUser): string | null {
+    return user.modifiedAt ?? null;
   }
 
   @FieldResolver(() => LegacyGender, { nullable: true })

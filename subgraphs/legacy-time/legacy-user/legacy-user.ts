@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
-import { DateScalar, JSONScalar, LocalDateTimeScalar, renamedFrom } from "../../shared/graphql/index.js";
+import { DateScalar, JSONScalar, LocalDateTimeScalar, renamedFrom, formerName } from "../../shared/graphql/index.js";
 
 export enum LegacyGender {
   UNDEFINED = "Undefined",
@@ -26,7 +26,7 @@ export class LegacyWorkCycle {
   @Field(() => Int)
   id!: number;
 
-  @Field(() => Int, { description: "The work cycle followed in the period." })
+  @Field(() => Int, { description: "Id of the work cycle followed in the period; the graph does not name work cycles." })
   workCycleId!: number;
 
   @Field(() => LocalDateTimeScalar, { description: "When the period starts (legacy `startsOn`)." })
@@ -81,7 +81,7 @@ export class LegacyUser {
   @Field(() => String, { nullable: true, description: "Family name first." })
   displayName!: string | null;
 
-  @Field(() => LocalDateTimeScalar, { nullable: true, description: "Last modification of the user's attributes." })
+  @Field(() => LocalDateTimeScalar, { nullable: true, ...formerName("lastUpdatedAt", "every last change is `lastUpdatedAt` in the graph.") })
   modifiedAt!: string | null;
 
   @Field(() => String, { nullable: true })

@@ -15,6 +15,8 @@ import {
   ref,
   InvalidInputError,
   invalidInput,
+  LocalDateTimeScalar,
+  formerName,
 } from "../../shared/graphql/index.js";
 import { checkFieldRules } from "../../../platform/field-rules.js";
 import { legacyTimeFieldRules } from "../field-rules.js";
@@ -119,8 +121,8 @@ export class TimeEntryResolver {
   @Query(() => TimeEntryConnection, {
     nullable: true,
     description:
-      "The time entries of up to 100 employees, by startsAt (then id), with the list's filters; any range, one call per page " +
-      "(`paging=<offset>,<first + 1>`), totalCount from the list's count. In forward mode, only the entries of employees the caller can read.",
+      "The time entries of up to 100 employees, by startsAt (then id), with the filters; any range. In forward mode, only the entries " +
+      "of employees the caller can read. One call per page.",
   })
   async timeEntries(
     @Args(() => TimeEntriesArgs) args: TimeEntriesArgs,
@@ -151,8 +153,21 @@ export class TimeEntryResolver {
     return ref(entry.authorId);
   }
 
-  @FieldResolver(() => Employee, { nullable: true, description: "Who changed the entry last." })
+  @FieldResolver(() => Employee, { nullable: true, ...formerName("lastModifier", "as on WorkContract, beside `lastUpdatedAt`.") })
   modifier(@Root() entry: RestTimeEntry): EmployeeRef | null {
+    return ref(entry.modifierId);
+  }
+
+  @FieldResolver(() => LocalDateTimeScalar, {
+    nullable: true,
+    description: "When the entry last changed (a write included): what an incremental sync filters on (`modifiedSince`).",
+  })
+  lastUpdatedAt(@Root() entry: RestTimeEntry): string | null {
+    return entry.modifiedAt ?? null;
+  }
+
+  @FieldResolver(() => Employee, { nullable: true, description: "Who changed the entry last." })
+  lastModifier(@Root() entry: RestTimeEntry): EmployeeRef | null {
     return ref(entry.modifierId);
   }
 

@@ -1,5 +1,5 @@
 import { Directive, Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
-import { DateRange, DateScalar, LocalDateTimeScalar, MutationError } from "../../shared/graphql/index.js";
+import { DateRange, DateScalar, LocalDateTimeScalar, MutationError, formerName } from "../../shared/graphql/index.js";
 
 /** REST `unit`: 0, 1, 2 (the enum's internal values are the REST numbers). */
 export enum TimeEntryUnit {
@@ -14,6 +14,30 @@ registerEnumType(TimeEntryUnit, {
     DAYS: { description: "In days: startsAt is 00:00:00 (morning) or 12:00:00 (afternoon)." },
     HOURS: { description: "In hours per half day: startsAt is 00:00:00 (morning) or 12:00:00 (afternoon)." },
     TIME: { description: "Clock time: startsAt is the time the work started." },
+  },
+});
+
+/** The seven time-entry rules of the legacy interface (docs/interface.md#legacy-time-entry), by their number. */
+export enum TimeEntryRule {
+  TIMESHEET_LOCKED = 1,
+  START_WITH_OFFSET = 2,
+  DURATION_OVER_A_DAY = 3,
+  SPANS_TWO_DAYS = 4,
+  AXIS_SECTIONS_MODE_MISMATCH = 5,
+  AXIS_SECTION_INACTIVE = 6,
+  AXIS_SECTIONS_NOT_A_CHAIN = 7,
+}
+registerEnumType(TimeEntryRule, {
+  name: "TimeEntryRule",
+  description: "A rule a time-entry write must follow; the legacy interface numbers them 1 to 7 (`rule`).",
+  valuesConfig: {
+    TIMESHEET_LOCKED: { description: "1: the entry's week is submitted or approved; it cannot change." },
+    START_WITH_OFFSET: { description: "2: startsAt carries a UTC offset; it must be a local date-time." },
+    DURATION_OVER_A_DAY: { description: "3: the duration is over 24 hours." },
+    SPANS_TWO_DAYS: { description: "4: the entry crosses midnight; split it at 00:00:00." },
+    AXIS_SECTIONS_MODE_MISMATCH: { description: "5: axis sections given in attendance mode, or missing in activity mode." },
+    AXIS_SECTION_INACTIVE: { description: "6: one of the entry's axis sections is inactive." },
+    AXIS_SECTIONS_NOT_A_CHAIN: { description: "7: the axis sections do not form a parent-child chain." },
   },
 });
 
@@ -117,7 +141,7 @@ export class TimeEntry {
   @Field(() => TimeEntryComment, { nullable: true })
   comment!: TimeEntryComment | null;
 
-  @Field(() => Int, { nullable: true, description: "Only for people whose regulation tracks typed time; otherwise null." })
+  @Field(() => Int, { nullable: true, description: "Id of the entry's time type (normal hours, overtime...) for people whose regulation tracks typed time; otherwise null. The graph does not name time types." })
   timeTypeId!: number | null;
 
   @Field(() => LocalDateTimeScalar, { nullable: true, description: "When the entry ends: startsAt plus its duration." })
@@ -126,10 +150,7 @@ export class TimeEntry {
   @Field(() => LocalDateTimeScalar, { nullable: true, description: "When the entry was created." })
   createdAt?: string | null;
 
-  @Field(() => LocalDateTimeScalar, {
-    nullable: true,
-    description: "When the entry last changed (a write included): what an incremental sync filters on (Employee.timeEntries(modifiedSince)).",
-  })
+  @Field(() => LocalDateTimeScalar, { nullable: true, ...formerName("lastUpdatedAt", "every last change is `lastUpdatedAt` in the graph.") })
   modifiedAt?: string | null;
 
   @Field(() => Boolean, { description: "Theoretical working time computed from the work cycle (legacy layer 1), not declared time." })
@@ -174,11 +195,15 @@ export class TimeEntryInput {
 })
 export class TimeEntryValidationError extends MutationError {
   @Field(() => Int, {
-    description:
-      "1 locked timesheet (submitted or approved), 2 startsAt with a UTC offset, 3 duration over 24h, 4 entry spanning two days, " +
-      "5 axis sections not matching the timesheet's mode, 6 inactive axis section, 7 axis sections not forming a parent-child chain.",
+    description: "The number of `violatedRule`, 1 to 7.",
+    deprecationReason: "Use `violatedRule`: the rule by name, an enum codegen types, where this is a bare number.",
   })
   rule!: number;
+
+  @Field(() => TimeEntryRule, { description: "The rule that refused the change." })
+  get violatedRule(): TimeEntryRule {
+    return this.rule;
+  }
 }
 
 /** A range of offset-free local date-times; checked before any call (a real calendar day, no offset, not ending before it starts). */

@@ -1,13 +1,16 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
-import { DateScalar, PageArgs, RestFilter, connectionType, renamedFrom, cursorScope, ref, selects, type ConnectionResult } from "../../shared/graphql/index.js";
+import { DateScalar, LocalDateTimeScalar, PageArgs, RestFilter, connectionType, renamedFrom, replacedByEdge, cursorScope, ref, selects, type ConnectionResult } from "../../shared/graphql/index.js";
 import { isLegacyId, type QueryParams } from "../../shared/upstream/index.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { Employment } from "../employment/employment.js";
+import { EmploymentTemplate } from "../employment-template/employment-template.js";
+import { OccupationCategory } from "../occupation-category/occupation-category.js";
 import { legacyConnection, legacyListConnection, legacyStart } from "../connections.js";
-import { WORK_CONTRACTS_PATH, archivedWorkContractsByOwnerLoader, workContractLoader } from "../loaders.js";
+import { WORK_CONTRACTS_PATH, archivedWorkContractsByOwnerLoader, workContractLoader, workContractReference } from "../loaders.js";
+import { LegacyReference } from "../legacy-user/legacy-reference.js";
 import { loadIfVisible } from "../visibility.js";
 import type { RestWorkContract } from "../rest.js";
 import { WorkContract, WorkContractFilter } from "./work-contract.js";
@@ -46,7 +49,7 @@ export class WorkContractResolver {
   @Query(() => WorkContractConnection, {
     nullable: true,
     description:
-      "The legacy work contracts with the list's filters, in the list's order; one call per page (two when the page straddles the list's pages). In forward mode, only the contracts of employees the caller can read.",
+      "The legacy work contracts with the filters, in the directory's order. In forward mode, only the contracts of employees the caller can read. One call per page (at times two).",
   })
   async workContracts(
     @Args(() => WorkContractsArgs) args: WorkContractsArgs,
@@ -90,16 +93,59 @@ export class WorkContractResolver {
   @FieldResolver(() => Boolean, {
     nullable: true,
     description:
-      "Archived: ended, of an employee with no employment today or to come. The legacy contract does not write it: the first read of it in an operation asks the list filtered by isArchived for the owners, one call per 100 owners.",
+      "Whether the contract is archived: ended, of an employee with no employment today or to come. One call per 100 owners of the operation's contracts.",
   })
   async isArchived(@Root() contract: RestWorkContract, @Ctx() ctx: SubgraphContext): Promise<boolean> {
     const archived = await archivedWorkContractsByOwnerLoader(ctx).load(String(contract.ownerId));
     return archived.some((c) => c.id === contract.id);
   }
 
-  @FieldResolver(() => Int, { nullable: true, description: "The socio-professional category (legacy `spcId`)." })
+  @FieldResolver(() => Int, { nullable: true, ...replacedByEdge("occupationCategory") })
   socioProfessionalCategoryId(@Root() contract: RestWorkContract): number | null {
     return contract.spcId ?? null;
+  }
+
+  // the edges of the ids the contract carries: key-only references the organisation subgraph
+  // resolves, one call per list for every contract of the operation (its loaders)
+  @FieldResolver(() => EmploymentTemplate, {
+    nullable: true,
+    description: "The employment template of the contract: it decides which optional properties are required (legacy `typeId`).",
+  })
+  template(@Root() contract: RestWorkContract): { id: string } | null {
+    return ref(contract.typeId);
+  }
+
+  @FieldResolver(() => OccupationCategory, {
+    nullable: true,
+    description: "The socio-professional category of the job position in force (legacy `spcId`); null when none is recorded.",
+  })
+  occupationCategory(@Root() contract: RestWorkContract): { id: string } | null {
+    return ref(contract.spcId);
+  }
+
+  // the entries of the legacy reference lists the contract names by id: each list read whole,
+  // once per request (loaders.ts), whatever the number of contracts
+  @FieldResolver(() => LegacyReference, { nullable: true, description: "How the person was hired (new hire, rehire, transfer...); null when not recorded. One call per operation." })
+  hiringType(@Root() contract: RestWorkContract, @Ctx() ctx: SubgraphContext): Promise<LegacyReference | null> {
+    return workContractReference(ctx, "hiringTypeId", contract.hiringTypeId);
+  }
+
+  @FieldResolver(() => LegacyReference, { nullable: true, description: "Why the contract ended (resignation, dismissal...); null while it runs or when not recorded. One call per operation." })
+  terminationReason(@Root() contract: RestWorkContract, @Ctx() ctx: SubgraphContext): Promise<LegacyReference | null> {
+    return workContractReference(ctx, "terminationReasonId", contract.terminationReasonId);
+  }
+
+  @FieldResolver(() => LegacyReference, {
+    nullable: true,
+    description: "The legal ground of a fixed-term contract (replacement, seasonal work...); null for other contracts. One call per operation.",
+  })
+  temporaryContractGround(@Root() contract: RestWorkContract, @Ctx() ctx: SubgraphContext): Promise<LegacyReference | null> {
+    return workContractReference(ctx, "temporaryContractGroundId", contract.temporaryContractGroundId);
+  }
+
+  @FieldResolver(() => LocalDateTimeScalar, { description: "When the contract last changed (legacy local time)." })
+  lastUpdatedAt(@Root() contract: RestWorkContract): string {
+    return contract.lastModifiedAt;
   }
 
   @FieldResolver(() => Employee, { nullable: true })

@@ -1,5 +1,5 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { DateScalar, LocalDateTimeScalar } from "../../shared/graphql/index.js";
+import { DateScalar, LocalDateTimeScalar, formerName, replacedByEdge } from "../../shared/graphql/index.js";
 
 /**
  * A legacy work contract (`/directory/api/4.0/work-contracts`), the legacy side of an employment:
@@ -15,7 +15,7 @@ export class WorkContract {
   @Field(() => String, { nullable: true, description: "Identifier in a third-party system; may be non-unique." })
   externalId!: string | null;
 
-  @Field(() => Int, { description: "The work-contract template; it decides which optional properties are required." })
+  @Field(() => Int, replacedByEdge("template"))
   typeId!: number;
 
   @Field(() => DateScalar)
@@ -29,10 +29,10 @@ export class WorkContract {
   })
   isApplicable!: boolean;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, ...replacedByEdge("hiringType") })
   hiringTypeId!: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, ...replacedByEdge("terminationReason") })
   terminationReasonId!: number | null;
 
   @Field(() => Int, { nullable: true, description: "Length of the initial trial period in days." })
@@ -47,13 +47,13 @@ export class WorkContract {
   @Field(() => DateScalar, { name: "renewedTrialPeriodEndsOn", nullable: true, description: "Last day of the renewed trial period (legacy `trialPeriodEndDate2`)." })
   trialPeriodEndDate2!: string | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, ...replacedByEdge("temporaryContractGround") })
   temporaryContractGroundId!: number | null;
 
   @Field(() => LocalDateTimeScalar)
   createdAt!: string;
 
-  @Field(() => LocalDateTimeScalar)
+  @Field(() => LocalDateTimeScalar, formerName("lastUpdatedAt", "every last change is `lastUpdatedAt` in the graph."))
   lastModifiedAt!: string;
 }
 

@@ -61,7 +61,7 @@ export class BusinessEstablishment {
 
 export const BusinessEstablishmentConnection = connectionType("BusinessEstablishment", BusinessEstablishment);
 
-@InputType("BusinessEstablishmentFilter", { description: "Filters of `GET /business-establishments`." })
+@InputType("BusinessEstablishmentFilter", { description: "Filters of the business-establishment list; all given filters apply together." })
 export class BusinessEstablishmentFilter {
   @Field(() => [ID], { nullable: true, description: "Legal entity ids (at most 100): `legalEntity.id`." })
   legalEntityIds?: string[] | null;

@@ -73,7 +73,7 @@ export class DepartmentResolver {
     return chain.reverse();
   }
 
-  @FieldResolver(() => Employee, { nullable: true, description: "The head of the department (resolved by the people subgraph)." })
+  @FieldResolver(() => Employee, { nullable: true, description: "The head of the department; null when it has none or the caller may not read them." })
   manager(@Root() department: RestDepartment): Employee | null {
     return department.manager?.id ? { id: department.manager.id } : null;
   }

@@ -25,7 +25,7 @@ export class Department {
 
 export const DepartmentConnection = connectionType("Department", Department);
 
-@InputType("DepartmentFilter", { description: "Filters of `GET /departments`." })
+@InputType("DepartmentFilter", { description: "Filters of the department list; all given filters apply together." })
 export class DepartmentFilter {
   @Field(() => String, { nullable: true, description: "Name search: every word must start a word of the name." })
   search?: string | null;

@@ -11,7 +11,7 @@ import { EmploymentTemplate, EmploymentTemplateConnection } from "./employment-t
 export class EmploymentTemplateResolver {
   @Query(() => EmploymentTemplate, {
     nullable: true,
-    description: "One employment template; null when it does not exist. (The interface has no single read: the list is read once per request.)",
+    description: "One employment template; null when it does not exist. One call, shared with every other template the operation reads.",
   })
   employmentTemplate(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestEmploymentTemplate | null> {
     return employmentTemplateLoader(ctx).load(requiredId(id));

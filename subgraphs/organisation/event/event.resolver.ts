@@ -30,7 +30,7 @@ export class EventResolver {
 
   @FieldResolver(() => Employee, {
     nullable: true,
-    description: "The employee the event is about (resolved by the people subgraph: null when the caller may not read it); null for an event about something else.",
+    description: "The employee the event is about; null when the caller may not read them, or for an event about something else.",
   })
   employee(@Root() event: RestEvent): { id: string } | null {
     return event.data?.type === "employee" ? entityRef(event.data) : null;

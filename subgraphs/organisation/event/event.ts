@@ -19,7 +19,7 @@ registerEnumType(EventDeliveryStatus, {
 
 @ObjectType("Event", {
   description:
-    "Something that happened at the directory, as webhooks deliver it (`GET /events`; scope events). An event about an employee the caller may not see is not shown.",
+    "Something that happened at the directory, as webhooks deliver it; readable with the scope events. An event about an employee the caller may not see is not shown.",
 })
 @Directive('@key(fields: "id")')
 export class Event {
@@ -41,7 +41,7 @@ export class Event {
 
 export const EventConnection = connectionType("Event", Event);
 
-@InputType("EventFilter", { description: "Filters of `GET /events`." })
+@InputType("EventFilter", { description: "Filters of the event list; all given filters apply together." })
 export class EventFilter {
   @Field(() => [EventDeliveryStatus], { nullable: true, description: "Delivery statuses (at most 100): `status`. Events never delivered have none and never match." })
   deliveryStatuses?: EventDeliveryStatus[] | null;

@@ -12,7 +12,7 @@ const JobQualificationListArgs = filterArgs(JobQualificationFilter);
 export class JobQualificationResolver {
   @Query(() => JobQualification, {
     nullable: true,
-    description: "One job qualification; null when it does not exist. (The interface has no single read: the list is read once per request.)",
+    description: "One job qualification; null when it does not exist. One call, shared with every other qualification the operation reads.",
   })
   jobQualification(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestJobQualification | null> {
     return jobQualificationLoader(ctx).load(requiredId(id));
@@ -29,7 +29,7 @@ export class JobQualificationResolver {
 
   @FieldResolver(() => Profession, {
     nullable: true,
-    description: "The profession this level belongs to; null when it has none. Read through the request's profession loader: the professions of any number of qualifications cost one call.",
+    description: "The profession this level belongs to; null when it has none. One call for the professions of every qualification of the operation.",
   })
   profession(
     @Root() qualification: RestJobQualification,

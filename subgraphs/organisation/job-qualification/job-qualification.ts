@@ -22,7 +22,7 @@ export class JobQualification {
 
 export const JobQualificationConnection = connectionType("JobQualification", JobQualification);
 
-@InputType("JobQualificationFilter", { description: "Filters of `GET /job-qualifications`." })
+@InputType("JobQualificationFilter", { description: "Filters of the job-qualification list; all given filters apply together." })
 export class JobQualificationFilter {
   @Field(() => [Int], { nullable: true, description: "Ranks (at most 100, each >= 0): `rank`." })
   ranks?: number[] | null;

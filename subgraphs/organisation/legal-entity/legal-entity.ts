@@ -40,7 +40,7 @@ export class LegalEntity {
 
 export const LegalEntityConnection = connectionType("LegalEntity", LegalEntity);
 
-@InputType("LegalEntityFilter", { description: "Filters of `GET /legal-entities`." })
+@InputType("LegalEntityFilter", { description: "Filters of the legal-entity list; all given filters apply together." })
 export class LegalEntityFilter {
   @Field(() => [String], { nullable: true, description: "Alpha-3 country codes (at most 100): `countryCode`." })
   countryCodes?: string[] | null;

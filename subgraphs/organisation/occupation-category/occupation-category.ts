@@ -16,7 +16,7 @@ export class OccupationCategory {
 
 export const OccupationCategoryConnection = connectionType("OccupationCategory", OccupationCategory);
 
-@InputType("OccupationCategoryFilter", { description: "Filters of `GET /occupation-categories`." })
+@InputType("OccupationCategoryFilter", { description: "Filters of the occupation-category list; all given filters apply together." })
 export class OccupationCategoryFilter {
   @Field(() => [ID], {
     nullable: true,

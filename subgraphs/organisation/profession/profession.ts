@@ -1,7 +1,7 @@
 import { Directive, Field, ID, InputType, ObjectType } from "type-graphql";
 import { connectionType } from "../../shared/graphql/index.js";
 
-@ObjectType("Profession", { description: "A profession: what the qualification levels of job positions rank within (`GET /professions`)." })
+@ObjectType("Profession", { description: "A profession: what the qualification levels of job positions rank within." })
 @Directive('@key(fields: "id")')
 export class Profession {
   @Field(() => ID)
@@ -13,7 +13,7 @@ export class Profession {
 
 export const ProfessionConnection = connectionType("Profession", Profession);
 
-@InputType("ProfessionFilter", { description: "Filters of `GET /professions`." })
+@InputType("ProfessionFilter", { description: "Filters of the profession list; all given filters apply together." })
 export class ProfessionFilter {
   @Field(() => Boolean, { nullable: true, description: "true: archived only; false: non-archived only; omitted: both (`isArchived`)." })
   isArchived?: boolean | null;

@@ -37,7 +37,7 @@ export enum TaxonomyLabelSort {
 }
 registerEnumType(TaxonomyLabelSort, { name: "TaxonomyLabelSort", description: "Order of taxonomy labels; ID is the creation order." });
 
-@InputType("TaxonomyLabelFilter", { description: "Filters of `GET /taxonomy-labels`." })
+@InputType("TaxonomyLabelFilter", { description: "Filters of the taxonomy-label list; all given filters apply together." })
 export class TaxonomyLabelFilter {
   @Field(() => [ID], { nullable: true, description: "Taxonomy ids (at most 100): `taxonomy.id`." })
   taxonomyIds?: string[] | null;

@@ -21,7 +21,7 @@ const TaxonomyListArgs = filterArgs(TaxonomyFilter);
 export class TaxonomyResolver {
   @Query(() => Taxonomy, {
     nullable: true,
-    description: "One taxonomy; null when it does not exist. (The interface has no single read: the list is read once per request.)",
+    description: "One taxonomy; null when it does not exist. One call, shared with every other taxonomy the operation reads.",
   })
   taxonomy(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext): Promise<RestTaxonomy | null> {
     return taxonomyLoader(ctx).load(requiredId(id));

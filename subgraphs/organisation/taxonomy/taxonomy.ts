@@ -19,7 +19,7 @@ export class Taxonomy {
 
 export const TaxonomyConnection = connectionType("Taxonomy", Taxonomy);
 
-@InputType("TaxonomyFilter", { description: "Filters of `GET /taxonomies`." })
+@InputType("TaxonomyFilter", { description: "Filters of the taxonomy list; all given filters apply together." })
 export class TaxonomyFilter {
   @Field(() => String, { nullable: true, description: "Name search: every word must start a word of the name." })
   search?: string | null;

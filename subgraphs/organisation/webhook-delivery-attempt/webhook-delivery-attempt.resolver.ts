@@ -24,7 +24,7 @@ export class WebhookDeliveryAttemptResolver {
   @Query(() => WebhookDeliveryAttemptConnection, {
     nullable: true,
     description:
-      "Webhook delivery attempts, in the directory's order (oldest first); one upstream call per page " +
+      "Webhook delivery attempts, in the directory's order (oldest first); one call per page " +
       "(scope webhook-deliveries: without it, null with a FORBIDDEN error).",
   })
   webhookDeliveryAttempts(
@@ -39,9 +39,8 @@ export class WebhookDeliveryAttemptResolver {
   @FieldResolver(() => WebhookDelivery, {
     nullable: true,
     description:
-      "The delivery the attempt belongs to (no call when only its id is selected), through the request's delivery loader, " +
-      "shared by every attempt of the operation: k deliveries cost at most min(k + 1, the pages of the deliveries list) calls, " +
-      "never one per attempt. Null when it cannot be read.",
+      "The delivery the attempt belongs to; null when it cannot be read. No call when only its id is selected; otherwise shared by " +
+      "every attempt of the operation, never a call per attempt.",
   })
   webhookDelivery(
     @Root() attempt: RestWebhookDeliveryAttempt,

@@ -39,7 +39,7 @@ export const WebhookDeliveryConnection = connectionType("WebhookDelivery", Webho
  * resolves through the adaptive loader, as the list has no `id` filter (docs/graph.md#batching-rules).
  */
 @ObjectType("WebhookDeliveryAttempt", {
-  description: "One POST of a delivery's event to its endpoint (`GET /webhook-delivery-attempts[/{id}]`; scope webhook-deliveries).",
+  description: "One POST of a delivery's event to its endpoint; readable with the scope webhook-deliveries.",
 })
 @Directive('@key(fields: "id")')
 export class WebhookDeliveryAttempt {
@@ -64,13 +64,13 @@ export class WebhookDeliveryAttempt {
 
 export const WebhookDeliveryAttemptConnection = connectionType("WebhookDeliveryAttempt", WebhookDeliveryAttempt);
 
-@InputType("WebhookDeliveryFilter", { description: "Filters of `GET /webhook-deliveries`." })
+@InputType("WebhookDeliveryFilter", { description: "Filters of the webhook-delivery list; all given filters apply together." })
 export class WebhookDeliveryFilter {
   @Field(() => [ID], { nullable: true, description: "Webhook endpoint ids (at most 100): `webhookEndpoint.id`." })
   webhookEndpointIds?: string[] | null;
 }
 
-@InputType("WebhookDeliveryAttemptFilter", { description: "Filters of `GET /webhook-delivery-attempts`." })
+@InputType("WebhookDeliveryAttemptFilter", { description: "Filters of the webhook-delivery-attempt list; all given filters apply together." })
 export class WebhookDeliveryAttemptFilter {
   @Field(() => [ID], { nullable: true, description: "Webhook delivery ids (at most 100): `webhookDelivery.id`." })
   webhookDeliveryIds?: string[] | null;

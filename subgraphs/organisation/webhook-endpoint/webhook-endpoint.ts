@@ -17,7 +17,7 @@ registerEnumType(WebhookEndpointStatus, {
   },
 });
 
-@ObjectType("WebhookEndpoint", { description: "A URL registered at the directory to receive its events (`GET /webhook-endpoints`; scope webhook-endpoints)." })
+@ObjectType("WebhookEndpoint", { description: "A URL registered at the directory to receive its events; readable with the scope webhook-endpoints." })
 @Directive('@key(fields: "id")')
 export class WebhookEndpoint {
   @Field(() => ID, { description: "Identifier of the registered endpoint." })
@@ -47,7 +47,7 @@ export class WebhookEndpoint {
 
 export const WebhookEndpointConnection = connectionType("WebhookEndpoint", WebhookEndpoint);
 
-@InputType("WebhookEndpointFilter", { description: "Filters of `GET /webhook-endpoints`." })
+@InputType("WebhookEndpointFilter", { description: "Filters of the webhook-endpoint list; all given filters apply together." })
 export class WebhookEndpointFilter {
   @Field(() => [WebhookEndpointStatus], { nullable: true, description: "Statuses (at most 100): `status`." })
   statuses?: WebhookEndpointStatus[] | null;

@@ -56,18 +56,17 @@ function portraitNode(details: RestPortrait | null): PortraitNode | null {
   return details ? { id: details.id, url: details.url, employee: { id: details.employee.id }, details } : null;
 }
 
+// what the metadata costs a client; how it is read is docs/graph.md#batching-rules
 const METADATA_COST =
-  "Read only when selected (id, url and downloadUrl read no portrait), shared by fileName, contentType and createdAt: " +
-  "the portraits list has no id filter, so one portrait of the operation is one single read (`GET /portraits/{id}`); " +
-  "more are the first page of `GET /portraits`, then the cheaper of single reads (at most DIRECTORY_CONCURRENCY at once) " +
-  "for those still missing or the remaining pages — never more calls than portraits plus one. Null when that read fails.";
+  "Null when the portrait's details cannot be read. fileName, contentType and createdAt are read together, only when one is selected: " +
+  "one call for one portrait, a few for a page of them (never more calls than portraits plus one).";
 
 @Resolver(() => Portrait)
 export class PortraitResolver {
   @Query(() => Portrait, {
     nullable: true,
     description:
-      "One portrait by id (`GET /portraits/{id}`, scope employees): one call; null when it does not exist or its employee is not visible.",
+      "One portrait by id (scope employees); null when it does not exist or its employee is not visible. One call.",
   })
   async portrait(@Arg("id", () => ID, { description: "Identifier of the portrait." }) id: string, @Ctx() ctx: SubgraphContext): Promise<PortraitNode | null> {
     return portraitNode(await portraitLoader(ctx).load(requiredId(id)));
@@ -91,8 +90,8 @@ export class PortraitResolver {
   @FieldResolver(() => Employee, {
     nullable: true,
     description:
-      "The employee the portrait shows: no call when reached from that employee, or when only its id is selected; " +
-      "otherwise read through the request's employee loader (one call per 100 employees). Null when not visible.",
+      "The employee the portrait shows; null when not visible. No call when reached from that employee or when only its id is selected; " +
+      "otherwise one call per 100 employees of the operation.",
   })
   employee(@Root() portrait: PortraitNode, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<RestEmployee | null> | RestEmployee | { id: string } | null {
     if (portrait.employeeRead) return portrait.employee as RestEmployee;

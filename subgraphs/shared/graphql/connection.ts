@@ -79,7 +79,7 @@ export function connectionType<N extends object>(name: string, nodeType: ClassTy
 
     @Field(() => Int, {
       nullable: true,
-      description: "Number of items across all pages; asked of the upstream only when selected.",
+      description: "Number of items across all pages; counted only when selected.",
     })
     totalCount!: number | null;
   }
