@@ -7,6 +7,7 @@ import { changeFeedOf } from "../../subgraphs/shared/events/process.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/index.js";
+import { EtagCache } from "../../subgraphs/shared/upstream/etag-cache.js";
 import { redisAvailable, startRedis, type RunningRedis } from "../helpers/replicas.js";
 import { loadSubgraphModule } from "../helpers/stack.js";
 import { AUTH } from "../directory/legacy-helpers.js";
@@ -150,6 +151,34 @@ describe.runIf(available)("DIRECTORY_EVENTS=poll on Redis", () => {
       expect(await client.shared.redis!.get("events:position")).toMatch(/^\d+$/);
     } finally {
       await client.close();
+    }
+  });
+
+  it("a change forgotten on one replica drops the ETag entries every replica reads from Redis, and only entry keys", async () => {
+    const upstreams = [new Upstream(config({ DIRECTORY_EVENTS: "off" }), silent), new Upstream(config({ DIRECTORY_EVENTS: "off" }), silent)];
+    try {
+      await until(() => upstreams.every((u) => u.shared.healthy), "Redis connected");
+      const [a, b] = upstreams.map((u) => new EtagCache(100, undefined, u.shared)) as [EtagCache, EtagCache];
+      const changed = EtagCache.key("service", "GET", `${directory.url}/service-api/employees?id=7`);
+      const kept = EtagCache.key("service", "GET", `${directory.url}/service-api/employees?id=9`);
+      await b.remember(changed, 'W/"1"', "{}");
+      await b.remember(kept, 'W/"2"', "{}");
+      // something that is no entry key, slipped into a tag's set, is left alone
+      const tagSets = await upstreams[0]!.shared.redis!.keys("*etag-tag:*");
+      expect(tagSets.length).toBeGreaterThan(0);
+      await upstreams[0]!.shared.redis!.set("apq:precious", "x");
+      for (const set of tagSets) await upstreams[0]!.shared.redis!.sadd(set.slice("directory-graph:".length), "apq:precious");
+
+      // the change heard by replica A only (its feed): B reads from Redis, where it is gone
+      const heard = changeFeedOf(upstreams[0]!);
+      heard.listen((c) => void a.forgetChanged(c.resource.type, c.resource.id));
+      await heard.publish({ id: "888001", topic: "employee.updated", occurredAt: new Date().toISOString(), resource: { type: "employee", id: "7" }, establishmentIds: [], previousAttributes: {} });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await b.get(changed)).toBeUndefined();
+      expect(await b.get(kept)).toEqual({ etag: 'W/"2"', text: "{}" });
+      expect(await upstreams[0]!.shared.redis!.get("apq:precious")).toBe("x");
+    } finally {
+      for (const u of upstreams) await u.close();
     }
   });
 });

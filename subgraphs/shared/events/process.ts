@@ -7,7 +7,8 @@ import { createChangeFeed, type ChangeFeed } from "./index.js";
  * The change feed of a process and who listens to it (docs/shared-state.md#directory-events). A
  * process has one upstream client (`npm start` shares one among its three subgraphs, a split
  * deployment has one per subgraph process), so the feed is made once per client, on its shared
- * state.
+ * state, and the client's caches listen from the start: a change drops what the client holds of
+ * the changed resource (`Upstream.forget`), on every replica, since the feed reaches them all.
  */
 const feeds = new WeakMap<Upstream, ChangeFeed>();
 
@@ -15,7 +16,9 @@ export function changeFeedOf(upstream: Upstream): ChangeFeed {
   let feed = feeds.get(upstream);
   if (!feed) {
     feed = createChangeFeed(upstream.shared);
-    feeds.set(upstream, feed);
+    const made = feed;
+    made.listen((change) => void upstream.forget(change));
+    feeds.set(upstream, made);
   }
   return feed;
 }
