@@ -85,8 +85,9 @@ function sampleEvent(id: string): Record<string, unknown> {
 const counted = async (outcome: string) => (await processMetrics().registry.getSingleMetric("directory_events_total")!.get()).values.find((v) => v.labels.mode === "webhook" && v.labels.outcome === outcome)?.value ?? 0;
 
 describe("DIRECTORY_EVENTS=webhook", () => {
-  it("registers its endpoint, which the directory activates once the people subgraph answers the challenge", () => {
-    const endpoint = directory.company.webhookEndpoints.find((e) => e.url === hook);
+  it("registers its endpoint, which the directory activates once the people subgraph answers the challenge", async () => {
+    // registered once the subgraph listens, in the background (a directory down at start-up is tried again)
+    const endpoint = await until(() => directory.company.webhookEndpoints.find((e) => e.url === hook && e.isActive), "the registration");
     expect(endpoint).toMatchObject({ isActive: true, secret: SECRET });
     expect(endpoint!.topics).toContain("employee.updated");
   });

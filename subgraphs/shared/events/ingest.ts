@@ -43,6 +43,8 @@ const SEEN_TTL_S = 7 * 86_400;
 const MESSAGE_TTL_S = 600;
 /** most events one poll pass takes in (then it goes on at once) */
 const PASS_MAX = 1000;
+/** the pause between two registrations the directory did not take */
+const REGISTER_RETRY_MS = 5000;
 /** the record whose lease makes one replica poll at a time */
 const POLL_RECORD = "directory-events/poll";
 
@@ -70,17 +72,38 @@ export class EventIngestion {
     this.verifier = new Webhook(config.secret);
   }
 
-  /** webhook: registers the endpoint (its challenge is answered by `receive`); poll: starts reading. */
+  /**
+   * webhook: registers the endpoint (its challenge is answered by `receive`), again every
+   * REGISTER_RETRY_MS until the directory has taken it (a directory down at start-up does not keep
+   * the subgraph from serving); poll: starts reading.
+   */
   async start(): Promise<void> {
-    if (this.config.mode === "webhook") {
-      const endpoint = await this.upstream
-        .session()
-        .current.post<{ id: string; status: string }>("/webhook-endpoints", { name: "directory-graph", url: this.config.publicUrl, topics: CHANGE_TOPICS, secret: this.config.secret });
-      if (endpoint.status !== "active") this.logger.warn("the directory did not activate the events endpoint: no challenge reached it", { endpoint: endpoint.id, status: endpoint.status });
-      else this.logger.info("events endpoint registered", { endpoint: endpoint.id });
-    } else if (this.config.mode === "poll") {
-      this.loop = this.pollLoop();
+    if (this.config.mode === "webhook") this.loop = this.registerLoop();
+    else if (this.config.mode === "poll") this.loop = this.pollLoop();
+  }
+
+  private async registerLoop(): Promise<void> {
+    let warned = false;
+    while (!this.stopped) {
+      try {
+        const endpoint = await this.upstream
+          .session()
+          .current.post<{ id: string; status: string }>("/webhook-endpoints", { name: "directory-graph", url: this.config.publicUrl, topics: CHANGE_TOPICS, secret: this.config.secret });
+        if (endpoint.status === "active") return void this.logger.info("events endpoint registered", { endpoint: endpoint.id });
+        if (!warned) this.logger.warn("the directory did not activate the events endpoint: its challenge did not come back through DIRECTORY_EVENTS_PUBLIC_URL", { endpoint: endpoint.id, status: endpoint.status });
+      } catch (err) {
+        if (!warned) this.logger.warn("registering the events endpoint failed; trying again", { error: (err as Error).message.slice(0, 200) });
+      }
+      warned = true;
+      await this.pause(REGISTER_RETRY_MS);
     }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => (clearTimeout(timer), resolve());
+    });
   }
 
   async stop(): Promise<void> {
@@ -148,10 +171,7 @@ export class EventIngestion {
         if (!this.pollFailing) this.logger.warn("reading the directory's events failed", { error: (err as Error).message.slice(0, 200) });
         this.pollFailing = true;
       }
-      if (found === 0 && !this.stopped) await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.config.pollMs);
-        this.wake = () => (clearTimeout(timer), resolve());
-      });
+      if (found === 0 && !this.stopped) await this.pause(this.config.pollMs);
     }
   }
 

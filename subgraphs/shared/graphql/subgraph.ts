@@ -92,12 +92,7 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     ...(ingestion ? { routes: { [EVENTS_PATH]: ingestion.receive } } : {}),
   });
   if (!ingestion) return running;
-  try {
-    await ingestion.start();
-  } catch (err) {
-    await running.close();
-    throw new Error(`the directory's events (DIRECTORY_EVENTS=${ingestion.config.mode}): ${(err as Error).message}`);
-  }
+  await ingestion.start();
   return {
     ...running,
     async close() {
