@@ -302,7 +302,8 @@ export const event = resource(
   "event",
   {
     apiVersion: Type.String({ pattern: DatePattern }),
-    topic: Type.String({ pattern: "^[a-z-]+\\.[a-z-]+$" }),
+    // `employee.updated`…, and the bare `confirmation` and `ping`
+    topic: Type.String({ pattern: "^[a-z-]+(\\.[a-z-]+)?$" }),
     occurredAt: Timestamp,
     source: Url,
     businessEstablishment: Nullable(Ref("business-establishment")),

@@ -1,5 +1,6 @@
 import type { DirectoryClient } from "./current/auth.js";
 import type { Company } from "./data/model.js";
+import type { OutboxOptions } from "./current/outbox.js";
 
 /** Shared by the route modules of one running service (server.ts builds it). */
 export interface DirectoryContext {
@@ -9,5 +10,7 @@ export interface DirectoryContext {
     tokenLifetimeSeconds: number;
     /** OAuth clients beside the demo ones */
     clients?: Record<string, DirectoryClient>;
+    /** the webhook deliveries' retry schedule and suspension */
+    webhooks?: OutboxOptions;
   };
 }

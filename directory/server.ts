@@ -7,6 +7,7 @@ import type { DirectoryContext } from "./context.js";
 import type { DirectoryClient } from "./current/auth.js";
 import type { ListWork } from "./current/resource.js";
 import { registerCurrentApi } from "./current/index.js";
+import type { OutboxOptions } from "./current/outbox.js";
 import { generateCompany } from "./data/generate.js";
 import type { Company, GenerateOptions } from "./data/model.js";
 import { errorBodyFor } from "./http/errors.js";
@@ -29,6 +30,8 @@ export interface DirectoryOptions extends GenerateOptions {
   clients?: Record<string, DirectoryClient>;
   /** the process's lifecycle when the directory runs alone: its stop drains it (platform/lifecycle.ts) */
   lifecycle?: Lifecycle;
+  /** the webhook deliveries' retry schedule (default 1, 2, 4, 8 minutes) and suspension (after 5 failed deliveries in a row) */
+  webhooks?: OutboxOptions;
   /** where a failed handler is logged; default a `directory` logger at LOG_LEVEL */
   logger?: Logger;
 }
@@ -49,14 +52,14 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
   const company = generateCompany(options);
   const ctx: DirectoryContext = {
     company,
-    options: { tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 1800, clients: options.clients },
+    options: { tokenLifetimeSeconds: options.tokenLifetimeSeconds ?? 1800, clients: options.clients, webhooks: options.webhooks },
   };
   const stats = new RequestStats();
   const faults = new Faults();
   const admin = new Router();
   registerAdminRoutes(admin, stats, faults);
   const api = new Router();
-  const work = registerCurrentApi(api, ctx);
+  const { work, outbox } = registerCurrentApi(api, ctx);
   registerLegacyApi(api, ctx);
   const logger = options.logger ?? new Logger("directory");
 
@@ -72,7 +75,7 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
     },
     { port: options.port ?? 0, host: options.host ?? "127.0.0.1", logger, lifecycle: options.lifecycle, keepAliveTimeoutMs: 65_000, cutOnClose: true, traced: false },
   );
-  return { url: listener.origin, port: listener.port, company, stats, faults, work, close: () => listener.close() };
+  return { url: listener.origin, port: listener.port, company, stats, faults, work, close: () => (outbox.close(), listener.close()) };
 }
 
 /** a fault that never answers: the connection stays open until the client or `close` cuts it */

@@ -131,15 +131,19 @@ export async function directoryToken(
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-/** The request headers the directory on `port()` receives (its admin routes left out), until `stop()`. */
-export function watchDirectoryRequests(port: () => number): { headers: Array<Record<string, string | string[] | undefined>>; stop(): void } {
+/** The request headers (and URLs, in `urls` at the same index) the directory on `port()` receives (its admin routes left out), until `stop()`. */
+export function watchDirectoryRequests(port: () => number): { headers: Array<Record<string, string | string[] | undefined>>; urls: string[]; stop(): void } {
   const headers: Array<Record<string, string | string[] | undefined>> = [];
+  const urls: string[] = [];
   const onRequest = (message: unknown) => {
     const { request } = message as { request: { url?: string; headers: Record<string, string | string[] | undefined> } };
-    if (request.headers.host === `127.0.0.1:${port()}` && !request.url?.startsWith("/_admin/")) headers.push(request.headers);
+    if (request.headers.host === `127.0.0.1:${port()}` && !request.url?.startsWith("/_admin/")) {
+      headers.push(request.headers);
+      urls.push(request.url ?? "");
+    }
   };
   subscribe("http.server.request.start", onRequest);
-  return { headers, stop: () => unsubscribe("http.server.request.start", onRequest) };
+  return { headers, urls, stop: () => unsubscribe("http.server.request.start", onRequest) };
 }
 
 /** The upstream calls of the statistics, the token requests left out (a process fetches its token once). */

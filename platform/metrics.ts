@@ -116,7 +116,7 @@ export class Metrics {
     labelNames: ["outcome"] as const,
     registers: [this.registry],
   });
-  /** use: apq, etag, budget, rate_limit, refused_tokens */
+  /** use: apq, etag, budget, rate_limit, refused_tokens, events */
   readonly sharedStateFallbacks = new Counter({
     name: "shared_state_fallbacks_total",
     help: "Uses of Redis that fell back to the process's own state (Redis absent from the connection, failing or slow)",
@@ -142,6 +142,21 @@ export class Metrics {
     name: "upstream_rate_budget_total",
     help: "Upstream requests paced or refused by DIRECTORY_RATE_LIMIT, by API and outcome",
     labelNames: ["api", "outcome"] as const,
+    registers: [this.registry],
+  });
+
+  /** mode: webhook, poll; outcome: received (published on the change feed), duplicate (an id handled already), refused_signature, refused_replay, refused_malformed */
+  readonly directoryEvents = new Counter({
+    name: "directory_events_total",
+    help: "Events of the directory the ingestion took in, by mode (webhook, poll) and outcome (received, duplicate, refused_signature, refused_replay, refused_malformed)",
+    labelNames: ["mode", "outcome"] as const,
+    registers: [this.registry],
+  });
+  readonly directoryEventLag = new Histogram({
+    name: "directory_event_lag_seconds",
+    help: "From an event's occurredAt at the directory to its publication on the change feed, by mode",
+    labelNames: ["mode"] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
     registers: [this.registry],
   });
 

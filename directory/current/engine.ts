@@ -300,7 +300,7 @@ function listResource<R extends { id: Id }>(req: DirectoryRequest, def: Resource
     next: page.next ? pageHref(page.next) : null,
   };
   if (include.has("embedded")) body.embedded = embeddedFor(def, page.items, view);
-  return { status: 200, body };
+  return def.alternateList?.(req, body, page.items, view) ?? { status: 200, body };
 }
 
 function parseSort<R extends { id: Id }>(def: ResourceDef<R>, raw: string | null): SortSpec<R> {

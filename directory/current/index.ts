@@ -9,9 +9,11 @@ import { ConditionalRouter, registerResource, type ContextSource } from "./engin
 import type { CurrentContext, CurrentService, ListWork } from "./resource.js";
 import { registerPortraitFiles, registerWebhookDeliveries, resources } from "./resources/index.js";
 import { OPENAPI_PATH, openApiDocument } from "./openapi.js";
+import { Outbox } from "./outbox.js";
+import { serializeEvent, serializeWebhookEndpoint } from "./resources/webhooks.js";
 
-/** The current API under `/service-api` and the token endpoint `POST /connect/token`. */
-export function registerCurrentApi(router: Router, directory: DirectoryContext): ListWork {
+/** The current API under `/service-api` and the token endpoint `POST /connect/token`; its outbox (events, webhook deliveries). */
+export function registerCurrentApi(router: Router, directory: DirectoryContext): { work: ListWork; outbox: Outbox } {
   const service: CurrentService = {
     tokens: new TokenStore(directory.options.tokenLifetimeSeconds),
     resources: new Map(),
@@ -35,10 +37,12 @@ export function registerCurrentApi(router: Router, directory: DirectoryContext):
   const api = new ConditionalRouter(router);
   for (const def of resources) registerResource(api, def, current);
   registerWebhookDeliveries(api, current);
+  const outbox = new Outbox(current, serializeEvent, directory.options.webhooks);
+  outbox.register(api, serializeWebhookEndpoint);
   registerPortraitFiles(api, current);
   // public, as the production service's own document: it describes routes, not records
   api.get(OPENAPI_PATH, (req) => ({ status: 200, body: openApiDocument(resources, req.origin) }));
-  return service.work;
+  return { work: service.work, outbox };
 }
 
 export function buildContext(company: Company, service: CurrentService): CurrentContext {

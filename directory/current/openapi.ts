@@ -192,6 +192,41 @@ function otherPaths(): Record<string, Json> {
         },
       },
     },
+    "/service-api/webhook-endpoints": {
+      post: {
+        operationId: "registerWebhookEndpoint",
+        tags: ["webhook-endpoints"],
+        summary: "Register a webhook endpoint; it is active once it echoes the challenge of the `confirmation` event sent to it",
+        description:
+          "Deliveries are structured-mode CloudEvents signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`) with the endpoint's `secret`, answered once here. Registering the same URL again updates it and sends a new challenge.",
+        security: security("webhook-endpoints", true),
+        parameters: [API_VERSION_PARAM],
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["name", "url", "topics"],
+                additionalProperties: false,
+                properties: {
+                  name: { type: "string", minLength: 1, maxLength: 255 },
+                  url: { type: "string", format: "uri" },
+                  topics: { type: "array", minItems: 1, items: { type: "string" } },
+                  businessEstablishments: { type: "array", items: { type: "object", required: ["id"], properties: { id: { type: "string" } } } },
+                  secret: { type: "string", pattern: "^whsec_" },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          "201": { description: "The endpoint and its secret", headers: RESPONSE_HEADERS, content: { "application/json": { schema: ref("WebhookEndpoint") } } },
+          "200": { description: "The endpoint of that URL, updated, and its secret", headers: RESPONSE_HEADERS, content: { "application/json": { schema: ref("WebhookEndpoint") } } },
+          ...COMMON_ERRORS,
+        },
+      },
+    },
     "/service-api/files/{id}": {
       get: {
         operationId: "getFile",

@@ -14,6 +14,7 @@ import type {
   OccupationCategory,
 } from "../data/model.js";
 import type { Caller, TokenStore } from "./tokens.js";
+import type { DirectoryRequest, DirectoryResponse } from "../http/router.js";
 
 /**
  * How a resource of the current API is declared. One generic engine (`engine.ts`) serves every
@@ -129,6 +130,11 @@ export interface FilterDef<R> {
 export type SortKey<R> = (record: R, ctx: CurrentContext) => string | number | null;
 
 export interface ResourceDef<R extends { id: Id }> {
+  /**
+   * Another representation of a list page the request asks for (`Accept`), made from the
+   * envelope and the page's records; null: the envelope (`GET /events` in CloudEvents batch format)
+   */
+  alternateList?(req: DirectoryRequest, envelope: Record<string, unknown>, items: readonly R[], view: View): DirectoryResponse | null;
   /** list path segment and envelope `type`, e.g. `employees` */
   collection: string;
   /** item `type`, e.g. `employee` */

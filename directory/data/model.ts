@@ -228,17 +228,37 @@ export interface WebhookEndpoint {
   isActive: boolean;
   /** filled in by the generator when not given */
   name?: string;
+  /** the topics delivered to it; absent or empty: every topic (the configured endpoints) */
   topics?: string[];
+  /** the business establishments whose events it receives; absent or empty: all */
+  establishmentIds?: Id[];
   createdAt?: IsoDateTime;
+  /** set after too many failed deliveries in a row: nothing more is delivered to it (docs/decisions.md#webhook-deliveries) */
+  suspended?: boolean;
+  /** failed deliveries since its last delivered one */
+  failuresInARow?: number;
+  /** the Standard Webhooks secret (`whsec_<base64>`); derived from the seed and the id when not given */
+  secret?: string;
 }
 
-/** Something that happened to a record, as the webhooks deliver it. */
+/** Something that happened to a record, as `GET /events` lists it and the webhooks deliver it. */
 export interface DirectoryEvent {
   id: Id;
   /** the event kind, e.g. `employee.created` */
   topic: string;
   occurredAt: IsoDateTime;
-  employeeId: Id;
+  /** the employee the event is about (its visibility is the event's); null: about no employee (`confirmation`, `ping`) */
+  employeeId: Id | null;
+  /** the changed resource, when it is not the employee itself */
+  resource?: { type: string; id: Id };
+  /** the employee record right after the change (absent: the generated events, which show the employee as it reads now) */
+  snapshot?: Employee;
+  /** the event's data when it is no resource (`confirmation`: the challenge) */
+  data?: Record<string, unknown>;
+  /** on updates: the changed attributes as they were before, in the current API's names */
+  previousAttributes?: Record<string, unknown> | null;
+  /** the business establishment of the employee when the change happened */
+  businessEstablishmentId?: Id | null;
 }
 
 /** One POST of a delivery's event to its endpoint. */

@@ -1,4 +1,5 @@
 import { markCompanyChanged } from "../current/derived.js";
+import { recordEvent } from "../current/outbox.js";
 import { parseIsoDate } from "../data/calendar.js";
 import type { Employee, Id } from "../data/model.js";
 import type { Random } from "../data/random.js";
@@ -222,8 +223,12 @@ export class UserStore {
     return Object.fromEntries(fields.map((f) => [f, all[f]!()]));
   }
 
-  /** Validates every field of a PUT body, then applies them all; a bad body changes nothing. */
-  update(employee: Employee, body: Record<string, unknown>): void {
+  /**
+   * Validates every field of a PUT body, then applies them all; a bad body changes nothing. A PUT
+   * that changes anything records an `employee.updated` event (`origin`: the base URL of its
+   * addresses), whose `previousAttributes` are the employee's own attributes it changed.
+   */
+  update(employee: Employee, body: Record<string, unknown>, origin: string): void {
     const view = this.view;
     const current = this.data(employee);
     const { record, patch, extended } = checkUserUpdate(employee.id, body, {
@@ -236,11 +241,17 @@ export class UserStore {
     const stamp = nowOn(view.today);
     // the current API rebuilds its indexes after a change: only signal one that happened
     const changed = (Object.keys(record) as Array<keyof typeof record>).filter((key) => employee[key] !== record[key]);
+    const previousAttributes = Object.fromEntries(changed.map((key) => [key, employee[key]]));
     if (changed.length > 0) {
       Object.assign(employee, record, { lastUpdatedAt: `${stamp}.000Z` });
       markCompanyChanged(view.company);
     }
     if (extended) patch.extendedData = { ...current.extendedData, ...extended };
+    const legacyChanged = (Object.keys(patch) as Array<keyof UserData>).some((key) => JSON.stringify(patch[key]) !== JSON.stringify(current[key]));
+    if (changed.length > 0 || legacyChanged) {
+      const establishmentId = view.applicableJobPosition(employee.id)?.businessEstablishmentId ?? null;
+      recordEvent(view.company, { topic: "employee.updated", employee, previousAttributes, origin }, establishmentId);
+    }
     // periods sent without an id are new ones
     if (patch.userWorkCycles) patch.userWorkCycles = patch.userWorkCycles.map((c) => (c.id === 0 ? { ...c, id: this.nextWorkCycleId++ } : c));
     this.overrides.set(employee.id, { ...this.overrides.get(employee.id), ...patch, modifiedAt: stamp });
@@ -439,7 +450,7 @@ export function registerUserRoutes(router: Router, state: () => { view: CompanyV
       const fields = parseFields(singleParam(req.query, "fields"));
       const { view, users } = state();
       const employee = existing(view.employee(id), "User", id);
-      users.update(employee, objectBody(req));
+      users.update(employee, objectBody(req), req.origin);
       return ok({ data: representSelected(users, employee, fields, req.origin) });
     }),
   );

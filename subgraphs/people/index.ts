@@ -37,6 +37,8 @@ export const subgraph: SubgraphModule = {
   name: "people",
   portVariable: "PEOPLE_PORT",
   defaultPort: 4001,
+  // the directory's events are taken in here, once per deployment (docs/deploying.md#directory-events)
+  ingestsEvents: true,
   // the filters of its edges, declared with them
   ...edgeFieldChecks(Object.values(edges)),
   buildSchema: (naming) =>

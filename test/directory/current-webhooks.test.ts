@@ -323,7 +323,8 @@ describe("reading deliveries, their attempts, events and endpoints", () => {
         errorResponseBody: "boom",
       }),
     ]);
-    expect(attempts.body.items[0].signature).toMatch(/^[0-9a-f]{64}$/);
+    // the Standard Webhooks signature the attempt sent (docs/decisions.md#webhook-deliveries)
+    expect(attempts.body.items[0].signature).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
 
     const event = await get(url, token, failed.body.event.url);
     expect(event.status).toBe(200);

@@ -40,7 +40,8 @@ export function redisAvailable(): boolean {
   return false;
 }
 
-async function freePort(): Promise<number> {
+/** a loopback port that was free a moment ago (for an address a component must know before it listens) */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import type { Company, WebhookDelivery, WebhookEndpoint } from "../../data/model.js";
 import { markCompanyChanged } from "../derived.js";
+import { nextId, testDeliveryHeaders } from "../outbox.js";
 import { idList } from "../filters.js";
 import type { ResourceDef } from "../resource.js";
 import { groupBy } from "./common.js";
@@ -82,7 +82,8 @@ async function triggerTestDelivery(req: DirectoryRequest, ctx: CurrentContext): 
 
   const previous = previousDelivery(company, endpoint, placeholder);
   const payload = JSON.stringify(sampleEvent(view, eventId));
-  const outcome = await attempt(endpoint, payload, deliveryId);
+  const headers = testDeliveryHeaders(company, endpoint, deliveryId, payload);
+  const outcome = await attempt(endpoint, payload, deliveryId, headers);
   const delivered = outcome.ok;
   company.webhookDeliveryAttempts.push({
     id: nextId(company.webhookDeliveryAttempts.map((a) => a.id)),
@@ -90,7 +91,7 @@ async function triggerTestDelivery(req: DirectoryRequest, ctx: CurrentContext): 
     isSuccessful: outcome.ok,
     responseStatusCode: outcome.status,
     errorResponseBody: outcome.ok ? "" : outcome.errorBody,
-    signature: createHash("sha256").update(payload).digest("hex"),
+    signature: headers["webhook-signature"]!,
     createdAt: new Date().toISOString(),
   });
 
@@ -160,13 +161,14 @@ interface Outcome {
 const MAX_ERROR_BODY = 1024;
 
 /** One POST of the event; ok on a 2xx. Redirects are not followed: they are not a delivery. */
-async function attempt(endpoint: WebhookEndpoint, payload: string, deliveryId: string): Promise<Outcome> {
+async function attempt(endpoint: WebhookEndpoint, payload: string, deliveryId: string, signed: Record<string, string>): Promise<Outcome> {
   try {
     const response = await fetch(endpoint.url, {
       method: "POST",
       headers: {
         "content-type": "application/json",
         "user-agent": "directory-webhooks/1.0",
+        ...signed,
         "webhook-delivery-id": deliveryId,
         "webhook-event-type": EVENT_TYPE,
       },
@@ -193,16 +195,6 @@ function previousDelivery(company: Company, endpoint: WebhookEndpoint, current: 
     if (list[i]!.webhookEndpointId === endpoint.id && list[i]!.attemptsCount > 0) return list[i];
   }
   return undefined;
-}
-
-/** Ids are decimal strings like every other id of the company. */
-function nextId(ids: readonly string[]): string {
-  let max = 0;
-  for (const id of ids) {
-    const n = Number(id);
-    if (Number.isSafeInteger(n) && n > max) max = n;
-  }
-  return String(max + 1);
 }
 
 /**

@@ -6,7 +6,9 @@ import { employeeVisible } from "../derived.js";
 import { embedById } from "../engine.js";
 import { enumList, idList, stringList } from "../filters.js";
 import { collectionHref, link, ref } from "../refs.js";
-import type { ResourceDef, View } from "../resource.js";
+import { BadParameter, type CurrentContext, type FilterDef, type ResourceDef, type View } from "../resource.js";
+import type { DirectoryRequest, DirectoryResponse } from "../../http/router.js";
+import { TOPICS, toCloudEvent } from "../outbox.js";
 import { groupBy, self, withLinks } from "./common.js";
 import { serializeEmployee } from "./employees.js";
 
@@ -26,7 +28,7 @@ export function serializeWebhookEndpoint(r: WebhookEndpoint, view: View): Record
       apiVersion: API_VERSION,
       webhookUrl: r.url,
       topics: r.topics ?? [],
-      status: r.isActive ? "active" : "inactive",
+      status: r.suspended ? "suspended" : r.isActive ? "active" : "inactive",
       createdAt: r.createdAt ?? null,
       lastUpdatedAt: r.createdAt ?? null,
     },
@@ -42,7 +44,7 @@ export const webhookEndpoints: ResourceDef<WebhookEndpoint> = {
   byId: (id, ctx) => endpointsById(ctx).get(id),
   serialize: serializeWebhookEndpoint,
   filters: {
-    status: enumList(["active", "suspended", "inactive"], (r) => (r.isActive ? "active" : "inactive")),
+    status: enumList(["active", "suspended", "inactive"], (r) => (r.suspended ? "suspended" : r.isActive ? "active" : "inactive")),
     // the configured endpoints belong to no authorised application: no id selects any of them
     "application.id": stringList(() => null),
   },
@@ -65,12 +67,21 @@ const eventStatus = perContext((ctx) => {
 
 const eventsById = perContext((ctx) => byId(ctx.company.events));
 
+/** The establishment an event concerns: recorded with the change, else (the generated events) the employee's now. */
+function establishmentOf(r: DirectoryEvent, ctx: CurrentContext): string | null {
+  if (r.businessEstablishmentId !== undefined) return r.businessEstablishmentId;
+  return r.employeeId === null ? null : (ctx.derived.employee.get(r.employeeId)?.establishmentId ?? null);
+}
+
 /**
- * `data` is the employee the event is about, as it reads now; `businessEstablishment` is that of
- * the employee's applicable job position.
+ * `data` is the employee right after the change (the generated events: as it reads now),
+ * `previousAttributes` the changed attributes as they were, on updates; `businessEstablishment`
+ * that of the employee's applicable job position when the change happened. A `confirmation`'s
+ * `data` is its challenge.
  */
 export function serializeEvent(r: DirectoryEvent, view: View): Record<string, unknown> {
-  const employee = view.ctx.lookup.employees.get(r.employeeId);
+  const employee = r.snapshot ?? (r.employeeId === null ? undefined : view.ctx.lookup.employees.get(r.employeeId));
+  const data = r.data ?? (employee ? serializeEmployee(employee, { ...view, include: new Set() }) : ref(view, "employee", "employees", r.employeeId));
   return withLinks(
     view,
     {
@@ -79,13 +90,38 @@ export function serializeEvent(r: DirectoryEvent, view: View): Record<string, un
       topic: r.topic,
       occurredAt: r.occurredAt,
       source: view.origin,
-      businessEstablishment: ref(view, "business-establishment", "business-establishments", view.ctx.derived.employee.get(r.employeeId)?.establishmentId),
-      data: employee ? serializeEmployee(employee, { ...view, include: new Set() }) : ref(view, "employee", "employees", r.employeeId),
-      previousAttributes: null,
+      businessEstablishment: ref(view, "business-establishment", "business-establishments", establishmentOf(r, view.ctx)),
+      data,
+      previousAttributes: r.previousAttributes ?? null,
     },
     () => ({ retry: link(view, collectionHref(view, "webhook-deliveries", {})) }),
   );
 }
+
+export const CLOUDEVENTS_BATCH = "application/cloudevents-batch+json";
+
+/** `Accept: application/cloudevents-batch+json`: the page as a JSON array of CloudEvents, its links as a `Link` header (RFC 8288). */
+function cloudEventsBatch(req: DirectoryRequest, envelope: Record<string, unknown>, items: readonly DirectoryEvent[], view: View): DirectoryResponse | null {
+  const accept = String(req.headers.accept ?? "").toLowerCase();
+  if (!accept.includes(CLOUDEVENTS_BATCH)) return null;
+  const links = envelope.links as Record<string, { href: string } | null>;
+  const link = Object.entries(links)
+    .filter(([, l]) => l !== null)
+    .map(([rel, l]) => `<${l!.href}>; rel="${rel}"`)
+    .join(", ");
+  const body = items.map((r) => toCloudEvent(serializeEvent(r, view), r, view.origin));
+  return { status: 200, headers: { "content-type": `${CLOUDEVENTS_BATCH}; charset=utf-8`, ...(link ? { link } : {}) }, body };
+}
+
+/** `after=<event id>`: the events recorded after that one (ids grow with each event): where a reader resumes. */
+const afterFilter: FilterDef<DirectoryEvent> = {
+  parse(raw, param) {
+    if (!/^\d{1,15}$/.test(raw)) throw new BadParameter(param, "an event id (a whole number)");
+    return Number(raw);
+  },
+  matches: (r, value) => Number(r.id) > (value as number),
+  candidates: (value, _ctx, all) => all.filter((r) => Number(r.id) > (value as number)),
+};
 
 export const events: ResourceDef<DirectoryEvent> = {
   collection: "events",
@@ -94,10 +130,14 @@ export const events: ResourceDef<DirectoryEvent> = {
   records: (ctx) => ctx.company.events,
   byId: (id, ctx) => eventsById(ctx).get(id),
   // an event shows an employee: the caller must be able to see that employee
-  visible: (r, caller, ctx) => employeeVisible(r.employeeId, caller, ctx),
+  visible: (r, caller, ctx) => r.employeeId === null || employeeVisible(r.employeeId, caller, ctx),
   serialize: serializeEvent,
+  alternateList: cloudEventsBatch,
   filters: {
     status: enumList(["scheduled", "delivered", "failed"], (r, ctx) => eventStatus(ctx).get(r.id)),
+    topic: enumList(TOPICS, (r) => r.topic),
+    "businessEstablishment.id": idList((r, ctx) => establishmentOf(r, ctx)),
+    after: afterFilter,
   },
 };
 

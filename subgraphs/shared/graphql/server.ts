@@ -74,6 +74,11 @@ export interface SubgraphServerOptions {
   prefetch?: (ctx: SubgraphContext) => Promise<unknown> | void;
   /** the load said to the gateway (LOAD_HEADER; default: the process's, platform/load.ts) */
   load?: LoadMeter;
+  /**
+   * routes beside GraphQL, by path, answered without the subgraph secret (the directory's event
+   * deliveries, which carry their own signature)
+   */
+  routes?: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>>;
 }
 
 export interface RunningSubgraph {
@@ -154,6 +159,8 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       const { ready, checks } = await upstreamCheck();
       return sendJson(res, ready ? 200 : 503, { status: ready ? "ok" : "unavailable", subgraph: options.name, upstream: checks });
     }
+    const route = options.routes?.[url.pathname];
+    if (route) return route(req, res);
     if (url.pathname !== "/" && url.pathname !== "/graphql" && url.pathname !== CALLER_PATH) {
       return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     }

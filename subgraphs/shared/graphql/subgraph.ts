@@ -8,6 +8,8 @@ import { loadShutdownSettings, processLifecycle, stopOnSignals, type Lifecycle, 
 import { loadUpstreamConfig, Upstream, useExpectationLogger } from "../upstream/index.js";
 import { loadOperationLimits, type OperationLimits } from "../../../platform/limits.js";
 import { startSubgraph, type RunningSubgraph, type SubgraphContext } from "./server.js";
+import { changeFeedOf, ingestionFor } from "../events/process.js";
+import { EVENTS_PATH } from "../events/config.js";
 import type { FieldChecks, IdRule } from "../../../platform/input-checks.js";
 import type { FieldRules } from "../../../platform/field-rules.js";
 import { startTracing, tracingSettings, type Tracing } from "../../../platform/tracing.js";
@@ -34,6 +36,11 @@ export interface SubgraphModule {
   fieldChecks?: FieldChecks;
   /** the reads a query needs no id for, started as it begins to run (docs/graph.md#batching-rules) */
   prefetch?: (ctx: SubgraphContext) => Promise<unknown> | void;
+  /**
+   * whether this subgraph's process takes the directory's events in (DIRECTORY_EVENTS): one
+   * subgraph of the three, so that a deployment ingests once (docs/deploying.md#directory-events)
+   */
+  ingestsEvents?: boolean;
 }
 
 export interface StartOptions {
@@ -55,8 +62,15 @@ export interface StartOptions {
   load?: LoadMeter;
 }
 
+/**
+ * Starts a subgraph on its upstream client, and with it the process's change feed (its caches
+ * listening, subgraphs/shared/events/process.ts); the subgraph that ingests the directory's events
+ * serves their webhook route and starts the ingestion once it listens, and stops it on close.
+ */
 export async function startSubgraphModule(module: SubgraphModule, options: StartOptions): Promise<RunningSubgraph> {
-  return startSubgraph({
+  changeFeedOf(options.upstream);
+  const ingestion = module.ingestsEvents ? ingestionFor(options.upstream, options.logger ?? new Logger(module.name)) : null;
+  const running = await startSubgraph({
     name: module.name,
     schema: await module.buildSchema({ prefix: options.prefix ?? null }),
     upstream: options.upstream,
@@ -75,7 +89,17 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     lifecycle: options.lifecycle,
     ...(module.prefetch ? { prefetch: module.prefetch } : {}),
     ...(options.load ? { load: options.load } : {}),
+    ...(ingestion ? { routes: { [EVENTS_PATH]: ingestion.receive } } : {}),
   });
+  if (!ingestion) return running;
+  await ingestion.start();
+  return {
+    ...running,
+    async close() {
+      await ingestion.stop();
+      await running.close();
+    },
+  };
 }
 
 /**

@@ -148,6 +148,15 @@ export class Upstream {
     return this.transport.onCall(listener);
   }
 
+  /**
+   * Forgets what this client holds of a changed resource (a DirectoryChange heard on the change
+   * feed, subgraphs/shared/events/process.ts): its ETag entries, here and on Redis. The loaders are
+   * per operation (an operation's scope ends with it), so nothing else outlives a change.
+   */
+  async forget(change: { resource: { type: string; id: string } }): Promise<void> {
+    await this.etags?.forgetChanged(change.resource.type, change.resource.id);
+  }
+
   /** One session per GraphQL request. */
   session(options: SessionOptions = {}): UpstreamSession {
     const state = this.sessionState(options);

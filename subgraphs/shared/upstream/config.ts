@@ -1,3 +1,4 @@
+import { loadEventsConfig, type EventsConfig } from "../events/config.js";
 import { readyCheckIntervalMs } from "../../../platform/readiness.js";
 import { authMode, ConfigError, Environment, excerpt, isProduction, PRODUCTION_SECRET_MIN_LENGTH } from "../../../platform/config.js";
 import { loadSharedStateConfig, type SharedStateConfig } from "../../../platform/shared-state.js";
@@ -96,6 +97,8 @@ export interface UpstreamConfig {
    */
   rateLimit?: number;
   /** DIRECTORY_ETAG_CACHE_TTL_S, default 3600: how long a shared ETag entry lives in Redis */
+  /** DIRECTORY_EVENTS and its settings: how the people subgraph's process hears of the directory's changes (absent: off) */
+  events?: EventsConfig;
   etagCacheTtlSeconds?: number;
   /** DIRECTORY_REFUSED_TOKEN_TTL_S, default 30 (0: not remembered): how long a token the directory refused with 401 is refused without asking again */
   refusedTokenTtlSeconds?: number;
@@ -170,6 +173,10 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     if (bad !== undefined) throw new ConfigError(`DIRECTORY_SCOPES contains an invalid scope "${excerpt(bad)}"`, "DIRECTORY_SCOPES");
   }
 
+  const events = loadEventsConfig(env, { embedded, production, forward: auth === "forward" });
+  // registering the webhook endpoint (docs/configuration.md#directory-events)
+  if (events.mode === "webhook" && rawScopes === undefined) scopes.push("webhook-endpoints.readwrite");
+
   return {
     baseUrl,
     embedded,
@@ -200,6 +207,7 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     etagCacheTtlSeconds: e.integer("DIRECTORY_ETAG_CACHE_TTL_S", 3600, 1, 7 * 86_400),
     refusedTokenTtlSeconds: refusedTokenTtlSeconds(env),
     shared: loadSharedStateConfig(env),
+    events,
   };
 }
 

@@ -23,6 +23,13 @@ import { LruMap } from "./util.js";
  * and only if its ETag is a valid header value (it is sent back as `If-None-Match`); any other
  * entry is a miss (`shared_cache_lookups_total{use="etag",result="rejected"}`), so the read is
  * sent in full and its answer replaces the entry.
+ *
+ * Entries forget the resources that changed (docs/shared-state.md#caches-that-forget): each entry
+ * is tagged by what its URL reads (`resourceTags`), and `forgetChanged` drops the entries of the
+ * tags a change touches, here and on Redis (where each tag is a set of entry keys, hashed like
+ * them, living as long as they do). An entry is revalidated before use anyway (the directory
+ * answers a changed body with a new ETag), so this frees what can no longer answer a 304 rather
+ * than keeping a stale answer from being served.
  */
 
 /** bodies larger than this are not kept for revalidation */
@@ -61,6 +68,60 @@ function verifiedEntry(raw: string): CachedBody | undefined {
   }
   return bodyHash(text) === sha256 ? { etag, text } : undefined;
 }
+
+/**
+ * The reads a URL's answer depends on, as tags: `employee:10` for a single read or an id filter,
+ * `employee:*` for any other list of the family, and `employee:all` on every entry of the family.
+ * Families: employees and legacy users (`employee`), employments and legacy work contracts
+ * (`employment`), job positions (`job-position`), employee attributes (`employee-extension`).
+ * Other reads (reference data, time entries, events) are no change topic's: no tag.
+ */
+export function resourceTags(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const match = FAMILY_PATH.exec(parsed.pathname);
+  if (!match) return [];
+  const family = FAMILIES[match[1]!.toLowerCase()]!;
+  const tags = [`${family}:all`];
+  if (match[2] !== undefined) tags.push(`${family}:${decodeURIComponent(match[2])}`);
+  else {
+    const ids = parsed.searchParams.get("id");
+    if (ids === null || family === "employee-extension") tags.push(`${family}:*`);
+    else for (const id of ids.split(",")) tags.push(`${family}:${id}`);
+  }
+  return tags;
+}
+
+const FAMILIES: Record<string, string> = {
+  "/service-api/employees": "employee",
+  "/api/v3/users": "employee",
+  "/service-api/employments": "employment",
+  "/directory/api/4.0/work-contracts": "employment",
+  "/service-api/job-positions": "job-position",
+  "/service-api/employee-attributes": "employee-extension",
+};
+const FAMILY_PATH = /(\/service-api\/(?:employees|employments|job-positions|employee-attributes)|\/api\/v3\/users|\/directory\/api\/4\.0\/work-contracts)(?:\/([^/]+))?$/i;
+
+/**
+ * The tags a change of `type` `id` makes stale: the resource's own reads and its family's lists;
+ * an employment or job position also changes what employees read (their status, applicable
+ * employment and position), an extension the employees' attributes.
+ */
+export function changedTags(type: string, id: string): string[] {
+  const family = type === "employee-attribute" ? "employee-extension" : type;
+  if (!["employee", "employment", "job-position", "employee-extension"].includes(family)) return [];
+  const tags = [`${family}:${id}`, `${family}:*`];
+  if (family === "employment" || family === "job-position") tags.push("employee:all");
+  if (family === "employee-extension") tags.push("employee-extension:all");
+  return tags;
+}
+
+/** a shared entry's key, as `sharedKey` makes them: what a tag's set may hold */
+const SHARED_KEY = /^etag:[A-Za-z0-9_-]{43}$/;
 
 export class EtagCache {
   private readonly entries: LruMap<string, CachedBody>;
@@ -103,8 +164,54 @@ export class EtagCache {
     this.entries.set(key, entry);
     if (this.shared?.enabled) {
       const shared: SharedEntry = { ...entry, sha256: bodyHash(text) };
-      await this.shared.use("etag", (redis) => redis.set(EtagCache.sharedKey(key), JSON.stringify(shared), "EX", this.ttlSeconds), () => undefined);
+      const sharedKey = EtagCache.sharedKey(key);
+      const tags = resourceTags(key.split(" ", 3)[2] ?? "").map(EtagCache.tagKey);
+      await this.shared.use(
+        "etag",
+        (redis) => {
+          const batch = redis.multi().set(sharedKey, JSON.stringify(shared), "EX", this.ttlSeconds);
+          // the tags' sets, so that a change on any replica finds the entry (they live as long)
+          for (const tag of tags) batch.sadd(tag, sharedKey).expire(tag, this.ttlSeconds);
+          return batch.exec();
+        },
+        () => undefined,
+      );
     }
+  }
+
+  /**
+   * Drops every entry, of every caller, that reads what the change of `type` `id` touched: in
+   * this process, and on Redis through the tags' sets. A member of a set that is not an entry's
+   * key (Redis is not trusted) is left alone.
+   */
+  async forgetChanged(type: string, id: string): Promise<number> {
+    const stale = new Set(changedTags(type, id));
+    if (stale.size === 0) return 0;
+    let dropped = 0;
+    for (const key of this.entries.keys()) {
+      const url = key.split(" ", 3)[2] ?? "";
+      if (resourceTags(url).some((t) => stale.has(t))) {
+        this.entries.delete(key);
+        dropped++;
+      }
+    }
+    if (this.shared?.enabled) {
+      await this.shared.use(
+        "etag",
+        async (redis) => {
+          const sets = [...stale].map(EtagCache.tagKey);
+          const members = (await Promise.all(sets.map((set) => redis.smembers(set)))).flat().filter((m) => SHARED_KEY.test(m));
+          if (members.length > 0) await redis.del(...members);
+          await redis.del(...sets);
+        },
+        () => undefined,
+      );
+    }
+    return dropped;
+  }
+
+  private static tagKey(tag: string): string {
+    return `etag-tag:${createHash("sha256").update(tag).digest("base64url")}`;
   }
 
   async forget(key: string): Promise<void> {

@@ -75,6 +75,11 @@ export class LruMap<K, V> {
     return this.map.size;
   }
 
+  /** the keys, least recently used first (a snapshot: deleting while iterating is safe) */
+  keys(): K[] {
+    return [...this.map.keys()];
+  }
+
   /** the sum of the entries' weights */
   get weight(): number {
     return this.totalWeight;

@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDirectory, type RunningDirectory } from "../../directory/server.js";
+import { Logger } from "../../platform/log.js";
+import type { DirectoryChange } from "../../subgraphs/shared/events/index.js";
+import { EventIngestion } from "../../subgraphs/shared/events/ingest.js";
+import { changeFeedOf } from "../../subgraphs/shared/events/process.js";
+import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
+import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
+import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/index.js";
+import { EtagCache } from "../../subgraphs/shared/upstream/etag-cache.js";
+import { redisAvailable, startRedis, type RunningRedis } from "../helpers/replicas.js";
+import { loadSubgraphModule } from "../helpers/stack.js";
+import { AUTH } from "../directory/legacy-helpers.js";
+
+/**
+ * DIRECTORY_EVENTS=poll on a real Redis: the resume position survives a restart (no event lost,
+ * none twice), and two ingesting replicas handle each event once.
+ */
+
+const silent = new Logger("events", "silent");
+let redis: RunningRedis;
+let directory: RunningDirectory;
+
+/** one process: its upstream client, its feed's changes heard, its people subgraph (which ingests) */
+interface Replica {
+  upstream: Upstream;
+  heard: DirectoryChange[];
+  people: RunningSubgraph;
+  close(): Promise<void>;
+}
+
+function config(extra: Record<string, string> = {}) {
+  return loadUpstreamConfig({
+    DIRECTORY_BASE_URL: directory.url,
+    DIRECTORY_CLIENT_ID: "demo-client",
+    DIRECTORY_CLIENT_SECRET: "demo-secret",
+    DIRECTORY_API_KEY: "demo-api-key",
+    REDIS_URL: redis.url,
+    REDIS_TIMEOUT_MS: "2000",
+    DIRECTORY_EVENTS: "poll",
+    DIRECTORY_EVENTS_POLL_MS: "20",
+    ...extra,
+  });
+}
+
+async function startReplica(): Promise<Replica> {
+  const upstream = new Upstream(config(), silent);
+  const heard: DirectoryChange[] = [];
+  changeFeedOf(upstream).listen((change) => heard.push(change));
+  const people = await startSubgraphModule(await loadSubgraphModule("people"), { upstream, port: 0, logger: silent });
+  return {
+    upstream,
+    heard,
+    people,
+    async close() {
+      await people.close();
+      await upstream.close();
+    },
+  };
+}
+
+async function putUser(id: number, lastName: string): Promise<string> {
+  const res = await fetch(`${directory.url}/api/v3/users/${id}`, { method: "PUT", headers: { ...AUTH, "content-type": "application/json" }, body: JSON.stringify({ lastName }) });
+  expect(res.status).toBe(200);
+  await res.text();
+  return directory.company.events.at(-1)!.id;
+}
+
+async function until(probe: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 15_000;
+  while (!probe()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const available = redisAvailable();
+
+describe.runIf(available)("DIRECTORY_EVENTS=poll on Redis", () => {
+  beforeAll(async () => {
+    redis = await startRedis();
+    directory = await startDirectory({ employees: 40, today: "2026-06-15" });
+  });
+  afterAll(async () => {
+    await directory?.close();
+    await redis?.close();
+  });
+
+  it("a restarted ingestion resumes where it stopped: the changes made while it was down arrive, each once", async () => {
+    const first = await startReplica();
+    // the first pass sets the position at the newest event: nothing before it is replayed
+    await until(() => directory.stats.snapshot().byRoute["GET /service-api/events"]! >= 2, "the first passes");
+    const before = await putUser(3, "Before");
+    await until(() => first.heard.some((c) => c.id === before), "the change before the stop");
+    expect(first.heard.map((c) => c.id)).toEqual([before]);
+    await first.close();
+
+    const whileDown = [await putUser(4, "Down1"), await putUser(5, "Down2"), await putUser(4, "Down3")];
+    const second = await startReplica();
+    try {
+      await until(() => whileDown.every((id) => second.heard.some((c) => c.id === id)), "the changes made while down");
+      const after = await putUser(6, "After");
+      await until(() => second.heard.some((c) => c.id === after), "the change after the restart");
+      expect(second.heard.map((c) => c.id)).toEqual([...whileDown, after]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("two ingesting replicas publish each event once between them", async () => {
+    const replicas = [await startReplica(), await startReplica()];
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) ids.push(await putUser(10 + (i % 4), `Twice${i}`));
+      const all = () => replicas.flatMap((r) => r.heard.map((c) => c.id));
+      await until(() => ids.every((id) => all().includes(id)), "every change");
+      await new Promise((r) => setTimeout(r, 200));
+      expect(all().filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
+    } finally {
+      for (const r of replicas) await r.close();
+    }
+  });
+
+  it("the same event taken in by two replicas at once is published by one of them", async () => {
+    const upstreams = [new Upstream(config({ DIRECTORY_EVENTS: "off" }), silent), new Upstream(config({ DIRECTORY_EVENTS: "off" }), silent)];
+    try {
+      await until(() => upstreams.every((u) => u.shared.healthy), "Redis connected");
+      const heard: string[] = [];
+      const ingestions = upstreams.map((u) => {
+        const feed = changeFeedOf(u);
+        feed.listen((c) => heard.push(c.id));
+        return new EventIngestion(u, feed, { mode: "poll", publicUrl: null, secret: `whsec_${Buffer.alloc(32).toString("base64")}`, pollMs: 1000 }, silent);
+      });
+      const event = { id: "777001", type: "event", topic: "employment.updated", occurredAt: new Date().toISOString(), data: { id: "8", type: "employment", url: "http://x/8" }, businessEstablishment: { id: "2" }, previousAttributes: {} };
+      const outcomes = await Promise.all(ingestions.map((i) => i.ingest(event, "poll")));
+      expect(outcomes.sort()).toEqual(["duplicate", "received"]);
+      expect(heard).toEqual(["777001"]);
+    } finally {
+      for (const u of upstreams) await u.close();
+    }
+  });
+
+  it("a resume position Redis answers that is not an event id is none", async () => {
+    const client = new Upstream(config({ DIRECTORY_EVENTS: "off" }), silent);
+    try {
+      await until(() => client.shared.healthy, "Redis connected");
+      await client.shared.redis!.set("events:position", "0 OR 1");
+      const ingestion = new EventIngestion(client, changeFeedOf(client), { mode: "poll", publicUrl: null, secret: `whsec_${Buffer.alloc(32).toString("base64")}`, pollMs: 1000 }, silent);
+      // no position: the pass starts at the newest event and replays none
+      expect(await ingestion.pollOnce()).toBe(0);
+      expect(await client.shared.redis!.get("events:position")).toMatch(/^\d+$/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a change forgotten on one replica drops the ETag entries every replica reads from Redis, and only entry keys", async () => {
+    const upstreams = [new Upstream(config({ DIRECTORY_EVENTS: "off" }), silent), new Upstream(config({ DIRECTORY_EVENTS: "off" }), silent)];
+    try {
+      await until(() => upstreams.every((u) => u.shared.healthy), "Redis connected");
+      const [a, b] = upstreams.map((u) => new EtagCache(100, undefined, u.shared)) as [EtagCache, EtagCache];
+      const changed = EtagCache.key("service", "GET", `${directory.url}/service-api/employees?id=7`);
+      const kept = EtagCache.key("service", "GET", `${directory.url}/service-api/employees?id=9`);
+      await b.remember(changed, 'W/"1"', "{}");
+      await b.remember(kept, 'W/"2"', "{}");
+      // something that is no entry key, slipped into a tag's set, is left alone
+      const tagSets = await upstreams[0]!.shared.redis!.keys("*etag-tag:*");
+      expect(tagSets.length).toBeGreaterThan(0);
+      await upstreams[0]!.shared.redis!.set("apq:precious", "x");
+      for (const set of tagSets) await upstreams[0]!.shared.redis!.sadd(set.slice("directory-graph:".length), "apq:precious");
+
+      // the change heard by replica A only (its feed): B reads from Redis, where it is gone
+      const heard = changeFeedOf(upstreams[0]!);
+      heard.listen((c) => void a.forgetChanged(c.resource.type, c.resource.id));
+      await heard.publish({ id: "888001", topic: "employee.updated", occurredAt: new Date().toISOString(), resource: { type: "employee", id: "7" }, establishmentIds: [], previousAttributes: {} });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await b.get(changed)).toBeUndefined();
+      expect(await b.get(kept)).toEqual({ etag: 'W/"2"', text: "{}" });
+      expect(await upstreams[0]!.shared.redis!.get("apq:precious")).toBe("x");
+    } finally {
+      for (const u of upstreams) await u.close();
+    }
+  });
+});
