@@ -21,7 +21,9 @@ import type { ChangeFeed, DirectoryChange } from "./feed.js";
  *   Webhooks signature with DIRECTORY_EVENTS_SECRET, timestamp within 5 minutes: else 401), a
  *   `webhook-id` seen already is a replay, not processed again (answered 200, so that a retry of
  *   a delivery whose answer was lost does not count against the endpoint), and a delivery is
- *   acknowledged (202) before it is processed.
+ *   acknowledged (202) once published: a claim and a publish, each bounded by REDIS_TIMEOUT_MS.
+ *   One that could not be published is answered 503 with its claims released, so the directory's
+ *   retry brings it again: none is lost.
  * - **poll**: reads `GET /events?after=<position>` from a resume position kept on Redis (in process
  *   without REDIS_URL), one replica at a time (the write lease of the `directory-events` record).
  *
@@ -60,7 +62,6 @@ export class EventIngestion {
   private stopped = false;
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
-  private readonly background = new Set<Promise<unknown>>();
   private pollFailing = false;
 
   constructor(
@@ -110,7 +111,6 @@ export class EventIngestion {
     this.stopped = true;
     this.wake?.();
     await this.loop;
-    await Promise.allSettled([...this.background]);
   }
 
   // ------------------------------------------------------------------ webhook
@@ -142,20 +142,23 @@ export class EventIngestion {
       const challenge = event.data?.data?.challenge;
       return sendJson(res, 200, { challenge: typeof challenge === "string" ? challenge : null });
     }
-    if (!(await this.firstMessage(headers["webhook-id"]))) {
+    const message = `events:message:${hash(headers["webhook-id"])}`;
+    if (!(await this.first(message, MESSAGE_TTL_S, this.localMessages))) {
       // processed once already: not again. A 2xx all the same, so that the directory's retry of
       // a delivery whose answer it lost does not count against the endpoint
       this.count("webhook", "refused_replay");
       return sendJson(res, 200, { status: "duplicate" });
     }
-    // answer first: the directory's attempt must not wait for the feed
+    try {
+      await this.ingest(event?.data, "webhook");
+    } catch (err) {
+      // not published: forgotten, so that the directory's retry of this delivery is taken in
+      await this.release(message, this.localMessages);
+      this.logger.warn("an event could not be published; the directory will deliver it again", { error: (err as Error).message.slice(0, 200) });
+      return sendJson(res, 503, { error: "not published" }, { "retry-after": "1" });
+    }
     sendJson(res, 202, { status: "accepted" });
-    this.track(this.ingest(event?.data, "webhook"));
   };
-
-  private firstMessage(id: string): Promise<boolean> {
-    return this.first(`events:message:${hash(id)}`, MESSAGE_TTL_S, this.localMessages);
-  }
 
   // ------------------------------------------------------------------ poll
 
@@ -231,9 +234,16 @@ export class EventIngestion {
           return outcome;
         }
         span.setAttributes({ "directory_graph.event.id": change.id, "directory_graph.event.topic": change.topic, "directory_graph.event.mode": mode });
-        const outcome: Outcome = (await this.claim(change.id)) ? "received" : "duplicate";
+        const claim = `events:seen:${hash(change.id)}`;
+        const outcome: Outcome = (await this.first(claim, SEEN_TTL_S, this.localSeen)) ? "received" : "duplicate";
         if (outcome === "received") {
-          await this.feed.publish(change);
+          try {
+            await this.feed.publish(change);
+          } catch (err) {
+            // claimed but not published: released, so that the next delivery or poll pass takes it in
+            await this.release(claim, this.localSeen);
+            throw err;
+          }
           const lag = (Date.now() - Date.parse(change.occurredAt)) / 1000;
           if (Number.isFinite(lag)) processMetrics().directoryEventLag.observe({ mode }, Math.max(0, lag));
         }
@@ -249,11 +259,6 @@ export class EventIngestion {
     });
   }
 
-  /** Whether this process is the first of the deployment to handle the event. */
-  private claim(id: string): Promise<boolean> {
-    return this.first(`events:seen:${hash(id)}`, SEEN_TTL_S, this.localSeen);
-  }
-
   /** `SET key NX EX ttl` on Redis: whether this caller set it first; in process (`local`) without Redis. */
   private first(key: string, ttlSeconds: number, local: LRUCache<string, true>): Promise<boolean> {
     return this.upstream.shared.use(
@@ -267,15 +272,16 @@ export class EventIngestion {
     );
   }
 
+  /** Undoes `first`: the key is free again. */
+  private async release(key: string, local: LRUCache<string, true>): Promise<void> {
+    local.delete(key);
+    await this.upstream.shared.use("events", (redis) => redis.del(key), () => undefined);
+  }
+
   private count(mode: Mode, outcome: Outcome): void {
     processMetrics().directoryEvents.inc({ mode, outcome });
   }
 
-  private track(work: Promise<unknown>): void {
-    const settled = work.catch((err: Error) => this.logger.warn("an event could not be published", { error: err.message.slice(0, 200) }));
-    this.background.add(settled);
-    void settled.then(() => this.background.delete(settled));
-  }
 }
 
 /** The change an event tells of, or null when the event is not one (a confirmation, a ping, a malformed body). */
