@@ -21,6 +21,8 @@ import { processLifecycle } from "../platform/lifecycle.js";
 import { cachedCheck, probeUrl, type Readiness } from "../platform/readiness.js";
 import { operationLog } from "../platform/operation-log.js";
 import { currentApiId, inputChecks } from "../platform/input-checks.js";
+import { checkCursorShape } from "../platform/user-input.js";
+import { argumentRefusalsAsRequestErrors } from "./argument-refusals.js";
 import { fieldRuleChecks, parseFieldRules } from "../platform/field-rules.js";
 import committedFieldRules from "../schema/field-checks.json" with { type: "json" };
 import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.js";
@@ -91,7 +93,9 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
       // the subgraphs' argument checks, run on the whole operation before the first subgraph fetch,
       // so that a bad argument of a field planned after another subgraph's fetch costs nothing; their
       // field rules from the table `npm run schema` writes (docs/graph.md#field-rules)
-      inputChecks<GatewayContext>({ ids: currentApiId, fields: fieldRuleChecks(FIELD_RULES), prefix: config.prefix }),
+      inputChecks<GatewayContext>({ ids: currentApiId, after: (cursor) => checkCursorShape(cursor), fields: fieldRuleChecks(FIELD_RULES), prefix: config.prefix }),
+      // an argument a subgraph refused answers as one the checks above refused (argument-refusals.ts)
+      argumentRefusalsAsRequestErrors<GatewayContext>(),
       // after every check: an identical query of the same caller in flight answers this one
       identicalOperations<GatewayContext>((ctx) => ctx.deadline),
       operationLog<GatewayContext>(logger, (ctx) => ({ subgraphFetches: ctx.subgraphFetches })),
