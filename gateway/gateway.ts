@@ -23,6 +23,8 @@ import { operationLog } from "../platform/operation-log.js";
 import { currentApiId, inputChecks } from "../platform/input-checks.js";
 import { checkCursorShape } from "../platform/user-input.js";
 import { argumentRefusalsAsRequestErrors } from "./argument-refusals.js";
+import { fileRoute } from "./files.js";
+import { FILES_PATH } from "../platform/file-links.js";
 import { fieldRuleChecks, parseFieldRules } from "../platform/field-rules.js";
 import committedFieldRules from "../schema/field-checks.json" with { type: "json" };
 import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.js";
@@ -128,6 +130,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   await apollo.start();
   const exploration = await createExploration(config);
   const readiness = cachedCheck(() => checkSubgraphs(config), config.readyIntervalMs ?? 0);
+  const serveFile = fileRoute({ subgraphUrl: config.subgraphUrls.people, secret: config.subgraphSecret, logger });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://gateway.local").pathname;
@@ -138,11 +141,13 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
       return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "unavailable", subgraphs: checks });
     }
     if (await exploration.handle(req, res, path)) return;
+    // file links (gateway/files.ts): forwarded to the subgraph that opens them and streams the bytes
+    if (path.startsWith(FILES_PATH)) return serveFile(req, res, path);
     if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     if (handleCors(config.corsOrigins, req, res, config.corsAllowedHeaders)) return;
     // forwarded as the directory reads it, one spelling per token (platform/credentials.ts)
     const authorization = canonicalAuthorization(typeof req.headers.authorization === "string" ? req.headers.authorization : undefined);
-    await serveGraphQL(apollo, req, res, async () => ({ authorization, operationId: randomUUID(), subgraphFetches: 0, deadline: performance.now() + config.deadlineMs, requestId: responseRequestId(res) }), checkLimits, { admit, meter, requestErrors4xx: true });
+    await serveGraphQL(apollo, req, res, async () => ({ authorization, filesBase: config.publicUrl ?? http.origin, operationId: randomUUID(), subgraphFetches: 0, deadline: performance.now() + config.deadlineMs, requestId: responseRequestId(res) }), checkLimits, { admit, meter, requestErrors4xx: true });
   }
 
   let http: HttpListener;

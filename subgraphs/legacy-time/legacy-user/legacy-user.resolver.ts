@@ -124,9 +124,12 @@ export class LegacyUserResolver {
   }
 
   @FieldResolver(() => LegacyPicture, { nullable: true })
-  picture(@Root() user: RestLegacyUser): LegacyPicture | null {
+  picture(@Root() user: RestLegacyUser, @Ctx() ctx: SubgraphContext): LegacyPicture | null {
     const p = user.picture;
-    return p ? { id: String(p.id), name: p.name ?? null, href: p.href ?? p.url ?? null } : null;
+    if (!p) return null;
+    // the picture's own address is the legacy API's: only a link of the facade to it is answered
+    const link = p.href || p.url ? (ctx.files?.link({ kind: "legacy", id: String(p.id) }) ?? null) : null;
+    return { id: String(p.id), name: p.name ?? null, downloadUrl: link, href: link };
   }
 
   @FieldResolver(() => LegacyReference, { nullable: true })
