@@ -25,7 +25,7 @@ import { loadOperations, pickDemoData, variablesOf } from "../helpers/operations
  * needs no argument, from the operations of `operations/`, and from `nodes(nodeIds:)` over the
  * `nodeId`s those answers hold (two rounds), through the gateway. No answer may hold the
  * upstream's host:port, one of its API path prefixes, a `token=` query parameter or a credential
- * of the facade's. Every object type with such fields must be reached with all of them selected,
+ * of the facade's; nor may an error when the upstream refuses. Every object type with such fields must be reached with all of them selected,
  * but those listed in UNREACHED with the reason.
  */
 
@@ -181,4 +181,21 @@ describe("nothing of the upstream in an answer", () => {
     }
     expect(missing).toEqual([]);
   }, 120_000);
+
+  it("nor does an error: a failed upstream call is named without the upstream's address or API prefix", async () => {
+    const faults = (body: object) =>
+      fetch(`${stack.directory.url}/_admin/faults`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    await faults({ errorRate: 1, errorStatus: 403 });
+    try {
+      const answers: string[] = [];
+      for (const source of [`{ employee(id: "7") { id givenName legacyUser { login } } }`, `{ employees(first: 2) { nodes { id } } }`, `{ axisSections(first: 2) { nodes { id } } }`]) {
+        const res = await stack.query(source);
+        expect(res.errors?.length, source).toBeGreaterThan(0);
+        answers.push(JSON.stringify(res));
+      }
+      for (const answer of answers) for (const [what, pattern] of leaks(stack)) expect(pattern.test(answer), `${what} in ${answer.slice(0, 300)}`).toBe(false);
+    } finally {
+      await faults({ errorRate: 0 });
+    }
+  });
 });
