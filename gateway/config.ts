@@ -58,7 +58,7 @@ export interface GatewayConfig {
   apqTtlSeconds: number;
   /** GATEWAY_APQ_CACHE_MB × 2^20, default 32 MiB: the process's own APQ documents */
   apqCacheBytes: number;
-  /** GATEWAY_PUBLIC_URL: the origin clients reach the gateway at, which file links name (default: the origin it listens on) */
+  /** GATEWAY_PUBLIC_URL: the origin clients reach the gateway at, which file links name (default: `http://` and the request's Host) */
   publicUrl: string | null;
   /** DIRECTORY_REFUSED_TOKEN_TTL_S, default 30 (forward mode) */
   refusedTokenTtlSeconds: number;

@@ -21,6 +21,7 @@ const PASSED = ["content-type", "content-length", "content-disposition", "last-m
 export function fileRoute(options: { subgraphUrl: string; secret: string | null; logger: Logger }) {
   const origin = new URL(options.subgraphUrl);
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+    if (req.method !== "GET" && req.method !== "HEAD") return sendJson(res, 405, { errors: [{ message: "Files are read with GET." }] }, { allow: "GET, HEAD" });
     const target = new URL(path.startsWith(FILES_PATH) ? path : FILES_PATH, origin);
     const headers: Record<string, string> = { accept: "*/*" };
     if (options.secret) headers[SUBGRAPH_SECRET_HEADER] = options.secret;

@@ -147,7 +147,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     if (handleCors(config.corsOrigins, req, res, config.corsAllowedHeaders)) return;
     // forwarded as the directory reads it, one spelling per token (platform/credentials.ts)
     const authorization = canonicalAuthorization(typeof req.headers.authorization === "string" ? req.headers.authorization : undefined);
-    await serveGraphQL(apollo, req, res, async () => ({ authorization, filesBase: config.publicUrl ?? http.origin, operationId: randomUUID(), subgraphFetches: 0, deadline: performance.now() + config.deadlineMs, requestId: responseRequestId(res) }), checkLimits, { admit, meter, requestErrors4xx: true });
+    await serveGraphQL(apollo, req, res, async () => ({ authorization, filesBase: config.publicUrl ?? requestOrigin(req, http.origin), operationId: randomUUID(), subgraphFetches: 0, deadline: performance.now() + config.deadlineMs, requestId: responseRequestId(res) }), checkLimits, { admit, meter, requestErrors4xx: true });
   }
 
   let http: HttpListener;
@@ -169,6 +169,16 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
       await shared.close();
     },
   };
+}
+
+/**
+ * The origin a request reached the gateway at, for the file links of its answer when
+ * GATEWAY_PUBLIC_URL is unset: its `Host` (a host name or address and a port, nothing else), else
+ * the listener's own origin. A made-up `Host` only changes the links of its own answer.
+ */
+function requestOrigin(req: IncomingMessage, own: string): string {
+  const host = req.headers.host;
+  return typeof host === "string" && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? `http://${host}` : own;
 }
 
 /** The gateway proper: the supergraph, a data source per subgraph, and gateway/apollo/'s patches where they apply (apollo/seams.ts). */
