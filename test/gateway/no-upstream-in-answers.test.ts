@@ -89,6 +89,8 @@ function textFields(): Map<string, Set<string>> {
 }
 
 interface Walk {
+  /** the caller's headers (forward mode: its bearer token) */
+  headers?: Record<string, string>;
   answers: string[];
   /** the text fields seen in an answer, by type */
   seen: Map<string, Set<string>>;
@@ -114,13 +116,13 @@ function record(walk: Walk, value: unknown): void {
 }
 
 async function ask(stack: GatewayStack, walk: Walk, source: string, variables?: Record<string, unknown>): Promise<void> {
-  const res = await stack.query(source, variables);
+  const res = await stack.query(source, variables, walk.headers);
   walk.answers.push(JSON.stringify(res));
   record(walk, res.data);
 }
 
-async function walkGraph(stack: GatewayStack): Promise<Walk> {
-  const walk: Walk = { answers: [], seen: new Map(), nodeIds: new Map() };
+async function walkGraph(stack: GatewayStack, headers?: Record<string, string>): Promise<Walk> {
+  const walk: Walk = { headers, answers: [], seen: new Map(), nodeIds: new Map() };
   const query = schema.getQueryType()!;
   for (const field of Object.values(query.getFields())) {
     if (requiredArgs(field)) continue;
@@ -158,19 +160,24 @@ function leaks(stack: GatewayStack): Array<[string, RegExp]> {
   ];
 }
 
+/** the leaks found in a walk's answers, each with its context */
+function leaksIn(stack: GatewayStack, walk: Walk): string[] {
+  const found: string[] = [];
+  for (const answer of walk.answers) {
+    for (const [what, pattern] of leaks(stack)) {
+      const match = pattern.exec(answer);
+      if (match) found.push(`${what}: …${answer.slice(Math.max(0, match.index - 120), match.index + 60)}…`);
+    }
+  }
+  return found.slice(0, 10);
+}
+
 describe("nothing of the upstream in an answer", () => {
   const stack = useGatewayStack();
 
   it("no field that can hold a string answers the upstream's address, its paths, a token or a credential", async () => {
     const walk = await walkGraph(stack);
-    const found: string[] = [];
-    for (const answer of walk.answers) {
-      for (const [what, pattern] of leaks(stack)) {
-        const match = pattern.exec(answer);
-        if (match) found.push(`${what}: …${answer.slice(Math.max(0, match.index - 120), match.index + 60)}…`);
-      }
-    }
-    expect(found.slice(0, 10)).toEqual([]);
+    expect(leaksIn(stack, walk)).toEqual([]);
 
     // the walk reached every text field of every type, but the types it cannot reach
     const missing: string[] = [];
@@ -198,4 +205,17 @@ describe("nothing of the upstream in an answer", () => {
       await faults({ errorRate: 0 });
     }
   });
+});
+
+describe("nothing of the upstream in an answer, forward mode", () => {
+  const stack = useGatewayStack({ env: { DIRECTORY_AUTH: "forward" } });
+
+  it("the same walk with a caller's own token finds no upstream address, path, token or credential either", async () => {
+    const token = await stack.token("demo-client");
+    const walk = await walkGraph(stack, { authorization: `Bearer ${token}` });
+    expect(walk.answers.length).toBeGreaterThan(20);
+    expect(leaksIn(stack, walk)).toEqual([]);
+    // nor the caller's own token
+    expect(walk.answers.filter((answer) => answer.includes(token))).toEqual([]);
+  }, 120_000);
 });
