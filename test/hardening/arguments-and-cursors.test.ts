@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
 import type { GatewayStack } from "../helpers/gateway-stack.js";
-import { corpus, gateway, post, type SentRequest } from "./harness.js";
+import { corpus, gateway, post, send, type SentRequest } from "./harness.js";
 
 /**
  * Arguments and cursors: every refusal is BAD_USER_INPUT with its real message and costs no
@@ -108,6 +108,24 @@ describe("hostile corpus: arguments and cursors", () => {
         expect(a.body).not.toHaveProperty("data");
         message(/after is not a cursor/)(a);
       },
+    },
+    {
+      name: "the same cursor refused by the subgraph, sent as a GET, answers the same 400",
+      send: async (s) => {
+        const c = await cursorOf(s, `{ employees(first: 2) { pageInfo { endCursor } } }`);
+        const forged = c.slice(0, -2) + (c.endsWith("AA") ? "BB" : "AA");
+        const query = `query($a: String) { employees(first: 2, after: $a) { nodes { id } } }`;
+        const url = new URL(s.gateway.url);
+        url.searchParams.set("query", query);
+        url.searchParams.set("variables", JSON.stringify({ a: forged }));
+        const viaGet = await send(url.href, { method: "GET", headers: { "apollo-require-preflight": "true" } });
+        expect(viaGet.status).toBe(400);
+        expect(viaGet.body).not.toHaveProperty("data");
+        expect(viaGet.body.errors[0].extensions.code).toBe("BAD_USER_INPUT");
+        return viaGet;
+      },
+      status: 400,
+      code: "BAD_USER_INPUT",
     },
     {
       name: "first: 500, refused at the gateway",
