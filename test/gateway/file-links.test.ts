@@ -76,6 +76,23 @@ describe("file links through the gateway (service mode)", () => {
     expect(stack.stats().total).toBe(0);
   });
 
+  it("a document's and a legacy picture's links name the gateway too; the demo directory serves neither file, so each is a 404 after its one upstream read", async () => {
+    const res = await stack.query<any>(`{ employments(first: 50) { nodes { document { id url downloadUrl } } } employee(id: "7") { legacyUser { picture { id href downloadUrl } } } }`);
+    expect(res.errors).toBeUndefined();
+    const document = res.data.employments.nodes.map((n: any) => n.document).find((d: any) => d !== null);
+    const picture = res.data.employee.legacyUser.picture;
+    const base = `${stack.gateway.url.replace(/\/$/, "")}/files/`;
+    for (const link of [document.url, document.downloadUrl, picture.href, picture.downloadUrl]) expect(link.startsWith(base), link).toBe(true);
+    stack.resetStats();
+    for (const link of [document.downloadUrl, picture.downloadUrl]) {
+      const answer = await fetch(link);
+      expect(answer.status).toBe(404);
+      expect(await answer.json()).toEqual({ errors: [{ message: "No file for this link." }] });
+    }
+    // the directory routes no legacy file at all: its statistics name the read "unmatched"
+    expect(stack.stats().byRoute).toEqual({ "GET /service-api/files/{id}": 1, "GET (unmatched)": 1 });
+  });
+
   it("a link minted now still opens a few minutes on, and not past its lifetime", async () => {
     const links = new FileLinks(SECRET, 300);
     const link = links.mint("http://gateway.example", { kind: "current", id: "1" });
