@@ -58,6 +58,8 @@ export interface GatewayConfig {
   apqTtlSeconds: number;
   /** GATEWAY_APQ_CACHE_MB × 2^20, default 32 MiB: the process's own APQ documents */
   apqCacheBytes: number;
+  /** GATEWAY_PUBLIC_URL: the origin clients reach the gateway at, which file links name (default: `http://` and the request's Host) */
+  publicUrl: string | null;
   /** DIRECTORY_REFUSED_TOKEN_TTL_S, default 30 (forward mode) */
   refusedTokenTtlSeconds: number;
   /** REDIS_URL, REDIS_KEY_PREFIX, REDIS_TIMEOUT_MS: the state the replicas share */
@@ -127,6 +129,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     rateLimits: loadRateLimits(env, production),
     apqTtlSeconds: e.integer("GATEWAY_APQ_TTL_S", 86_400, 1, 30 * 86_400),
     apqCacheBytes: e.integer("GATEWAY_APQ_CACHE_MB", 32, 1, 4096) * (1 << 20),
+    publicUrl: e.httpUrl("GATEWAY_PUBLIC_URL", { bare: true })?.replace(/\/+$/, "") ?? null,
     refusedTokenTtlSeconds: refusedTokenTtlSeconds(env),
     shared: loadSharedStateConfig(env),
     prefetch: parsePrefetch(e.text("GATEWAY_PREFETCH")),

@@ -21,6 +21,10 @@ import { processLifecycle } from "../platform/lifecycle.js";
 import { cachedCheck, probeUrl, type Readiness } from "../platform/readiness.js";
 import { operationLog } from "../platform/operation-log.js";
 import { currentApiId, inputChecks } from "../platform/input-checks.js";
+import { checkCursorShape } from "../platform/user-input.js";
+import { argumentRefusalsAsRequestErrors } from "./argument-refusals.js";
+import { fileRoute } from "./files.js";
+import { FILES_PATH } from "../platform/file-links.js";
 import { fieldRuleChecks, parseFieldRules } from "../platform/field-rules.js";
 import committedFieldRules from "../schema/field-checks.json" with { type: "json" };
 import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.js";
@@ -91,7 +95,9 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
       // the subgraphs' argument checks, run on the whole operation before the first subgraph fetch,
       // so that a bad argument of a field planned after another subgraph's fetch costs nothing; their
       // field rules from the table `npm run schema` writes (docs/graph.md#field-rules)
-      inputChecks<GatewayContext>({ ids: currentApiId, fields: fieldRuleChecks(FIELD_RULES), prefix: config.prefix }),
+      inputChecks<GatewayContext>({ ids: currentApiId, after: (cursor) => checkCursorShape(cursor), fields: fieldRuleChecks(FIELD_RULES), prefix: config.prefix }),
+      // an argument a subgraph refused answers as one the checks above refused (argument-refusals.ts)
+      argumentRefusalsAsRequestErrors<GatewayContext>(),
       // after every check: an identical query of the same caller in flight answers this one
       identicalOperations<GatewayContext>((ctx) => ctx.deadline),
       operationLog<GatewayContext>(logger, (ctx) => ({ subgraphFetches: ctx.subgraphFetches })),
@@ -124,6 +130,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   await apollo.start();
   const exploration = await createExploration(config);
   const readiness = cachedCheck(() => checkSubgraphs(config), config.readyIntervalMs ?? 0);
+  const serveFile = fileRoute({ subgraphUrl: config.subgraphUrls.people, secret: config.subgraphSecret, logger });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://gateway.local").pathname;
@@ -134,11 +141,13 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
       return sendJson(res, ready ? 200 : 503, { status: ready ? "ready" : "unavailable", subgraphs: checks });
     }
     if (await exploration.handle(req, res, path)) return;
+    // file links (gateway/files.ts): forwarded to the subgraph that opens them and streams the bytes
+    if (path.startsWith(FILES_PATH)) return serveFile(req, res, path);
     if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     if (handleCors(config.corsOrigins, req, res, config.corsAllowedHeaders)) return;
     // forwarded as the directory reads it, one spelling per token (platform/credentials.ts)
     const authorization = canonicalAuthorization(typeof req.headers.authorization === "string" ? req.headers.authorization : undefined);
-    await serveGraphQL(apollo, req, res, async () => ({ authorization, operationId: randomUUID(), subgraphFetches: 0, deadline: performance.now() + config.deadlineMs, requestId: responseRequestId(res) }), checkLimits, { admit, meter, requestErrors4xx: true });
+    await serveGraphQL(apollo, req, res, async () => ({ authorization, filesBase: config.publicUrl ?? requestOrigin(req, http.origin), operationId: randomUUID(), subgraphFetches: 0, deadline: performance.now() + config.deadlineMs, requestId: responseRequestId(res) }), checkLimits, { admit, meter, requestErrors4xx: true });
   }
 
   let http: HttpListener;
@@ -160,6 +169,16 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
       await shared.close();
     },
   };
+}
+
+/**
+ * The origin a request reached the gateway at, for the file links of its answer when
+ * GATEWAY_PUBLIC_URL is unset: its `Host` (a host name or address and a port, nothing else), else
+ * the listener's own origin. A made-up `Host` only changes the links of its own answer.
+ */
+function requestOrigin(req: IncomingMessage, own: string): string {
+  const host = req.headers.host;
+  return typeof host === "string" && /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? `http://${host}` : own;
 }
 
 /** The gateway proper: the supergraph, a data source per subgraph, and gateway/apollo/'s patches where they apply (apollo/seams.ts). */

@@ -1,5 +1,5 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
-import { DEADLINE_HEADER, OPERATION_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
+import { DEADLINE_HEADER, FILES_BASE_HEADER, OPERATION_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
 import { injectTraceContext } from "../platform/request-scope.js";
 import type { SpeculationContext } from "./apollo/speculate.js";
 import type { SubgraphAnswer, SubgraphFetch } from "./subgraph-fetch.js";
@@ -15,6 +15,8 @@ export interface GatewayContext extends SpeculationContext {
   requestId?: string;
   /** when the operation's time is up (`performance.now()` time) */
   deadline: number;
+  /** the public origin file links name (GATEWAY_PUBLIC_URL, else the gateway's own), sent in FILES_BASE_HEADER */
+  filesBase?: string;
 }
 
 /** A subgraph's answer read whole, as a WHATWG `Response` of the library's fetcher interface. */
@@ -63,6 +65,7 @@ export class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> 
       if (context.authorization) request.http?.headers.set("authorization", context.authorization);
       if (!/^\s*mutation\b/.test(request.query ?? "")) request.http?.headers.set(OPERATION_HEADER, context.operationId);
       request.http?.headers.set(DEADLINE_HEADER, String(Math.max(0, Math.floor(context.deadline - performance.now()))));
+      if (context.filesBase) request.http?.headers.set(FILES_BASE_HEADER, context.filesBase);
     }
     // the operation's request id and trace context (the active span is @apollo/gateway's `gateway.fetch`)
     const requestId = context && "requestId" in context ? context.requestId : undefined;

@@ -29,3 +29,10 @@ export const LOAD_HEADER = "x-subgraph-load";
  * not seen (docs/security.md#unverified-tokens). It answers only the gateway (SUBGRAPH_SECRET).
  */
 export const CALLER_PATH = "/caller";
+
+/**
+ * The public origin file links name (platform/file-links.ts): the gateway sends its own
+ * (GATEWAY_PUBLIC_URL, else the origin it listens on) so that a link a subgraph mints points at
+ * the gateway's `/files/` route, never at the subgraph or the upstream.
+ */
+export const FILES_BASE_HEADER = "x-files-base";

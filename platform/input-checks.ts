@@ -39,7 +39,8 @@ import { MAX_FIRST, MAX_FILTER_VALUES, badUserInput, isIsoDate } from "./user-in
  * - a range, an input object whose fields are exactly `from` and `to` of one such scalar, does not
  *   end before it starts;
  * - every list carries at most 100 entries (the REST filters' limit);
- * - `first` is 0..100 and `after` passes the `after` check (a subgraph: a cursor it signed);
+ * - `first` is 0..100 and `after` passes the `after` check (a subgraph: a cursor it signed; the
+ *   gateway: a value shaped as a cursor);
  * - a field may add rules of its own (`FieldChecks`: the generic rules of field-rules.ts, which a
  *   subgraph declares and the gateway reads from `schema/field-checks.json`, and a subgraph's own
  *   checks), which its resolver applies too.
@@ -75,7 +76,7 @@ export type FieldChecks = Record<string, (args: Record<string, any>) => void>;
 
 export interface InputCheckOptions {
   ids: IdRule;
-  /** throws when `after` is not a cursor of this service (a subgraph's signature check); without it (a gateway) `after` is left to the subgraph */
+  /** throws when `after` is not a cursor of this service (a subgraph's signature check; the gateway's check of its shape, `checkCursorShape`) */
   after?: (cursor: string) => void;
   fields?: FieldChecks;
   /** GRAPH_PREFIX: the schema's own names carry it (`DirType.field`, `Query.dirItems`); `fields` names them without it */

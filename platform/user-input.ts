@@ -36,3 +36,36 @@ function daysIn(year: number, month: number): number {
 export function badUserInput(message: string, field?: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: ErrorCode.BAD_USER_INPUT, ...(field ? { field } : {}), http: { status: 200 } } });
 }
+
+/** the longest cursor accepted: far above any the subgraphs sign */
+export const MAX_CURSOR_LENGTH = 2048;
+
+/** `<payload>.<signature>`, both base64url: what every cursor the subgraphs sign looks like */
+const CURSOR_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** The refusal of an `after` (or other cursor argument) that is not a cursor of the connection. */
+export function notACursor(argument = "after"): GraphQLError {
+  return badUserInput(`${argument} is not a cursor of this connection: pass a pageInfo.endCursor as it was received`, argument);
+}
+
+/**
+ * The payload of a value shaped as a cursor (`<payload>.<signature>`, base64url, at most
+ * MAX_CURSOR_LENGTH characters, the payload a JSON object), or null. Anyone can check the shape,
+ * without the key that signs cursors: the gateway refuses a malformed cursor before execution
+ * with it, and a subgraph checks it before the signature (docs/graph.md#argument-refusals).
+ */
+export function cursorPayloadOf(raw: string): Record<string, unknown> | null {
+  if (raw.length > MAX_CURSOR_LENGTH || !CURSOR_SHAPE.test(raw)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(raw.slice(0, raw.indexOf(".")), "base64url").toString("utf8"));
+  } catch {
+    return null;
+  }
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+/** Throws `notACursor` unless `raw` is shaped as a cursor (`cursorPayloadOf`). */
+export function checkCursorShape(raw: string, argument = "after"): void {
+  if (cursorPayloadOf(raw) === null) throw notACursor(argument);
+}

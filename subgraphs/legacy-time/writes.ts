@@ -42,8 +42,8 @@ export function serialisedWrite<T>(ctx: SubgraphContext, path: string, id: strin
 /**
  * The write step every legacy mutation shares, once its input is checked and its target read:
  * the PUT; the entity as written primed in its loader, so that a later read of the same
- * operation shows it (a later write reads it again, holding it: `serialisedWrite`); a 404 is NOT_FOUND; a refusal (a 400) is
- * data, which `refused` builds from the legacy message; any other failure forgets the entity
+ * operation shows it (a later write reads it again, holding it: `serialisedWrite`); a 404 is NOT_FOUND (data:
+ * `audited` makes it a NotFoundError); a refusal (a 400) is data, which `refused` builds from the legacy message; any other failure forgets the entity
  * (it may have changed: a later write reads it again) and is thrown. `changed` runs whenever the
  * entity may have changed (the lists that hold it are read again).
  */
@@ -75,8 +75,9 @@ export async function writeLegacy<T, R>(options: {
 
 /*
  * Refusals (docs/graph.md#mutations: a validation failure is data, not an exception). Only failures the caller can fix
- * by changing the input become data; a missing target is a NOT_FOUND GraphQL error and any other
- * upstream failure keeps its code (docs/graph.md#error-codes).
+ * by changing the input are built here; a missing target is thrown as NOT_FOUND, which `audited`
+ * returns as a NotFoundError (as FORBIDDEN and CONFLICT), and any other upstream failure keeps its
+ * code (docs/graph.md#error-codes).
  */
 
 export function notFound(what: string, id: string): GraphQLError {

@@ -10,6 +10,7 @@ import { EmployeePersonalRecordResolver } from "./employee-personal-record/emplo
 import { employeePersonalRecordReference } from "./employee-personal-record/employee-personal-record.reference.js";
 import { EmployeeResolver } from "./employee/employee.resolver.js";
 import { PortraitResolver } from "./employee/portrait.js";
+import { FileReferenceResolver } from "./employee/file-reference.js";
 import { employeeReference } from "./employee/employee.reference.js";
 import { EmploymentTemplateResolver } from "./employment-template/employment-template.resolver.js";
 import { employmentTemplateReference } from "./employment-template/employment-template.reference.js";
@@ -48,6 +49,7 @@ export const subgraph: SubgraphModule = {
       resolvers: [
         EmployeeResolver,
         PortraitResolver,
+        FileReferenceResolver,
         EmploymentResolver,
         JobPositionResolver,
         EmployeeAttributeResolver,

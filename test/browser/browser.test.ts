@@ -68,6 +68,8 @@ beforeAll(async () => {
         operations: operations.map((o) => ({ name: o.name, kind: o.kind, source: o.source, variables: TOUR_VARIABLES[o.name] })),
       });
       res.writeHead(200, { "content-type": "application/json" }).end(body);
+    } else if (req.url === "/blank") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<!doctype html><title>blank</title>");
     } else if (req.url === "/") {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE);
     } else {
@@ -139,6 +141,38 @@ describe("a browser frontend on another origin", () => {
     for (const result of results) {
       expect(result.status).toBe(0);
       expect(result.error).toMatch(/Failed to fetch/);
+    }
+  });
+});
+
+describe("a portrait's file link in a page", () => {
+  it("shows as an <img src> from another origin, without credentials; an altered link shows nothing", async () => {
+    const res = await stack.query<{ employee: { portrait: { downloadUrl: string } } }>(`{ employee(id: "7") { portrait { downloadUrl } } }`);
+    const link = res.data!.employee.portrait.downloadUrl;
+    expect(link.startsWith(`${stack.gateway.url}files/`)).toBe(true);
+    const at = link.indexOf("/files/") + 27;
+    const altered = `${link.slice(0, at)}${link[at] === "A" ? "B" : "A"}${link.slice(at + 1)}`;
+    const { context, aborted } = await offlineContext();
+    try {
+      const page = await context.newPage();
+      // a page of the frontend's origin, not the gateway's: an <img> sends no Authorization header
+      await page.goto(`${frontendOrigin}/blank`);
+      const show = (src: string) =>
+        page.evaluate(async (source) => {
+          const img = new Image();
+          img.src = source;
+          try {
+            await img.decode();
+            return `${img.naturalWidth}x${img.naturalHeight}`;
+          } catch {
+            return "not shown";
+          }
+        }, src);
+      expect(await show(link)).toBe("16x16");
+      expect(await show(altered)).toBe("not shown");
+      expect(aborted).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 });

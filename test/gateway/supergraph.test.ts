@@ -17,7 +17,7 @@ describe("committed supergraph", () => {
     expect(await readFile(API_SCHEMA_FILE, "utf8")).toBe(apiSdl);
     expect(await readFile(POSSIBLE_TYPES_FILE, "utf8")).toBe(possibleTypes);
     expect(apiSdl).not.toMatch(/join__|link__|@tag|@link/);
-    expect(JSON.parse(possibleTypes).possibleTypes.MutationError).toEqual(["InvalidInputError", "TimeEntryValidationError"]);
+    expect(JSON.parse(possibleTypes).possibleTypes.MutationError).toEqual(["ConflictError", "ForbiddenError", "InvalidInputError", "NotFoundError", "TimeEntryValidationError"]);
   });
 
   it("the subgraphs compose without hints", async () => {

@@ -67,8 +67,8 @@ describe("hostile corpus: mutations (service mode)", () => {
       status: 400,
       code: "OPERATION_LIMIT_EXCEEDED",
     },
-    { name: "a time-entry id that is not a legacy id", send: gateway(entryWrite(`{ comment: "x" }`, "abc")), status: 200, code: "NOT_FOUND" },
-    { name: "a negative time-entry id", send: gateway(entryWrite(`{ comment: "x" }`, "-5")), status: 200, code: "NOT_FOUND" },
+    { name: "a time-entry id that is not a legacy id", send: gateway(entryWrite(`{ comment: "x" }`, "abc")), status: 200, check: refusedAsData("NotFoundError", "id") },
+    { name: "a negative time-entry id", send: gateway(entryWrite(`{ comment: "x" }`, "-5")), status: 200, check: refusedAsData("NotFoundError", "id") },
     {
       name: "a duration that is not one",
       send: gateway(entryWrite(`{ duration: "three hours" }`)),
@@ -96,9 +96,9 @@ describe("hostile corpus: mutations (service mode)", () => {
     },
     {
       name: "an axis-section id that is not one",
-      send: gateway(`mutation { updateAxisSection(id: "1e3", input: { description: "x" }) { __typename } }`),
+      send: gateway(`mutation { updateAxisSection(id: "1e3", input: { description: "x" }) { __typename ... on MutationError { fields } } }`),
       status: 200,
-      code: "NOT_FOUND",
+      check: refusedAsData("NotFoundError", "id"),
     },
     {
       name: "a legacy-user manager id that is not an id",
@@ -108,15 +108,15 @@ describe("hostile corpus: mutations (service mode)", () => {
     },
     {
       name: "a legacy user of an id that is not one",
-      send: gateway(`mutation { updateLegacyUser(id: "12; DROP", input: { quote: "x" }) { __typename } }`),
+      send: gateway(`mutation { updateLegacyUser(id: "12; DROP", input: { quote: "x" }) { __typename ... on MutationError { fields } } }`),
       status: 200,
-      code: "NOT_FOUND",
+      check: refusedAsData("NotFoundError", "id"),
     },
     {
       name: "an empty webhook endpoint id",
-      send: gateway(`mutation { triggerWebhookTestDelivery(webhookEndpointId: "") { __typename } }`),
+      send: gateway(`mutation { triggerWebhookTestDelivery(webhookEndpointId: "") { __typename ... on MutationError { fields } } }`),
       status: 200,
-      code: "BAD_USER_INPUT",
+      check: refusedAsData("InvalidInputError", "webhookEndpointId"),
     },
   ]);
 });
@@ -141,15 +141,20 @@ describe("hostile corpus: mutations (forward mode, legacy writes not allowed)", 
       },
       ...[
         ["a time-entry write", entryWrite(`{ comment: "forward" }`)],
-        ["a legacy-user write", `mutation { updateLegacyUser(id: "12", input: { quote: "forward" }) { __typename } }`],
-        ["an axis-section write", `mutation { updateAxisSection(id: "2", input: { description: "forward" }) { __typename } }`],
+        ["a legacy-user write", `mutation { updateLegacyUser(id: "12", input: { quote: "forward" }) { __typename ... on MutationError { message fields } } }`],
+        ["an axis-section write", `mutation { updateAxisSection(id: "2", input: { description: "forward" }) { __typename ... on MutationError { message fields } } }`],
         ["a write with a bad input", entryWrite(`{ duration: "nonsense" }`)],
       ].map(([name, query]) => ({
         name: `${name} of a caller who sees everyone`,
         send: (stack: GatewayStack) => post(stack.gateway.url, { query }, { authorization: `Bearer ${token}` }),
         status: 200,
-        code: "FORBIDDEN",
-        check: (a: SentRequest) => expect(a.body.errors[0].message).toMatch(/DIRECTORY_FORWARD_LEGACY_WRITES/),
+        // a refusal of the write, as data (docs/graph.md#mutations)
+        check: (a: SentRequest) => {
+          const result = Object.values(a.body.data)[0] as { __typename: string; message: string };
+          expect(a.body.errors).toBeUndefined();
+          expect(result.__typename).toBe("ForbiddenError");
+          expect(result.message).toMatch(/DIRECTORY_FORWARD_LEGACY_WRITES/);
+        },
       })),
       { name: "a write without credentials", send: gateway(entryWrite(`{ comment: "anonymous" }`)), status: 401, code: "UNAUTHENTICATED" },
     ],

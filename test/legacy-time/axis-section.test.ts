@@ -150,7 +150,7 @@ const UPDATE = `mutation($id: ID!, $input: AxisSectionInput!) {
   updateAxisSection(id: $id, input: $input) {
     __typename
     ... on AxisSection { id code description name nameTranslations { language text } active parent { id } }
-    ... on InvalidInputError { message fields }
+    ... on MutationError { message fields }
   }
 }`;
 
@@ -197,9 +197,9 @@ describe("updateAxisSection", () => {
     expect(stack.stats().total).toBe(0);
   });
 
-  it("answers NOT_FOUND for a section that does not exist", async () => {
+  it("answers a NotFoundError, as data, for a section that does not exist", async () => {
     const res = await stack.gql(url, UPDATE, { id: "999999", input: { active: false } });
-    expect(res.data.updateAxisSection).toBeNull();
-    expect(res.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    expect(res.errors).toBeUndefined();
+    expect(res.data.updateAxisSection).toEqual({ __typename: "NotFoundError", message: "Axis section 999999 does not exist.", fields: ["id"] });
   });
 });

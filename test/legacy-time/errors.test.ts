@@ -25,7 +25,7 @@ describe("legacy-time upstream failures", () => {
       { id: "3", legacyUser: null },
     ]);
     expect(res.errors?.map((e) => e.extensions?.code)).toEqual(["UPSTREAM_UNAVAILABLE", "UPSTREAM_UNAVAILABLE"]);
-    expect(res.errors?.[0]?.extensions?.upstream).toEqual({ method: "GET", path: "/api/v3/users", status: 500 });
+    expect(res.errors?.[0]?.extensions?.upstream).toEqual({ method: "GET", path: "/users", status: 500 });
   });
 
   it("a failing time-entry list nulls timeEntries alone, not the employee", async () => {
@@ -35,7 +35,7 @@ describe("legacy-time upstream failures", () => {
       ...OPEN_WEEK,
     });
     expect(res.data._entities).toEqual([{ id: "2", timeEntries: null }]);
-    expect(res.errors?.[0]?.extensions).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", upstream: { path: "/api/v3/timeentries" } });
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", upstream: { path: "/timeentries" } });
   });
 
   it("a failing read before an update is an error, not a refusal, and writes nothing", async () => {
@@ -54,6 +54,6 @@ describe("legacy-time upstream failures", () => {
     failEverything(401);
     const res = await stack.gql(url, `{ axisSection(id: "1") { id } }`);
     expect(res.data.axisSection).toBeNull();
-    expect(res.errors?.[0]?.extensions).toMatchObject({ code: "UNAUTHENTICATED", upstream: { path: "/api/v3/axisSections", status: 401 } });
+    expect(res.errors?.[0]?.extensions).toMatchObject({ code: "UNAUTHENTICATED", upstream: { path: "/axisSections", status: 401 } });
   });
 });

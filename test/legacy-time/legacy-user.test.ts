@@ -15,7 +15,7 @@ const UPDATE = `mutation($id: ID!, $input: LegacyUserInput!) {
   updateLegacyUser(id: $id, input: $input) {
     __typename
     ... on Employee { id legacyUser { login calendar { id } jobTitle manager { id } extendedData { key value } frenchMotorcycleTaxHorsePower workCycles { workCycleId startsAt endsAt } habilitedRoles { id } } }
-    ... on InvalidInputError { message fields }
+    ... on MutationError { message fields }
   }
 }`;
 
@@ -159,10 +159,10 @@ describe("updateLegacyUser", () => {
     expect(res.data.updateLegacyUser).toMatchObject({ __typename: "InvalidInputError", fields: [] });
   });
 
-  it("answers NOT_FOUND for an employee without legacy user", async () => {
+  it("answers a NotFoundError, as data, for an employee without legacy user", async () => {
     const res = await update("999999", { login: "ghost" });
-    expect(res.data.updateLegacyUser).toBeNull();
-    expect(res.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    expect(res.errors).toBeUndefined();
+    expect(res.data.updateLegacyUser).toMatchObject({ __typename: "NotFoundError", fields: ["id"] });
   });
 
   it("is visible to a later request", async () => {

@@ -14,9 +14,12 @@ import { OPEN_WEEK, legacyGet, range } from "./helpers.js";
  */
 
 const TIME_ENTRY = `mutation($id: ID!, $comment: String) { updateTimeEntry(id: $id, input: { comment: $comment }) { __typename ... on MutationError { message } } }`;
-const LEGACY_USER = `mutation($id: ID!) { updateLegacyUser(id: $id, input: { quote: "secret quote", personalEmail: "someone@example.com" }) { __typename } }`;
-const AXIS_SECTION = `mutation { updateAxisSection(id: "4", input: { description: "audited description" }) { __typename } }`;
-const WEBHOOK = `mutation { triggerWebhookTestDelivery(webhookEndpointId: "1") { __typename } }`;
+const LEGACY_USER = `mutation($id: ID!) { updateLegacyUser(id: $id, input: { quote: "secret quote", personalEmail: "someone@example.com" }) { __typename ... on MutationError { message } } }`;
+const AXIS_SECTION = `mutation { updateAxisSection(id: "4", input: { description: "audited description" }) { __typename ... on MutationError { message } } }`;
+const WEBHOOK = `mutation { triggerWebhookTestDelivery(webhookEndpointId: "1") { __typename ... on MutationError { message } } }`;
+
+/** the typename and message of a mutation's answer, which a refusal carries as data (docs/graph.md#mutations) */
+const result = (res: { data?: any }) => Object.values(res.data ?? {})[0] as { __typename: string; message?: string } | null;
 
 interface Setup {
   stack: Stack;
@@ -81,9 +84,9 @@ describe("forward mode, DIRECTORY_FORWARD_LEGACY_WRITES unset (none)", () => {
     ] as const) {
       s.stack.resetStats();
       const res = await s.stack.gql(s.url, query, variables, s.full);
-      expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
-      expect(res.errors?.[0]?.message).toMatch(/DIRECTORY_FORWARD_LEGACY_WRITES=readers/);
-      expect(Object.values(res.data)[0]).toBeNull();
+      expect(res.errors).toBeUndefined();
+      expect(result(res)?.__typename).toBe("ForbiddenError");
+      expect(result(res)?.message).toMatch(/DIRECTORY_FORWARD_LEGACY_WRITES=readers/);
       expect(s.stack.stats().total).toBe(0);
     }
     expect((await openEntry(s.stack, s.visible[0]!)).comment).toEqual(entry.comment);
@@ -94,16 +97,16 @@ describe("forward mode, DIRECTORY_FORWARD_LEGACY_WRITES unset (none)", () => {
       for (const id of [s.visible[0]!, s.hidden[0]!]) {
         s.stack.resetStats();
         const res = await s.stack.gql(s.url, LEGACY_USER, { id }, headers);
-        expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+        expect(result(res)?.__typename).toBe("ForbiddenError");
         expect(s.stack.stats().total).toBe(0);
       }
     }
   });
 
-  it("refuses before looking at the input: a bad input is still FORBIDDEN with 0 calls", async () => {
+  it("refuses before looking at the input: a bad input is still a ForbiddenError with 0 calls", async () => {
     s.stack.resetStats();
     const res = await s.stack.gql(s.url, `mutation { updateTimeEntry(id: "x", input: { duration: "nonsense" }) { __typename } }`, undefined, s.full);
-    expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(result(res)?.__typename).toBe("ForbiddenError");
     expect(s.stack.stats().total).toBe(0);
   });
 
@@ -112,11 +115,13 @@ describe("forward mode, DIRECTORY_FORWARD_LEGACY_WRITES unset (none)", () => {
     const allowed = await s.stack.gql(s.orgUrl, WEBHOOK, undefined, s.full);
     expect(allowed.data.triggerWebhookTestDelivery.__typename).toBe("WebhookDelivery");
     const refused = await s.stack.gql(s.orgUrl, WEBHOOK, undefined, s.limited);
-    expect(refused.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(refused.errors).toBeUndefined();
+    expect(result(refused)).toMatchObject({ __typename: "ForbiddenError", message: expect.any(String) });
+    expect(result(refused)?.message).not.toMatch(/service-api|POST|\/webhook-deliveries/);
     expect(s.stack.stats().byRoute).toEqual({ "POST /service-api/webhook-deliveries": 2 });
   });
 
-  it("logs a refused write with outcome error and code FORBIDDEN", async () => {
+  it("logs a refused write with outcome refused and its type, ForbiddenError", async () => {
     s.lines.length = 0;
     await s.stack.gql(s.url, AXIS_SECTION, undefined, s.full);
     expect(audits(s)).toEqual([
@@ -126,8 +131,8 @@ describe("forward mode, DIRECTORY_FORWARD_LEGACY_WRITES unset (none)", () => {
         operation: "updateAxisSection",
         target: { type: "AxisSection", id: "4" },
         fields: ["description"],
-        outcome: "error",
-        code: "FORBIDDEN",
+        outcome: "refused",
+        code: "ForbiddenError",
       }),
     ]);
   });
@@ -157,8 +162,8 @@ describe("forward mode, DIRECTORY_FORWARD_LEGACY_WRITES=readers", () => {
     // what the refusal costs: the read that names the entry's owner and the caller's view of that owner
     expect(s.stack.stats().byRoute).toEqual({ "GET /api/v3/timeentries/{id}": 1, "GET /service-api/employees": 1 });
     const user = await s.stack.gql(s.url, LEGACY_USER, { id: s.hidden[0] }, s.limited);
-    expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
-    expect(user.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(result(res)?.__typename).toBe("ForbiddenError");
+    expect(result(user)?.__typename).toBe("ForbiddenError");
     const routes = Object.keys(s.stack.stats().byRoute);
     expect(routes.filter((r) => r.startsWith("PUT"))).toEqual([]);
     expect((await openEntry(s.stack, s.hidden[0]!)).comment).toEqual(entry.comment);
@@ -188,7 +193,7 @@ describe("forward mode, DIRECTORY_FORWARD_LEGACY_WRITES=readers", () => {
     const lines = audits(s);
     expect(lines.map((l) => [l.operation, l.target, l.outcome, l.code])).toEqual([
       ["updateLegacyUser", { type: "LegacyUser", id: s.visible[0] }, "applied", undefined],
-      ["updateLegacyUser", { type: "LegacyUser", id: s.hidden[0] }, "error", "FORBIDDEN"],
+      ["updateLegacyUser", { type: "LegacyUser", id: s.hidden[0] }, "refused", "ForbiddenError"],
       ["updateLegacyUser", { type: "LegacyUser", id: s.hidden[0] }, "applied", undefined],
       ["triggerWebhookTestDelivery", { type: "WebhookEndpoint", id: "1" }, "applied", undefined],
       ["updateLegacyUser", { type: "LegacyUser", id: s.visible[0] }, "refused", "InvalidInputError"],

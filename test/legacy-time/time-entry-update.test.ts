@@ -61,7 +61,7 @@ const UPDATE = `mutation($id: ID!, $input: TimeEntryInput!) {
     __typename
     ... on TimeEntry { ${ENTRY} durationMinutes }
     ... on TimeEntryValidationError { rule violatedRule message fields }
-    ... on InvalidInputError { message fields }
+    ... on MutationError { message fields }
   }
 }`;
 
@@ -222,17 +222,17 @@ describe("updateTimeEntry refusals and missing entries", () => {
     expect(res.data.updateTimeEntry).toMatchObject({ __typename: "InvalidInputError", fields: [] });
   });
 
-  it("answers NOT_FOUND for an entry that does not exist", async () => {
+  it("answers a NotFoundError, as data, for an entry that does not exist", async () => {
     const res = await update("999999999", { duration: "01:00:00" });
-    expect(res.data.updateTimeEntry).toBeNull();
-    expect(res.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
-    expect(res.errors?.[0]?.path).toEqual(["updateTimeEntry"]);
+    expect(res.errors).toBeUndefined();
+    expect(res.data.updateTimeEntry).toEqual({ __typename: "NotFoundError", message: "Time entry 999999999 does not exist.", fields: ["id"] });
   });
 
-  it("answers NOT_FOUND for an id that cannot be a legacy id, without asking the upstream", async () => {
+  it("answers a NotFoundError for an id that cannot be a legacy id, without asking the upstream", async () => {
     stack.resetStats();
     const res = await update("not-a-number", { duration: "01:00:00" });
-    expect(res.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    expect(res.errors).toBeUndefined();
+    expect(res.data.updateTimeEntry).toMatchObject({ __typename: "NotFoundError", fields: ["id"] });
     expect(stack.stats().total).toBe(0);
   });
 });

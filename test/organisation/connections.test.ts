@@ -201,6 +201,6 @@ describe("bad arguments", () => {
     const forged = encodeCursor({ p: "forged-page", s: 0 }, { signer: stack.upstream.cursors, scope: cursorScope("/legal-entities", {}) });
     const response = await send(stack, `query($a: String) { legalEntities(first: 2, after: $a) { nodes { id } } }`, { a: forged });
     expect(response.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
-    expect(response.errors?.[0]?.extensions?.upstream).toMatchObject({ method: "GET", path: "/service-api/legal-entities", status: 400 });
+    expect(response.errors?.[0]?.extensions?.upstream).toMatchObject({ method: "GET", path: "/legal-entities", status: 400 });
   });
 });

@@ -22,7 +22,7 @@ describe("an unavailable upstream", () => {
     expect(response.errors).toHaveLength(1);
     expect(response.errors![0]!.extensions).toMatchObject({
       code: "UPSTREAM_UNAVAILABLE",
-      upstream: { method: "GET", path: "/service-api/departments/3", status: 503 },
+      upstream: { method: "GET", path: "/departments/3", status: 503 },
     });
   });
 
@@ -30,7 +30,7 @@ describe("an unavailable upstream", () => {
     unavailable();
     const response = await stack.gql(stack.subgraphs.organisation!.url, `{ legalEntities { nodes { id } } }`);
     expect(response.data).toEqual({ legalEntities: null });
-    expect(response.errors![0]!.extensions).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", upstream: { path: "/service-api/legal-entities" } });
+    expect(response.errors![0]!.extensions).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", upstream: { path: "/legal-entities" } });
   });
 
   it("references answered 503 are null, each with UPSTREAM_UNAVAILABLE", async () => {
@@ -45,7 +45,7 @@ describe("an unavailable upstream", () => {
     const response = await stack.gql(stack.subgraphs.organisation!.url, ENTITIES_QUERY, { r: representations("Department", ["2", "3", "4"]) });
     expect(response.data).toEqual({ _entities: [null, null, null] });
     expect(response.errors!.map((e) => e.extensions?.code)).toEqual(["UPSTREAM_UNAVAILABLE", "UPSTREAM_UNAVAILABLE", "UPSTREAM_UNAVAILABLE"]);
-    expect(response.errors![0]!.extensions?.upstream).toMatchObject({ method: "GET", path: "/service-api/departments" });
+    expect(response.errors![0]!.extensions?.upstream).toMatchObject({ method: "GET", path: "/departments" });
   });
 
   it("a 429 is RATE_LIMITED with retryAfter, on the field whose call it refused", async () => {

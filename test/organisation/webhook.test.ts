@@ -91,13 +91,11 @@ describe("triggerWebhookTestDelivery", () => {
     expect(data.triggerWebhookTestDelivery).toMatchObject({ status: "UNDELIVERED", attemptsCount: 1 });
   });
 
-  it("an unknown endpoint is NOT_FOUND", async () => {
+  it("an unknown endpoint is a NotFoundError naming the argument, as data", async () => {
     const response = await send(stack, MUTATION, { id: "404" });
-    expect(response.data).toEqual({ triggerWebhookTestDelivery: null });
-    expect(response.errors?.[0]?.extensions).toMatchObject({
-      code: "NOT_FOUND",
-      upstream: { method: "POST", path: "/service-api/webhook-deliveries", status: 404 },
-    });
+    expect(response.errors).toBeUndefined();
+    expect(response.data.triggerWebhookTestDelivery).toMatchObject({ __typename: "NotFoundError", fields: ["webhookEndpointId"], message: expect.any(String) });
+    expect(response.data.triggerWebhookTestDelivery.message).not.toMatch(/service-api|POST/);
   });
 
   it("an inactive endpoint is an InvalidInputError naming the argument, as data", async () => {
@@ -107,10 +105,11 @@ describe("triggerWebhookTestDelivery", () => {
     expect(response.data.triggerWebhookTestDelivery.message).toMatch(/inactive/);
   });
 
-  it("an empty endpoint id is a BAD_USER_INPUT made before any delivery", async () => {
+  it("an empty endpoint id is an InvalidInputError, as data, made before any delivery", async () => {
     received.length = 0;
     const response = await send(stack, MUTATION, { id: "" });
-    expect(response.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(response.errors).toBeUndefined();
+    expect(response.data.triggerWebhookTestDelivery).toMatchObject({ __typename: "InvalidInputError", fields: ["webhookEndpointId"] });
     expect(received).toHaveLength(0);
   });
 });

@@ -84,7 +84,8 @@ describe("employees", () => {
     expect(e.status).toMatch(/^(ACTIVE|UPCOMING|DEACTIVATED)$/);
     expect(e.birthDay.day).toBeGreaterThanOrEqual(1);
     expect(e.birthDay.month).toBeLessThanOrEqual(12);
-    expect(e.portrait.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/service-api\/portraits\//);
+    // a file link of the facade, never the directory's address (docs/security.md#file-links)
+    expect(e.portrait.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\/[A-Za-z0-9_-]+$/);
     expect(e.employeeNumber).toEqual(expect.any(String));
     expect(Date.parse(e.createdAt)).not.toBeNaN();
     const model = stack.directory.company.employees.find((x) => x.id === "1")!;

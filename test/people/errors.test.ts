@@ -35,7 +35,7 @@ describe("upstream failures", () => {
     expect(response.errors![0]!.path).toEqual(["employee"]);
     expect(response.errors![0]!.extensions).toMatchObject({
       code: "UPSTREAM_UNAVAILABLE",
-      upstream: { method: "GET", path: "/service-api/employees", status: 503 },
+      upstream: { method: "GET", path: "/employees", status: 503 },
     });
   });
 
@@ -44,7 +44,7 @@ describe("upstream failures", () => {
     const response = await send(stack, `{ employee(id: "3") { id } }`);
     expect(response.data).toEqual({ employee: null });
     expect(response.errors).toHaveLength(1);
-    expect(response.errors![0]!.extensions).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", upstream: { method: "GET", path: "/service-api/employees" } });
+    expect(response.errors![0]!.extensions).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", upstream: { method: "GET", path: "/employees" } });
   });
 
   it("an upstream 429 is RATE_LIMITED with retryAfter, on the field whose call it refused", async () => {
@@ -57,7 +57,7 @@ describe("upstream failures", () => {
     expect(response.errors![0]!.extensions).toMatchObject({
       code: "RATE_LIMITED",
       retryAfter: 1,
-      upstream: { path: "/service-api/employee-personal-records", status: 429 },
+      upstream: { path: "/employee-personal-records", status: 429 },
     });
   });
 
@@ -67,7 +67,7 @@ describe("upstream failures", () => {
     const response = await send(stack, `query($after: String) { employments(first: 2, after: $after) { nodes { id } } }`, { after: forged });
     expect(response.errors?.[0]?.extensions).toMatchObject({
       code: "BAD_USER_INPUT",
-      upstream: { method: "GET", path: "/service-api/employments", status: 400 },
+      upstream: { method: "GET", path: "/employments", status: 400 },
     });
   });
 
@@ -139,7 +139,7 @@ describe("forward mode", () => {
     expect(response.data).toEqual({ employee: { id, personalRecord: null } });
     expect(response.errors).toHaveLength(1);
     expect(response.errors![0]!.path).toEqual(["employee", "personalRecord"]);
-    expect(response.errors![0]!.extensions).toMatchObject({ code: "FORBIDDEN", upstream: { path: "/service-api/employee-personal-records", status: 403 } });
+    expect(response.errors![0]!.extensions).toMatchObject({ code: "FORBIDDEN", upstream: { path: "/employee-personal-records", status: 403 } });
   });
 
   it("the caller's own visibility applies: a limited client sees fewer employees", async () => {

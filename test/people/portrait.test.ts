@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useStack } from "../helpers/stack.js";
 import { directoryToken, get } from "../directory/current-helpers.js";
-import { PortraitResolver, type PortraitNode } from "../../subgraphs/people/employee/portrait.js";
-import type { SubgraphContext } from "../../subgraphs/shared/graphql/index.js";
 import { counting, query, startRecordingStack, type RecordingStack } from "./helpers.js";
 
 /**
- * `Employee.portrait.downloadUrl`: the file address of the employee's `links.portrait`, with its
- * token, usable without the bearer token; read with the employee when the employee is read by the
- * operation itself, one call per 100 employees otherwise.
+ * `Employee.portrait.downloadUrl`: a file link of the facade (docs/security.md#file-links) sealing
+ * the file address of the employee's `links.portrait`, usable without the bearer token, never that
+ * address or its token; read with the employee when the employee is read by the operation itself,
+ * one call per 100 employees otherwise. Here the subgraph is asked directly: its links name its own
+ * `/files/` route (through the gateway, the gateway's: test/gateway/file-links.test.ts).
  */
 
 const stack = useStack({ subgraphs: ["people"] });
@@ -25,24 +25,27 @@ async function download(url: string): Promise<{ status: number; type: string | n
 }
 
 describe("Employee.portrait", () => {
-  it("gives the address of the REST links.portrait, which serves the PNG without a bearer token, in one call", async () => {
+  it("gives a link of the facade to the REST links.portrait, which serves the PNG without a bearer token, in one call", async () => {
     const { result, calls } = await counting(stack, () => query(stack, `{ employee(id: "7") { portrait { id url downloadUrl } } }`));
     expect(calls.byRoute).toEqual({ "GET /service-api/employees": 1 });
     const portrait = result.employee.portrait;
     const rest = await get(stack.directory.url, await directoryToken(stack.directory.url), "/service-api/employees/7?include=links");
     expect(portrait.id).toBe(rest.body.portrait.id);
-    expect(portrait.url).toBe(rest.body.portrait.url);
-    expect(portrait.downloadUrl).toBe(rest.body.links.portrait.href);
-    expect(new URL(portrait.downloadUrl).searchParams.get("token")).toBeTruthy();
+    const subgraph = new URL(stack.subgraphs.people!.url).origin;
+    for (const link of [portrait.downloadUrl, portrait.url]) {
+      expect(link.startsWith(`${subgraph}/files/`)).toBe(true);
+      expect(link).not.toContain(new URL(stack.directory.url).host);
+      expect(link).not.toMatch(/token=|service-api/);
+    }
 
+    stack.resetStats();
     const image = await download(portrait.downloadUrl);
     expect(image.status).toBe(200);
     expect(image.type).toBe("image/png");
     expect([...image.bytes.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
-    // the token is what opens it: without it, or with another one, nothing is served
-    const bare = new URL(portrait.downloadUrl);
-    bare.searchParams.delete("token");
-    expect((await download(bare.toString())).status).toBe(404);
+    // the image as the directory serves it at its own address, byte for byte, in one call
+    expect(image.bytes.equals((await download(new URL(rest.body.links.portrait.href, stack.directory.url).href)).bytes)).toBe(true);
+    expect(stack.stats().byRoute).toEqual({ "GET /service-api/files/{id}": 2 });
   });
 
   it("costs no call of its own over a page of employees, at first: 10 as at first: 100, totalCount too", async () => {
@@ -51,7 +54,7 @@ describe("Employee.portrait", () => {
       expect(calls.byRoute, `first: ${first}`).toEqual({ "GET /service-api/employees": 1 });
       expect(result.employees.totalCount).toBe(stack.directory.company.employees.length);
       expect(result.employees.nodes).toHaveLength(first);
-      expect(result.employees.nodes.every((e: any) => e.portrait.downloadUrl.includes("token="))).toBe(true);
+      expect(result.employees.nodes.every((e: any) => e.portrait.downloadUrl.includes("/files/"))).toBe(true);
     }
   });
 
@@ -72,7 +75,7 @@ describe("Employee.portrait", () => {
       const { result, calls } = await counting(stack, () => query(stack, source(first), { r: [{ __typename: "Department", id: department }] }));
       const nodes = result._entities[0].employees.nodes;
       expect(nodes.length).toBeGreaterThan(1);
-      expect(nodes.every((e: any) => e.portrait.downloadUrl.includes("token="))).toBe(true);
+      expect(nodes.every((e: any) => e.portrait.downloadUrl.includes("/files/"))).toBe(true);
       // the members' page, and the same employees again with their links
       expect(calls.byRoute["GET /service-api/employees"], `first: ${first}`).toBe(2);
     }
@@ -86,19 +89,7 @@ describe("Employee.portrait", () => {
       }),
     );
     expect(calls.byRoute).toEqual({ "GET /service-api/employees": 2 });
-    expect(result._entities.every((e: any) => e.portrait.downloadUrl.includes("token="))).toBe(true);
-  });
-
-  it("resolves a relative link against the configured upstream base URL", async () => {
-    const node: PortraitNode = {
-      id: "9",
-      url: "https://directory.example/service-api/portraits/9",
-      employee: { id: "9", links: { portrait: { href: "/service-api/files/9?token=abc" } } } as PortraitNode["employee"],
-    };
-    const ctx = { upstreamBaseUrl: "https://directory.example" } as SubgraphContext;
-    expect(await new PortraitResolver().downloadUrl(node, ctx)).toBe("https://directory.example/service-api/files/9?token=abc");
-    const absolute = { ...node, employee: { ...node.employee, links: { ...node.employee.links!, portrait: { href: "https://files.example/9?token=abc" } } } };
-    expect(await new PortraitResolver().downloadUrl(absolute, ctx)).toBe("https://files.example/9?token=abc");
+    expect(result._entities.every((e: any) => e.portrait.downloadUrl.includes("/files/"))).toBe(true);
   });
 });
 
@@ -111,7 +102,7 @@ describe("include=links is asked only when the address is selected", () => {
 
   it("a page without downloadUrl is read without links; with it, with links and totalCount together", async () => {
     recording.clearUrls();
-    await query(recording, `{ employees(first: 5) { nodes { id portrait { id url } } } employee(id: "2") { portrait { id } } }`);
+    await query(recording, `{ employees(first: 5) { nodes { id portrait { id } } } employee(id: "2") { portrait { id } } }`);
     const plain = recording.urls().filter((u) => u.includes("/service-api/employees"));
     expect(plain.length).toBeGreaterThan(0);
     expect(plain.some((u) => u.includes("include="))).toBe(false);

@@ -97,6 +97,10 @@ describe("schema evolution", () => {
         "EmploymentSort.END_DATE_DESC",
         "EmploymentSort.START_DATE_ASC",
         "EmploymentSort.START_DATE_DESC",
+        // the upstream's addresses, now the facade's file links (docs/security.md#file-links)
+        "FileReference.url",
+        "LegacyPicture.href",
+        "Portrait.url",
         "LegacyWorkCycle.endsOn",
         "LegacyWorkCycle.startsOn",
         "WorkContract.trialPeriodEndDate",

@@ -109,9 +109,9 @@ describe("the subgraph server", () => {
     expect(res.errors![0]!.path).toEqual(["employee"]);
     expect(res.errors![0]!.extensions).toEqual({
       code: "UPSTREAM_UNAVAILABLE",
-      upstream: { method: "GET", path: "/service-api/employees/1", status: 503 },
+      upstream: { method: "GET", path: "/employees/1", status: 503 },
     });
-    expect(res.errors![0]!.message).toBe("GET /service-api/employees/1 failed: 503 Service Unavailable");
+    expect(res.errors![0]!.message).toBe("GET /employees/1 failed: 503 Service Unavailable");
   });
 
   it("an upstream 400 keeps the problem details' field errors", async () => {

@@ -29,13 +29,13 @@ describe("upstream errors", () => {
     expect(err.status).toBe(status);
     expect(err.code).toBe(code);
     const gql = toGraphQLError(err);
-    expect(gql.extensions).toMatchObject({ code, upstream: { method: "GET", path: `/api/v3/users/${ids[0]}`, status } });
+    expect(gql.extensions).toMatchObject({ code, upstream: { method: "GET", path: `/users/${ids[0]}`, status } });
   });
 
   it("the message names the call and its status, never the query string, key or token", async () => {
     fx.directory.faults.set({ errorRate: 1, errorStatus: 503 });
     const err = await upstreamError(fx.upstream.session().current.read(`/employees/${ids[0]}`, { search: "secret-looking" }));
-    expect(err.message).toBe(`GET /service-api/employees/${ids[0]} failed: 503 Service Unavailable`);
+    expect(err.message).toBe(`GET /employees/${ids[0]} failed: 503 Service Unavailable`);
     const serialised = JSON.stringify([err.message, toGraphQLError(err).toJSON()]);
     expect(serialised).not.toMatch(/secret-looking|demo-api-key|demo-secret|Bearer/);
   });
@@ -76,7 +76,7 @@ describe("upstream errors", () => {
     expect(err.path).toBe("/service-api/employees");
     expect(errorExtensions(err)).toEqual({
       code: "RATE_LIMITED",
-      upstream: { method: "GET", path: "/service-api/employees", status: 429 },
+      upstream: { method: "GET", path: "/employees", status: 429 },
       retryAfter: 30,
     });
   });
@@ -116,10 +116,10 @@ describe("toGraphQLError", () => {
       fields: { duration: ["must be at most 24h"] },
     });
     const mapped = toGraphQLError(err);
-    expect(mapped.message).toBe("PUT /api/v3/timeentries/4 failed: 400 Bad Request: Rule 3: a time entry lasts at most 24h");
+    expect(mapped.message).toBe("PUT /timeentries/4 failed: 400 Bad Request: Rule 3: a time entry lasts at most 24h");
     expect(mapped.extensions).toEqual({
       code: "BAD_USER_INPUT",
-      upstream: { method: "PUT", path: "/api/v3/timeentries/4", status: 400 },
+      upstream: { method: "PUT", path: "/timeentries/4", status: 400 },
       fields: { duration: ["must be at most 24h"] },
       rule: 3,
     });

@@ -17,6 +17,9 @@ import {
   ref,
   InvalidInputError,
   invalidInput,
+  WRITE_REFUSALS,
+  mutationResultType,
+  type WriteRefusal,
 } from "../../shared/graphql/index.js";
 import { isLegacyId } from "../../shared/upstream/index.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
@@ -31,8 +34,8 @@ export const AxisSectionConnection = connectionType("AxisSection", AxisSection);
 export const UpdateAxisSectionResult = createUnionType({
   name: "UpdateAxisSectionResult",
   description: "The updated axis section, or why nothing was written.",
-  types: () => [AxisSection, InvalidInputError] as const,
-  resolveType: (value) => (value instanceof InvalidInputError ? "InvalidInputError" : "AxisSection"),
+  types: () => [AxisSection, ...WRITE_REFUSALS] as const,
+  resolveType: mutationResultType("AxisSection"),
 });
 
 @ArgsType()
@@ -132,13 +135,14 @@ export class AxisSectionResolver {
   @Mutation(() => UpdateAxisSectionResult, {
     nullable: true,
     description:
-      "Changes the given fields of an axis section: the section is read, merged with the input and written whole. A refusal " +
-      "is returned as data and nothing is written; a section that does not exist is a NOT_FOUND error.",
+      "Changes the given fields of an axis section: the section is read, merged with the input and written whole. Every refusal " +
+      "is returned as data and nothing is written: the input (InvalidInputError), a section that does not exist " +
+      "(NotFoundError), a caller who may not write it (ForbiddenError), another write of the same section in progress (ConflictError).",
   })
   async updateAxisSection(
     @Args(() => UpdateAxisSectionArgs) { id, input }: UpdateAxisSectionArgs,
     @Ctx() ctx: SubgraphContext,
-  ): Promise<RestAxisSection | InvalidInputError> {
+  ): Promise<RestAxisSection | InvalidInputError | WriteRefusal> {
     return audited(ctx, { operation: "updateAxisSection", type: "AxisSection", id, fields: givenFields(input) }, async () => {
       assertLegacyWriteAllowed(ctx);
       const invalid = checkInput(input);

@@ -1,6 +1,6 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Resolver, Root, createUnionType } from "type-graphql";
 import { LegacyReference, legacyReference } from "./legacy-reference.js";
-import { DateScalar, LocalDateTimeScalar, replacedByEdge, audited, givenFields, type SubgraphContext, ref, InvalidInputError, invalidInput } from "../../shared/graphql/index.js";
+import { DateScalar, LocalDateTimeScalar, replacedByEdge, audited, givenFields, type SubgraphContext, ref, InvalidInputError, invalidInput, WRITE_REFUSALS, mutationResultType, type WriteRefusal } from "../../shared/graphql/index.js";
 import { isLegacyId } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
 import { Department } from "../department/department.js";
@@ -24,8 +24,8 @@ import {
 export const UpdateLegacyUserResult = createUnionType({
   name: "UpdateLegacyUserResult",
   description: "The employee whose legacy user was updated (its legacyUser shows the result), or why nothing was written.",
-  types: () => [Employee, InvalidInputError] as const,
-  resolveType: (value) => (value instanceof InvalidInputError ? "InvalidInputError" : "Employee"),
+  types: () => [Employee, ...WRITE_REFUSALS] as const,
+  resolveType: mutationResultType("Employee"),
 });
 
 interface FieldRule {
@@ -125,9 +125,12 @@ export class LegacyUserResolver {
   }
 
   @FieldResolver(() => LegacyPicture, { nullable: true })
-  picture(@Root() user: RestLegacyUser): LegacyPicture | null {
+  picture(@Root() user: RestLegacyUser, @Ctx() ctx: SubgraphContext): LegacyPicture | null {
     const p = user.picture;
-    return p ? { id: String(p.id), name: p.name ?? null, href: p.href ?? p.url ?? null } : null;
+    if (!p) return null;
+    // the picture's own address is the legacy API's: only a link of the facade to it is answered
+    const link = p.href || p.url ? (ctx.files?.link({ kind: "legacy", id: String(p.id) }) ?? null) : null;
+    return { id: String(p.id), name: p.name ?? null, downloadUrl: link, href: link };
   }
 
   @FieldResolver(() => LegacyReference, { nullable: true })
@@ -223,13 +226,14 @@ export class LegacyUserResolver {
   @Mutation(() => UpdateLegacyUserResult, {
     nullable: true,
     description:
-      "Changes the given fields of an employee's legacy user; the others keep their value. A refusal is returned as data and " +
-      "nothing is written; an employee without legacy user is a NOT_FOUND error.",
+      "Changes the given fields of an employee's legacy user; the others keep their value. Every refusal is returned as data " +
+      "and nothing is written: the input (InvalidInputError), an employee without legacy user (NotFoundError), a caller who " +
+      "may not write it (ForbiddenError), another write of the same user in progress (ConflictError).",
   })
   async updateLegacyUser(
     @Args(() => UpdateLegacyUserArgs) { id, input }: UpdateLegacyUserArgs,
     @Ctx() ctx: SubgraphContext,
-  ): Promise<EmployeeRef | InvalidInputError> {
+  ): Promise<EmployeeRef | InvalidInputError | WriteRefusal> {
     return audited(ctx, { operation: "updateLegacyUser", type: "LegacyUser", id, fields: givenFields(input) }, async () => {
       assertLegacyWriteAllowed(ctx);
       const body = requestBody(input);

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
-import { DateScalar, JSONScalar, LocalDateTimeScalar, renamedFrom, formerName } from "../../shared/graphql/index.js";
+import { DateScalar, JSONScalar, LocalDateTimeScalar, URLScalar, renamedFrom, formerName } from "../../shared/graphql/index.js";
 
 export enum LegacyGender {
   UNDEFINED = "Undefined",
@@ -17,7 +17,18 @@ export class LegacyPicture {
   @Field(() => String, { nullable: true })
   name!: string | null;
 
-  @Field(() => String, { nullable: true, description: "The file's address in the legacy API." })
+  /** a link of the facade to the picture (docs/security.md#file-links), never the legacy API's address */
+  @Field(() => URLScalar, {
+    nullable: true,
+    description: "A short-lived link to the picture through this service, usable without credentials (it expires within minutes: read the field again rather than storing it).",
+  })
+  downloadUrl!: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: "The same link as downloadUrl, as a String.",
+    deprecationReason: "Use `downloadUrl` (typed URL). This field no longer answers the legacy API's own address.",
+  })
   href!: string | null;
 }
 

@@ -17,6 +17,9 @@ import {
   invalidInput,
   LocalDateTimeScalar,
   formerName,
+  WRITE_REFUSALS,
+  mutationResultType,
+  type WriteRefusal,
 } from "../../shared/graphql/index.js";
 import { checkFieldRules } from "../../../platform/field-rules.js";
 import { legacyTimeFieldRules } from "../field-rules.js";
@@ -74,9 +77,8 @@ export function timeEntryQuery(filter: Omit<EmployeeTimeEntryFilter, "includeThe
 export const UpdateTimeEntryResult = createUnionType({
   name: "UpdateTimeEntryResult",
   description: "The updated entry, or why nothing was written.",
-  types: () => [TimeEntry, TimeEntryValidationError, InvalidInputError] as const,
-  resolveType: (value) =>
-    value instanceof TimeEntryValidationError ? "TimeEntryValidationError" : value instanceof InvalidInputError ? "InvalidInputError" : "TimeEntry",
+  types: () => [TimeEntry, TimeEntryValidationError, ...WRITE_REFUSALS] as const,
+  resolveType: mutationResultType("TimeEntry", [[TimeEntryValidationError, "TimeEntryValidationError"]]),
 });
 
 /** The input field each rule of docs/interface.md#time-entry-validation-rules is about. */
@@ -198,13 +200,15 @@ export class TimeEntryResolver {
   @Mutation(() => UpdateTimeEntryResult, {
     nullable: true,
     description:
-      "Changes the given fields of a time entry: the entry is read, merged with the input and written whole. A refusal is " +
-      "returned as data and nothing is written; an entry that does not exist is a NOT_FOUND error.",
+      "Changes the given fields of a time entry: the entry is read, merged with the input and written whole. Every refusal " +
+      "is returned as data and nothing is written: a rule of the legacy interface (TimeEntryValidationError), the input " +
+      "(InvalidInputError), an entry that does not exist (NotFoundError), a caller who may not write it (ForbiddenError), " +
+      "another write of the same entry in progress (ConflictError).",
   })
   async updateTimeEntry(
     @Args(() => UpdateTimeEntryArgs) { id, input }: UpdateTimeEntryArgs,
     @Ctx() ctx: SubgraphContext,
-  ): Promise<RestTimeEntry | TimeEntryValidationError | InvalidInputError> {
+  ): Promise<RestTimeEntry | TimeEntryValidationError | InvalidInputError | WriteRefusal> {
     return audited(ctx, { operation: "updateTimeEntry", type: "TimeEntry", id, fields: givenFields(input) }, async () => {
       assertLegacyWriteAllowed(ctx);
       const invalid = checkInput(input);

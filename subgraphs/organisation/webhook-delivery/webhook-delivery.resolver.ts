@@ -2,6 +2,9 @@ import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root, createUnionType } from "type-graphql";
 import {
   InvalidInputError,
+  WRITE_REFUSALS,
+  mutationResultType,
+  type WriteRefusal,
   PageArgs,
   audited,
   childConnection,
@@ -27,9 +30,9 @@ const WebhookDeliveryListArgs = filterArgs(WebhookDeliveryFilter);
 
 export const TriggerWebhookTestDeliveryResult = createUnionType({
   name: "TriggerWebhookTestDeliveryResult",
-  description: "The delivery made, or why none was made (an inactive endpoint).",
-  types: () => [WebhookDelivery, InvalidInputError] as const,
-  resolveType: (value) => (value instanceof InvalidInputError ? "InvalidInputError" : "WebhookDelivery"),
+  description: "The delivery made, or why none was made.",
+  types: () => [WebhookDelivery, ...WRITE_REFUSALS] as const,
+  resolveType: mutationResultType("WebhookDelivery"),
 });
 
 @Resolver(() => WebhookDelivery)
@@ -84,16 +87,17 @@ export class WebhookDeliveryResolver {
     nullable: true,
     description:
       "Sends a sample `employee.created` event to a registered webhook endpoint (beta; scope webhook-deliveries.readwrite). " +
-      "The attempt is made at once: the delivery is answered with its outcome. An endpoint the directory refuses (inactive) " +
-      "is an InvalidInputError; an unknown endpoint is a NOT_FOUND error.",
+      "The attempt is made at once: the delivery is answered with its outcome. Every refusal is returned as data: an endpoint " +
+      "the directory refuses (inactive: InvalidInputError), an unknown endpoint (NotFoundError), a caller without the scope " +
+      "(ForbiddenError), a conflict the directory reports (ConflictError).",
   })
   triggerWebhookTestDelivery(
     @Arg("webhookEndpointId", () => ID) webhookEndpointId: string,
     @Ctx() ctx: SubgraphContext,
-  ): Promise<RestWebhookDelivery | InvalidInputError> {
+  ): Promise<RestWebhookDelivery | InvalidInputError | WriteRefusal> {
     // a write of the current API with the caller's own token in forward mode: the directory checks
     // the caller's webhook-deliveries.readwrite scope itself, so no facade setting gates it
-    return audited(ctx, { operation: "triggerWebhookTestDelivery", type: "WebhookEndpoint", id: webhookEndpointId, fields: ["webhookEndpointId"] }, async () => {
+    return audited(ctx, { operation: "triggerWebhookTestDelivery", type: "WebhookEndpoint", id: webhookEndpointId, fields: ["webhookEndpointId"], idArgument: "webhookEndpointId" }, async () => {
       const id = requiredId(webhookEndpointId, "webhookEndpointId");
       try {
         return await postWebhookTestDelivery(ctx, id);

@@ -1,7 +1,8 @@
 import type { GraphQLResolveInfo, SelectionNode } from "graphql";
 import { someField } from "../../shared/graphql/index.js";
 
-const ADDRESS_FIELD = "downloadUrl";
+/** the portrait's fields that answer its link, read from the employee's links (`url` is the deprecated alias) */
+const ADDRESS_FIELDS = new Set(["downloadUrl", "url"]);
 
 /**
  * Whether the operation reads a portrait's download address anywhere below the current field
@@ -16,7 +17,7 @@ export function readsPortraitAddress(info: GraphQLResolveInfo): boolean {
   const below = (selections: readonly SelectionNode[]): boolean =>
     someField(selections, info, (field) =>
       field.name.value === "portrait"
-        ? someField(field.selectionSet?.selections ?? [], info, (inner) => inner.name.value === ADDRESS_FIELD)
+        ? someField(field.selectionSet?.selections ?? [], info, (inner) => ADDRESS_FIELDS.has(inner.name.value))
         : below(field.selectionSet?.selections ?? []),
     );
   const reads = info.fieldNodes.some((node) => below(node.selectionSet?.selections ?? []));

@@ -8,7 +8,9 @@ import { Employee } from "./employee.js";
 /**
  * An employee's portrait (docs/interface.md#employee): the `portrait` reference of the employee's
  * representation, and the file address of its `links.portrait`, which carries a `token` query
- * parameter so that a browser can show it (`<img src>`) without the bearer token.
+ * parameter so that a browser can show it (`<img src>`) without the bearer token. That address
+ * never reaches a client: `downloadUrl` (and the deprecated `url`) answer a file link of the
+ * facade sealing it (docs/security.md#file-links), which the gateway's `/files/` route serves.
  *
  * Where the address comes from, cheapest first:
  * - the employee was read with its links (`employee(id)`, `_entities`, the `employees` list ask
@@ -28,9 +30,6 @@ import { Employee } from "./employee.js";
 export class Portrait {
   @Field(() => ID, { description: "Identifier of the portrait at the directory service." })
   id!: string;
-
-  @Field(() => String, { description: "The portrait's own address at the directory service (its REST reference): it needs the bearer token." })
-  url!: string;
 }
 
 /**
@@ -102,14 +101,22 @@ export class PortraitResolver {
   @FieldResolver(() => URLScalar, {
     nullable: true,
     description:
-      "The image's address (a PNG in the demo service), usable without the bearer token, e.g. as an <img src>: it carries its own access token. The interface states no expiry for it: read it again rather than storing it. Null when the directory gives none.",
+      "A short-lived link to the image (a PNG in the demo service) through this service, usable without credentials, e.g. as an <img src>. It expires within minutes (FILE_LINK_TTL_S): read the field again rather than storing it. Null when the directory gives no image.",
   })
   async downloadUrl(@Root() portrait: PortraitNode, @Ctx() ctx: SubgraphContext): Promise<string | null> {
     const links = portrait.employee.links ?? (await employeeWithLinksLoader(ctx).load(portrait.employee.id))?.links;
     const href = links?.portrait?.href;
-    if (!href) return null;
-    // a relative link resolves against the configured upstream, as the facade's own calls do
-    return ctx.upstreamBaseUrl ? new URL(href, `${ctx.upstreamBaseUrl}/`).toString() : href;
+    return href ? (ctx.files?.tokened(href) ?? null) : null;
+  }
+
+  @FieldResolver(() => String, {
+    description: "The same link as downloadUrl, as a String.",
+    deprecationReason: "Use `downloadUrl`: typed URL, and null rather than an error when there is no image. This field no longer answers the directory's own address.",
+  })
+  async url(@Root() portrait: PortraitNode, @Ctx() ctx: SubgraphContext): Promise<string> {
+    const link = await this.downloadUrl(portrait, ctx);
+    if (link === null) throw new Error(`portrait ${portrait.id}: the directory gives no image address`);
+    return link;
   }
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { CursorSigner, QueryParams } from "../upstream/types.js";
-import { badUserInput, MAX_FIRST } from "../../../platform/user-input.js";
+import { badUserInput, cursorPayloadOf, MAX_FIRST, notACursor } from "../../../platform/user-input.js";
 
 /**
  * Connection cursors (connection.ts): signed with the upstream's cursor key and bound to their
@@ -55,18 +55,10 @@ export const NOT_A_CURSOR = "after is not a cursor of this connection";
  * service issued it; `decodeCursor` also checks the list it belongs to.
  */
 export function verifiedCursorPayload(signer: CursorSigner, raw: string, argument = "after"): Record<string, unknown> {
+  const payload = cursorPayloadOf(raw);
   const dot = raw.indexOf(".");
-  if (raw.length > 2048 || dot < 1 || !signer.verify(raw.slice(0, dot), raw.slice(dot + 1))) {
-    throw badUserInput(`${argument === "after" ? NOT_A_CURSOR : `${argument} is not a cursor of this connection`}: pass a pageInfo.endCursor as it was received`, argument);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(raw.slice(0, dot), "base64url").toString("utf8"));
-  } catch {
-    value = null;
-  }
-  if (typeof value !== "object" || value === null) throw badUserInput(NOT_A_CURSOR, argument);
-  return value as Record<string, unknown>;
+  if (payload === null || !signer.verify(raw.slice(0, dot), raw.slice(dot + 1))) throw notACursor(argument);
+  return payload;
 }
 
 export function decodeCursor(raw: string, binding: CursorBinding): Cursor {

@@ -24,6 +24,8 @@ import { processMetrics } from "../../../platform/metrics.js";
 import type { Lifecycle } from "../../../platform/lifecycle.js";
 import { cachedCheck } from "../../../platform/readiness.js";
 import { operationSelections, type OperationSelections } from "./embedded.js";
+import { fileLinkMinter, filesBaseOf, serveFileLink, type FileLinkMinter } from "./files.js";
+import { FILES_PATH, FileLinks } from "../../../platform/file-links.js";
 
 /** The GraphQL context of one request: its upstream session and its loaders, never shared. */
 export interface SubgraphContext {
@@ -32,8 +34,8 @@ export interface SubgraphContext {
   loaders: LoaderScope;
   /** the server's logger (the audit lines of writes) */
   logger?: Logger;
-  /** the configured upstream base URL (DIRECTORY_BASE_URL), against which relative REST links resolve */
-  upstreamBaseUrl?: string;
+  /** mints the links of the request's file fields (files.ts): absent outside a server (a resolver then answers no link) */
+  files?: FileLinkMinter;
   /** what the operation selects, set once it is known to run (embedded.ts) */
   operation?: OperationSelections;
 }
@@ -139,6 +141,8 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
   await apollo.start();
 
   const secret = options.secret ? digest(options.secret) : null;
+  const fileLinkConfig = options.upstream.config.fileLinks;
+  const fileLinks = new FileLinks(fileLinkConfig?.secret ?? options.upstream.config.cursorSecret, fileLinkConfig?.ttlSeconds ?? 300);
   const scopes = new OperationScopes();
   const load = options.load ?? processLoad;
   // with a secret, every request that reaches the check comes from the gateway (handle() refuses
@@ -161,7 +165,8 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     }
     const route = options.routes?.[url.pathname];
     if (route) return route(req, res);
-    if (url.pathname !== "/" && url.pathname !== "/graphql" && url.pathname !== CALLER_PATH) {
+    const filePath = url.pathname.startsWith(FILES_PATH);
+    if (url.pathname !== "/" && url.pathname !== "/graphql" && url.pathname !== CALLER_PATH && !filePath) {
       return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     }
     if (secret && !secretMatches(req.headers[SUBGRAPH_SECRET_HEADER], secret)) {
@@ -172,6 +177,9 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
     // the gateway's check of a caller it has not seen (docs/security.md#unverified-tokens)
     if (url.pathname === CALLER_PATH) return sendJson(res, 200, { caller: await options.upstream.verifyCaller(authorization) });
+    // a file link the gateway's `/files/` route forwards (files.ts)
+    if (filePath) return serveFileLink(req, res, fileLinks, options.upstream, logger);
+    const files = fileLinkMinter(fileLinks, options.upstream, filesBaseOf(req, fileLinkConfig?.baseUrl ?? null, http.origin));
     const asked = deadlineOf(req.headers[DEADLINE_HEADER]) ?? options.upstream.config.deadlineMs;
     const operationId = req.headers[OPERATION_HEADER];
     // to the gateway only: a client's answer says nothing of the process
@@ -185,7 +193,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
         // the loaders of the gateway operation this request is part of, when it says so (operation-scope.ts)
         const scope = scopes.acquire(typeof operationId === "string" ? operationId : undefined, authorization, upstream.loaders, Math.min(deadlineMs, SCOPE_KEEP_MS));
         release = scope.release;
-        return { upstream, loaders: scope.loaders, logger, upstreamBaseUrl: options.upstream.config.baseUrl };
+        return { upstream, loaders: scope.loaders, logger, files };
       }, checkLimits);
     } finally {
       release();

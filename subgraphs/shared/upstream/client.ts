@@ -19,7 +19,8 @@ import { Limiter, sleep } from "./util.js";
 import { RecordLeases } from "./record-leases.js";
 import { retrying } from "./observe.js";
 import { routeOf } from "./routes.js";
-import { UpstreamTransport, header, httpError } from "./transport.js";
+import { UpstreamTransport, header, httpError, type StreamedAnswer } from "./transport.js";
+import type { FileTarget } from "../../../platform/file-links.js";
 import { processMetrics } from "../../../platform/metrics.js";
 import { currentRequestId } from "../../../platform/request-scope.js";
 import { REQUEST_ID_HEADER } from "../../../platform/headers.js";
@@ -203,6 +204,47 @@ export class Upstream {
       limiter: new Limiter(this.config.concurrency),
       ...this.budget.deadlineOf(options.deadlineMs),
     };
+  }
+
+  // ---- files (docs/security.md#file-links) ----
+
+  /**
+   * The path below the base (query kept) of a file address the upstream gave (`links.portrait`),
+   * for a file link to seal; null when it is not on the upstream's origin.
+   */
+  filePath(href: string): string | null {
+    let url: URL;
+    try {
+      url = new URL(href, `${this.base.href.replace(/\/+$/, "")}/`);
+    } catch {
+      return null;
+    }
+    if (url.origin !== this.base.origin) return null;
+    const prefix = this.base.pathname.replace(/\/+$/, "");
+    const path = prefix !== "" && url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : url.pathname;
+    return `${path}${url.search}`;
+  }
+
+  /**
+   * A file's bytes from the upstream, streamed, for an opened file link (platform/file-links.ts):
+   * one attempt, counted as any other. A `tokened` address is read as the upstream gave it, without
+   * credentials (its token is the right to it); a current-API file with the service token, or in
+   * forward mode the caller's own (`authorization`: none, none is sent, and the directory refuses);
+   * a legacy file with the API key, the link having been minted only for a caller who could read
+   * its employee.
+   */
+  async file(target: FileTarget, authorization: string | undefined): Promise<StreamedAnswer> {
+    const path = target.kind === "tokened" ? target.path : target.kind === "current" ? `/service-api/files/${encodeURIComponent(target.id)}` : `/api/v3/files/${encodeURIComponent(target.id)}`;
+    const headers: Record<string, string> = { accept: "*/*" };
+    if (target.kind === "current") {
+      headers["api-version"] = API_VERSION;
+      const caller = this.config.auth === "forward" ? authorization : `Bearer ${await this.credentials.token(this.sessionState({}))}`;
+      if (caller) headers.authorization = caller;
+    }
+    if (target.kind === "legacy") headers.authorization = `service application=${this.config.apiKey ?? ""}`;
+    const requestId = currentRequestId();
+    if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
+    return this.transport.stream(`${this.base.href.replace(/\/+$/, "")}${path}`, path.replace(/\?.*$/, ""), headers);
   }
 
   async close(): Promise<void> {

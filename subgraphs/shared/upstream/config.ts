@@ -79,6 +79,15 @@ export interface UpstreamConfig {
    * (cursors do not survive a restart nor move between replicas: give every replica the same value).
    */
   cursorSecret: string | null;
+  /**
+   * File links (platform/file-links.ts, docs/security.md#file-links): FILE_LINK_SECRET, the key
+   * that seals them (unset: derived from SUBGRAPH_CURSOR_SECRET, else one per process, so that
+   * links open only in the process that minted them);
+   * FILE_LINK_TTL_S, default 300, how long a link opens; FILE_LINK_BASE_URL, the public origin a
+   * link names when the request does not say (a router other than the gateway), default the
+   * subgraph's own origin.
+   */
+  fileLinks?: { secret: string | null; ttlSeconds: number; baseUrl: string | null };
   /** SUBGRAPH_MAX_REPRESENTATIONS, default 1000: the most `_entities` representations one request may carry */
   maxRepresentations: number;
   /**
@@ -199,6 +208,11 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     callBudget: e.integer("DIRECTORY_CALL_BUDGET", 100, 1, 100_000),
     deadlineMs: e.integer("SUBGRAPH_DEADLINE_MS", 10_000, 100, 600_000),
     cursorSecret: cursorSecret(e, production && !embedded),
+    fileLinks: {
+      secret: e.secret("FILE_LINK_SECRET", { production, minLength: PRODUCTION_SECRET_MIN_LENGTH }) ?? null,
+      ttlSeconds: e.integer("FILE_LINK_TTL_S", 300, 10, 86_400),
+      baseUrl: e.httpUrl("FILE_LINK_BASE_URL", { bare: true }) ?? null,
+    },
     maxRepresentations: e.integer("SUBGRAPH_MAX_REPRESENTATIONS", 1000, 1, 100_000),
     breakerFailures: e.integer("DIRECTORY_BREAKER_FAILURES", 20, 0, 10_000),
     breakerOpenMs: e.integer("DIRECTORY_BREAKER_OPEN_S", 5, 1, 3600) * 1000,

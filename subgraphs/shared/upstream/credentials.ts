@@ -153,7 +153,7 @@ export class UpstreamCredentials {
   }
 
   /** The service-mode token (token.ts), requested through the Upstream's retries, breaker and budget. */
-  private token(state: SessionState): Promise<string> {
+  token(state: SessionState): Promise<string> {
     return this.client.token((form) => this.send<Record<string, unknown>>(state, { api: "token", method: "POST", path: this.tokenPath, url: this.config.tokenUrl, form }) as Promise<Record<string, unknown>>);
   }
 }

@@ -1,5 +1,6 @@
 import { GraphQLError } from "graphql";
 import { ErrorCode } from "../../../platform/error-codes.js";
+import { publicPath } from "./routes.js";
 
 /**
  * One error type for every failed upstream call, and its mapping to the error codes of docs/graph.md#error-codes.
@@ -57,7 +58,8 @@ export class UpstreamError extends Error {
               ? "not sent: the directory failed repeatedly just before; it is tried again in a few seconds"
               : "no caller credentials to forward";
     const unknown = init.code === ErrorCode.WRITE_OUTCOME_UNKNOWN ? "; the write may or may not have been applied: read the item again before retrying" : "";
-    super(`${init.method} ${path} failed: ${tail}${unknown}`);
+    // the message reaches callers: the path without its API prefix (`path` keeps it, for the logs)
+    super(`${init.method} ${publicPath(path)} failed: ${tail}${unknown}`);
     this.name = "UpstreamError";
     this.method = init.method;
     this.path = path;
@@ -126,11 +128,11 @@ function shorten(text: string): string {
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
 }
 
-/** `extensions` for a GraphQL error: { code, upstream: {method, path, status}, fields?, retryAfter? } */
+/** `extensions` for a GraphQL error: { code, upstream: {method, path (without its API prefix), status}, fields?, retryAfter? } */
 export function errorExtensions(err: UpstreamError): Record<string, unknown> {
   const ext: Record<string, unknown> = {
     code: err.code,
-    upstream: { method: err.method, path: err.path, status: err.status },
+    upstream: { method: err.method, path: publicPath(err.path), status: err.status },
   };
   if (err.fields !== undefined) ext.fields = err.fields;
   if (err.retryAfter !== undefined) ext.retryAfter = err.retryAfter;

@@ -6,6 +6,15 @@
 /** The prefixes of the directory's APIs; below one, a path's segments alternate between collection and id. */
 export const API_PREFIXES = ["/service-api", "/api/v3", "/directory/api/4.0", "/organization/structure/api"] as const;
 
+/**
+ * A path as an answer may name it: without its API prefix (`/service-api/employees/1` is
+ * `/employees/1`), so that no answer carries the upstream's paths (docs/graph.md#error-codes).
+ */
+export function publicPath(path: string): string {
+  const prefix = apiPrefixOf(path.replace(/[?#].*$/, ""));
+  return prefix === undefined ? path : path.slice(prefix.length) || "/";
+}
+
 /** The API prefix a path (without query) lies below, if any. */
 export function apiPrefixOf(path: string): string | undefined {
   return API_PREFIXES.find((x) => path === x || path.startsWith(`${x}/`));

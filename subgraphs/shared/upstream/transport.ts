@@ -127,11 +127,41 @@ export class UpstreamTransport {
     }
   }
 
+  /**
+   * One GET whose answer is streamed, not read (a file's bytes: client.ts `file`): counted and
+   * reported as any attempt, never retried, its body never buffered here. Resolves once the
+   * answer's head has come; the body is the returned stream.
+   */
+  stream(url: string, path: string, headers: Record<string, string>): Promise<StreamedAnswer> {
+    const route = routeOf("GET", path);
+    count(this.totals, route);
+    const event = { api: "current" as const, method: "GET", route, attempt: 1 };
+    const started = performance.now();
+    const body = this.http.stream(url, { headers, timeout: { request: this.config.timeoutMs, connect: Math.min(this.config.timeoutMs, MAX_CONNECT_TIMEOUT_MS) } });
+    return new Promise((resolve, reject) => {
+      body.once("response", (response: { statusCode: number; headers: Record<string, string | string[] | undefined> }) => {
+        this.emit(undefined, { ...event, status: response.statusCode, durationMs: performance.now() - started, notModified: false });
+        resolve({ status: response.statusCode, headers: response.headers, body });
+      });
+      body.once("error", (err: unknown) => {
+        this.emit(undefined, { ...event, status: null, durationMs: performance.now() - started, notModified: false, failure: classifyFailure(err).summary });
+        reject(err);
+      });
+    });
+  }
+
   close(): void {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
     this.listeners.clear();
   }
+}
+
+/** A streamed answer: its status and headers, and its body still to be read. */
+export interface StreamedAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: NodeJS.ReadableStream & { destroy(error?: Error): unknown };
 }
 
 function count(counter: CallCounter, route: string): void {
