@@ -1,9 +1,9 @@
 import { request, type IncomingMessage, type ServerResponse } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { pipeline } from "node:stream/promises";
-import { FILES_PATH } from "../platform/file-links.js";
+import { CONDITIONAL_HEADERS, FILES_PATH } from "../platform/file-links.js";
 import { REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
-import { sendJson } from "../platform/http.js";
+import { sendJson, type Refusal } from "../platform/http.js";
 import type { Logger } from "../platform/log.js";
 
 /**
@@ -13,20 +13,33 @@ import type { Logger } from "../platform/log.js";
  * nothing upstream: it forwards the request to the subgraph that serves files (people), which
  * opens the link (refusing an altered or expired one before any upstream call) and streams the
  * bytes; they are passed on as they come, never buffered here.
+ *
+ * Every fetch counts against the per-client limits as one operation (rate-limits.ts), refused with
+ * its 429 before the subgraph is asked. A browser's conditional request (`If-None-Match`,
+ * `If-Modified-Since`) is passed on, and the upstream's 304 back, so that a file the browser holds
+ * costs no bytes; the subgraph's `Cache-Control` (private, at most the link's remaining lifetime)
+ * lets it hold one without asking at all.
  */
 
 /** The headers of the subgraph's answer passed to the client. */
 const PASSED = ["content-type", "content-length", "content-disposition", "last-modified", "etag", "cache-control", "x-content-type-options", "allow"] as const;
 
-export function fileRoute(options: { subgraphUrl: string; secret: string | null; logger: Logger }) {
+export function fileRoute(options: { subgraphUrl: string; secret: string | null; logger: Logger; meter: (req: IncomingMessage) => Promise<Refusal | null> }) {
   const origin = new URL(options.subgraphUrl);
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     if (req.method !== "GET" && req.method !== "HEAD") return sendJson(res, 405, { errors: [{ message: "Files are read with GET." }] }, { allow: "GET, HEAD" });
+    // the per-client limits, as for an operation: over them, no subgraph call
+    const refused = await options.meter(req);
+    if (refused) return sendJson(res, refused.status, refused.body, refused.headers);
     const target = new URL(path.startsWith(FILES_PATH) ? path : FILES_PATH, origin);
     const headers: Record<string, string> = { accept: "*/*" };
     if (options.secret) headers[SUBGRAPH_SECRET_HEADER] = options.secret;
     // forward mode: a document link fetched with the caller's bearer token is read with it
     if (typeof req.headers.authorization === "string") headers.authorization = req.headers.authorization;
+    for (const name of CONDITIONAL_HEADERS) {
+      const value = req.headers[name];
+      if (typeof value === "string") headers[name] = value;
+    }
     const requestId = res.getHeader(REQUEST_ID_HEADER);
     if (typeof requestId === "string") headers[REQUEST_ID_HEADER] = requestId;
     const send = target.protocol === "https:" ? httpsRequest : request;

@@ -130,7 +130,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
   await apollo.start();
   const exploration = await createExploration(config);
   const readiness = cachedCheck(() => checkSubgraphs(config), config.readyIntervalMs ?? 0);
-  const serveFile = fileRoute({ subgraphUrl: config.subgraphUrls.people, secret: config.subgraphSecret, logger });
+  const serveFile = fileRoute({ subgraphUrl: config.subgraphUrls.people, secret: config.subgraphSecret, logger, meter: meter.request });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://gateway.local").pathname;

@@ -173,7 +173,7 @@ export function rateLimitGate(options: {
       return verdict;
     });
 
-  return async (operation: RequestedOperation, req: IncomingMessage): Promise<Refusal | null> => {
+  const gate = async (operation: RequestedOperation, req: IncomingMessage): Promise<Refusal | null> => {
     const authorization = canonicalAuthorization(typeof req.headers.authorization === "string" ? req.headers.authorization : undefined) ?? "";
     const bearer = options.forward && isBearer(authorization);
     if (bearer && (await options.refusedTokens.has(authorization))) {
@@ -197,6 +197,14 @@ export function rateLimitGate(options: {
     processMetrics().refused("gateway", "refusedToken");
     return REFUSED_NOW;
   };
+  /**
+   * A request that is no operation but reads upstream (a file link's fetch, gateway/files.ts):
+   * counted against the same client's budgets as one read operation of cost 1, so that a client
+   * over its limit is refused here too, before any subgraph or upstream call. A token refused a
+   * moment ago is refused; no token is checked with the directory for it (the link is the right).
+   */
+  gate.request = (req: IncomingMessage): Promise<Refusal | null> => gate({ query: "", variables: {} }, req);
+  return gate;
 }
 
 /** `::ffff:127.0.0.1` → `127.0.0.1` */

@@ -16,6 +16,9 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:
 /** the route of the gateway, and of the subgraph that serves files, below which every link lies */
 export const FILES_PATH = "/files/";
 
+/** A client's conditional headers, passed from the gateway's route to the upstream's read: a file the browser holds answers 304 without its bytes. */
+export const CONDITIONAL_HEADERS = ["if-none-match", "if-modified-since"] as const;
+
 /** What a link lets its holder fetch, and how the subgraph that opens it reads it upstream. */
 export type FileTarget =
   /** a file address the upstream gave, carrying its own token (`links.portrait`): path and query, read without credentials */
@@ -63,8 +66,8 @@ export class FileLinks {
     return `${base.replace(/\/+$/, "")}${FILES_PATH}${token}`;
   }
 
-  /** The target of a link's sealed part (what follows FILES_PATH), or why it is refused. */
-  open(token: string, now = Date.now()): { target: FileTarget } | { refused: LinkRefusal } {
+  /** The target of a link's sealed part (what follows FILES_PATH) and its expiry (Unix seconds), or why it is refused. */
+  open(token: string, now = Date.now()): { target: FileTarget; expires: number } | { refused: LinkRefusal } {
     if (token.length === 0 || token.length > MAX_SEALED || !/^[A-Za-z0-9_-]+$/.test(token)) return { refused: "malformed" };
     const raw = Buffer.from(token, "base64url");
     if (raw.length <= IV_BYTES + TAG_BYTES) return { refused: "malformed" };
@@ -78,7 +81,7 @@ export class FileLinks {
       return { refused: "forged" };
     }
     if (!(typeof sealed.e === "number" && sealed.e * 1000 > now)) return { refused: "expired" };
-    return { target: sealed.t };
+    return { target: sealed.t, expires: sealed.e };
   }
 }
 

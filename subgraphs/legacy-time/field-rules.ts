@@ -12,10 +12,14 @@ import type { FieldRule, FieldRules } from "../../platform/field-rules.js";
 /** A time-entry filter takes one range at most: both are the REST `startsAt`. */
 const ONE_START_RANGE: FieldRule = { rule: "exclusive", paths: ["filter.startsOn", "filter.startsAt"], because: "both bound the entries' start" };
 
+/** modifiedSince, lastUpdatedSince's deprecated name (issue 35), and lastUpdatedSince: one of them */
+const RENAMED_SINCE = "modifiedSince is the deprecated name of lastUpdatedSince: give only lastUpdatedSince";
+const ONE_SINCE: FieldRule = { rule: "exclusive", paths: ["filter.modifiedSince", "filter.lastUpdatedSince"], because: RENAMED_SINCE };
+
 export const legacyTimeFieldRules = {
-  "Employee.timeEntries": [{ rule: "ordered", from: "from", to: "to" }],
-  "Employee.timeEntryConnection": [ONE_START_RANGE],
-  "Query.timeEntries": [{ rule: "nonEmpty", path: "filter.ownerIds", naming: "employee" }, ONE_START_RANGE],
+  "Employee.timeEntries": [{ rule: "ordered", from: "from", to: "to" }, { rule: "exclusive", paths: ["modifiedSince", "lastUpdatedSince"], because: RENAMED_SINCE }],
+  "Employee.timeEntryConnection": [ONE_START_RANGE, ONE_SINCE],
+  "Query.timeEntries": [{ rule: "nonEmpty", path: "filter.ownerIds", naming: "employee" }, ONE_START_RANGE, ONE_SINCE],
   // the legacy `establishmentId` filter the edge sets itself (connections.ts)
   "BusinessEstablishment.workContracts": [{ rule: "ownFilter", field: "establishmentIds" }],
 } satisfies FieldRules;

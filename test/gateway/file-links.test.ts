@@ -93,11 +93,30 @@ describe("file links through the gateway (service mode)", () => {
     expect(stack.stats().byRoute).toEqual({ "GET /service-api/files/{id}": 1, "GET (unmatched)": 1 });
   });
 
+  it("a link fetched again is answered from the browser's cache: private, for at most the link's lifetime, then a 304 without the bytes for If-None-Match", async () => {
+    const link = (await portraitLink(stack, "7"))!;
+    const first = await fetch(link);
+    expect(first.status).toBe(200);
+    await first.arrayBuffer();
+    const maxAge = Number(/^private, max-age=(\d+)$/.exec(first.headers.get("cache-control") ?? "")?.[1]);
+    expect(maxAge).toBeGreaterThan(250);
+    expect(maxAge).toBeLessThanOrEqual(300);
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^W\/"/);
+    stack.resetStats();
+    const again = await fetch(link, { headers: { "if-none-match": etag! } });
+    expect(again.status).toBe(304);
+    expect((await again.arrayBuffer()).byteLength).toBe(0);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(again.headers.get("cache-control")).toMatch(/^private, max-age=\d+$/);
+    expect(stack.stats().byRoute).toEqual({ "GET /service-api/files/{id}": 1 });
+  });
+
   it("a link minted now still opens a few minutes on, and not past its lifetime", async () => {
     const links = new FileLinks(SECRET, 300);
     const link = links.mint("http://gateway.example", { kind: "current", id: "1" });
     const token = link.slice("http://gateway.example/files/".length);
-    expect(links.open(token, Date.now() + 299_000)).toEqual({ target: { kind: "current", id: "1" } });
+    expect(links.open(token, Date.now() + 299_000)).toMatchObject({ target: { kind: "current", id: "1" } });
     expect(links.open(token, Date.now() + 301_000)).toEqual({ refused: "expired" });
     expect(new FileLinks("another-secret-0123456789abcdefghij", 300).open(token)).toEqual({ refused: "forged" });
   });
@@ -118,5 +137,25 @@ describe("file links through the gateway (forward mode)", () => {
     expect(image.status).toBe(200);
     expect(image.type).toBe("image/png");
     expect(stack.stats().byRoute).toEqual({ "GET /service-api/files/{id}": 1 });
+  });
+});
+
+describe("file links and the per-client rate limits", () => {
+  const stack = useGatewayStack({ env: { FILE_LINK_SECRET: SECRET }, gatewayEnv: { GATEWAY_RATE_LIMIT: "3", GATEWAY_TRUSTED_PROXIES: "127.0.0.1/32, ::1" } });
+
+  it("each fetch of a link counts as an operation of its client: over the limit, 429 with Retry-After and no upstream call; another client is served", async () => {
+    const client = { "x-forwarded-for": "192.0.2.10" };
+    const link = (await portraitLink(stack, "7", client))!;
+    expect((await download(link, client)).status).toBe(200);
+    expect((await download(link, client)).status).toBe(200);
+    stack.resetStats();
+    const refused = await fetch(link, { headers: client });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(((await refused.json()) as any).errors[0].extensions).toMatchObject({ code: "RATE_LIMITED", limit: "operations", value: 3 });
+    expect(stack.stats().total).toBe(0);
+    // the links' fetches spent the budget of operations too
+    expect((await stack.query(`{ __typename }`, {}, client)).errors?.[0]?.extensions?.code).toBe("RATE_LIMITED");
+    expect((await download(link, { "x-forwarded-for": "192.0.2.11" })).status).toBe(200);
   });
 });

@@ -216,6 +216,81 @@ describe("the names issue 35 made one (deprecated after 0.1.0): each former name
   });
 });
 
+describe("LegacyUser's names as Employee's, and lastUpdatedSince (issue 35's leftovers): each former name answers, filters and writes as the new one", () => {
+  it("LegacyUser.firstName, lastName and mail answer givenName, familyName and email", async () => {
+    const data = await expectSameAnswer(
+      "{ legacyUsers(first: 50) { nodes { id givenName familyName email } } }",
+      "{ legacyUsers(first: 50) { nodes { id firstName lastName mail } } }",
+      { firstName: "givenName", lastName: "familyName", mail: "email" },
+    );
+    expect(data.legacyUsers.nodes.some((n: any) => n.givenName && n.familyName && n.email)).toBe(true);
+  });
+
+  it("LegacyUserFilter.mail, mailContains and modifiedSince filter as email, emailContains and lastUpdatedSince; an old and a new name together is a 400 with no upstream call", async () => {
+    const users = (await run("{ legacyUsers(first: 50) { nodes { id email lastUpdatedAt } } }")).response.data.legacyUsers.nodes;
+    const someone = users.find((u: any) => u.email && u.lastUpdatedAt)!;
+    const list = (filter: string) => `{ legacyUsers(first: 50, filter: ${filter}) { nodes { id } } }`;
+    const exact = await expectSameAnswer(list(`{ email: "${someone.email}" }`), list(`{ mail: "${someone.email}" }`), {});
+    expect(exact.legacyUsers.nodes.map((n: any) => n.id)).toContain(someone.id);
+    const part = someone.email.slice(1, 6);
+    const partial = await expectSameAnswer(list(`{ emailContains: "${part}" }`), list(`{ mailContains: "${part}" }`), {});
+    expect(partial.legacyUsers.nodes.length).toBeGreaterThan(0);
+    const since = await expectSameAnswer(list(`{ lastUpdatedSince: "${someone.lastUpdatedAt}" }`), list(`{ modifiedSince: "${someone.lastUpdatedAt}" }`), {});
+    expect(since.legacyUsers.nodes.length).toBeLessThan(users.length + 1);
+    for (const [filter, message] of [
+      [`{ mail: "a@b.c", email: "a@b.c" }`, "filter.mail is the deprecated name of filter.email: give only filter.email"],
+      [`{ modifiedSince: "2026-01-01T00:00:00", lastUpdatedSince: "2026-01-01T00:00:00" }`, "filter.modifiedSince is the deprecated name of filter.lastUpdatedSince: give only filter.lastUpdatedSince"],
+    ] as const) {
+      const both = await run(list(filter));
+      expect(both.response.errors?.[0]).toMatchObject({ message, extensions: { code: "BAD_USER_INPUT" } });
+      expect(both.calls).toBe(0);
+    }
+  });
+
+  it("TimeEntryFilter.modifiedSince and Employee.timeEntries(modifiedSince) filter as lastUpdatedSince", async () => {
+    const since = "2020-01-01T00:00:00";
+    await expectSameAnswer(
+      `{ timeEntries(filter: { ownerIds: ["10", "11"], lastUpdatedSince: "${since}" }, first: 100) { nodes { id } } }`,
+      `{ timeEntries(filter: { ownerIds: ["10", "11"], modifiedSince: "${since}" }, first: 100) { nodes { id } } }`,
+      {},
+    );
+    const data = await expectSameAnswer(
+      `{ employee(id: "10") { timeEntries(from: "2020-01-01", to: "2030-12-31", lastUpdatedSince: "${since}") { id } } }`,
+      `{ employee(id: "10") { timeEntries(from: "2020-01-01", to: "2030-12-31", modifiedSince: "${since}") { id } } }`,
+      {},
+    );
+    expect(data.employee.timeEntries.length).toBeGreaterThan(0);
+    const both = await run(`{ employee(id: "10") { timeEntries(from: "2020-01-01", to: "2030-12-31", modifiedSince: "${since}", lastUpdatedSince: "${since}") { id } } }`);
+    expect(both.response.errors?.[0]).toMatchObject({
+      message: "modifiedSince and lastUpdatedSince cannot be given together: modifiedSince is the deprecated name of lastUpdatedSince: give only lastUpdatedSince",
+      extensions: { code: "BAD_USER_INPUT" },
+    });
+    expect(both.calls).toBe(0);
+    // in a filter too, under an employee as at the root
+    const nested = await run(`{ employee(id: "10") { timeEntryConnection(first: 5, filter: { modifiedSince: "${since}", lastUpdatedSince: "${since}" }) { nodes { id } } } }`);
+    expect(nested.response.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(nested.calls).toBe(0);
+  });
+
+  it("LegacyUserInput.firstName, lastName and mail write as givenName, familyName and email; an old and a new name together is refused as data, with no upstream call", async () => {
+    const user = (await run(`{ employee(id: "12") { legacyUser { givenName familyName email } } }`)).response.data.employee.legacyUser;
+    const update = (input: string) =>
+      run(`mutation { updateLegacyUser(id: "12", input: ${input}) { __typename ... on Employee { legacyUser { givenName firstName familyName email mail } } ... on InvalidInputError { message fields } } }`);
+    const written = await update(`{ firstName: "Renamed", lastName: "${user.familyName}", mail: "renamed@example.com" }`);
+    expect(written.response.errors).toBeUndefined();
+    expect(written.response.data.updateLegacyUser).toEqual({
+      __typename: "Employee",
+      legacyUser: { givenName: "Renamed", firstName: "Renamed", familyName: user.familyName, email: "renamed@example.com", mail: "renamed@example.com" },
+    });
+    const withNew = await update(`{ givenName: "${user.givenName}", familyName: "${user.familyName}", email: "${user.email}" }`);
+    expect(withNew.response.data.updateLegacyUser.legacyUser).toMatchObject({ givenName: user.givenName, email: user.email });
+    expect(written.calls).toBe(withNew.calls);
+    const both = await update(`{ mail: "a@example.com", email: "a@example.com" }`);
+    expect(both.response.data.updateLegacyUser).toEqual({ __typename: "InvalidInputError", message: "mail is the deprecated name of email: give only email.", fields: ["mail", "email"] });
+    expect(both.calls).toBe(0);
+  });
+});
+
 describe("the operations of operations/ as they were before 0.1.0", () => {
   // the fixtures hold the ones that changed since (git show eef09da^:operations/); the others are as they were
   const changed = loadOperations(new URL("./fixtures/operations-before-0.1.0/", import.meta.url));

@@ -21,7 +21,7 @@ const API_KEY = { authorization: "service application=demo-api-key" };
 
 type Send = (source: string, variables: Record<string, unknown>) => Promise<GraphQLResponse>;
 
-const UPDATE_ENTRY = `mutation($id: ID!, $input: TimeEntryInput!) { updateTimeEntry(id: $id, input: $input) { __typename ... on MutationError { message } } }`;
+const UPDATE_ENTRY = `mutation($id: ID!, $input: TimeEntryInput!) { updateTimeEntry(id: $id, input: $input) { __typename ... on MutationError { message } ... on ConflictError { retryable } } }`;
 const UPDATE_USER = `mutation($id: ID!, $input: LegacyUserInput!) { updateLegacyUser(id: $id, input: $input) { __typename ... on MutationError { message } } }`;
 const UPDATE_SECTION = `mutation($id: ID!, $input: AxisSectionInput!) { updateAxisSection(id: $id, input: $input) { __typename ... on MutationError { message } } }`;
 
@@ -226,7 +226,7 @@ describe.skipIf(!redisAvailable())("concurrent writes to one record, across two 
       // a deadline of 1.2 s: the write waits for half of it
       const res = await postGraphQL(replicas.bed.replicas[0]!.subgraphs["legacy-time"].url, UPDATE_ENTRY, { id, input: { comment: "held" } }, { [DEADLINE_HEADER]: "1200" });
       expect(res.errors).toBeUndefined();
-      expect(res.data?.updateTimeEntry).toMatchObject({ __typename: "ConflictError", message: expect.stringMatching(/retry/) });
+      expect(res.data?.updateTimeEntry).toMatchObject({ __typename: "ConflictError", message: expect.stringMatching(/retry/), retryable: true });
       expect(puts()).toBe(before);
       expect(await redis.get(leaseOf(id))).toBe("another replica's token");
     } finally {

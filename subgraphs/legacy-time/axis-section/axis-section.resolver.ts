@@ -17,6 +17,7 @@ import {
   ref,
   InvalidInputError,
   invalidInput,
+  readRenamed,
   WRITE_REFUSALS,
   mutationResultType,
   type WriteRefusal,
@@ -185,6 +186,12 @@ async function related(
   return whole?.[edge] ?? [];
 }
 
+/** The input's deprecated names and the ones they became. */
+const RENAMED_INPUTS = [
+  ["endOn", "endsAt"],
+  ["active", "isActive"],
+] as const;
+
 function checkInput(input: AxisSectionInput): InvalidInputError | null {
   const given = Object.entries(input).filter(([, value]) => value !== undefined);
   if (given.length === 0) return invalidInput("The input changes nothing: give at least one field.", []);
@@ -194,16 +201,19 @@ function checkInput(input: AxisSectionInput): InvalidInputError | null {
   if (input.names && new Set(input.names.map((n) => n.language)).size !== input.names.length) {
     return invalidInput("names lists a language twice.", ["names"]);
   }
-  if (input.endOn !== undefined && input.endsAt !== undefined) return invalidInput("endOn is the deprecated name of endsAt: give only endsAt.", ["endOn", "endsAt"]);
-  if (input.active !== undefined && input.isActive !== undefined) return invalidInput("active is the deprecated name of isActive: give only isActive.", ["active", "isActive"]);
+  const renamed = readRenamed(input, RENAMED_INPUTS);
+  if ("conflict" in renamed) return invalidInput(`${renamed.conflict.message}.`, renamed.conflict.names);
   if (typeof input.ownerId === "string" && !isLegacyId(input.ownerId)) return invalidInput(`ownerId ${JSON.stringify(input.ownerId.slice(0, 40))} is not an employee id.`, ["ownerId"]);
   if (typeof input.parentId === "string" && !isLegacyId(input.parentId)) return invalidInput(`parentId ${JSON.stringify(input.parentId.slice(0, 40))} is not an axis section id.`, ["parentId"]);
   return null;
 }
 
 /** The whole section to PUT, in the legacy body shape (read-only `name` and children left out). */
-function merge(current: RestAxisSection, input: AxisSectionInput): Record<string, unknown> {
-  const endsAt = input.endsAt !== undefined ? input.endsAt : input.endOn; // endOn: its name before 0.1.0
+function merge(current: RestAxisSection, given: AxisSectionInput): Record<string, unknown> {
+  // endOn (before 0.1.0) and active (before issue 35) as endsAt and isActive; checkInput refused both given
+  const read = readRenamed(given, RENAMED_INPUTS);
+  const input = "input" in read ? read.input : given;
+  const endsAt = input.endsAt;
   const parentId = input.parentId === undefined ? (current.parentAxisSections?.[0]?.id ?? null) : input.parentId === null ? null : Number(input.parentId);
   return {
     code: input.code ?? current.code,
@@ -212,7 +222,7 @@ function merge(current: RestAxisSection, input: AxisSectionInput): Record<string
     description: input.description === undefined ? current.description : input.description,
     ownerId: input.ownerId === undefined ? current.ownerId : input.ownerId === null ? null : Number(input.ownerId),
     endOn: endsAt === undefined ? current.endOn : endsAt,
-    active: input.isActive ?? input.active ?? current.active, // active: its name before issue 35
+    active: input.isActive ?? current.active,
     isPublic: input.isPublic ?? current.isPublic,
     parentAxisSections: parentId === null ? [] : [{ id: parentId }],
   };

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Args, ArgsType, Ctx, Field, FieldResolver, Info, Resolver, Root } from "type-graphql";
 import { isLegacyId } from "../../shared/upstream/index.js";
-import { DateScalar, LocalDateTimeScalar, PageArgs, badUserInput, pageSize, renamedFrom, selects, type ConnectionResult, type SubgraphContext } from "../../shared/graphql/index.js";
+import { DateScalar, LocalDateTimeScalar, PageArgs, badUserInput, formerName, pageSize, readRenamedFilter, renamedFrom, selects, type ConnectionResult, type SubgraphContext } from "../../shared/graphql/index.js";
 import { LegacyUser } from "../legacy-user/legacy-user.js";
 import { timeEntryPagesLoader } from "../connections.js";
 import { MAX_LISTED_TIME_ENTRIES, TooManyTimeEntries, legacyUserLoader, timeEntriesLoader, workContractsByOwnerLoader } from "../loaders.js";
@@ -30,8 +30,12 @@ class TimeEntriesArgs {
 
   @Field(() => LocalDateTimeScalar, {
     nullable: true,
-    description: "Only entries created or changed at or after this local date-time (an incremental sync); null: all.",
+    description: "Only entries created or changed (`lastUpdatedAt`) at or after this local date-time (an incremental sync); null: all.",
   })
+  lastUpdatedSince?: string | null;
+
+  // its name before issue 35, kept deprecated for at least one minor version (CHANGELOG.md)
+  @Field(() => LocalDateTimeScalar, { nullable: true, ...formerName("lastUpdatedSince", "it filters on `lastUpdatedAt`; giving both is refused.") })
   modifiedSince?: string | null;
 
   @Field(() => Boolean, {
@@ -72,11 +76,12 @@ export class EmployeeResolver {
   })
   async timeEntries(
     @Root() employee: EmployeeRef,
-    @Args(() => TimeEntriesArgs) { from, to, modifiedSince, includeTheoretical }: TimeEntriesArgs,
+    @Args(() => TimeEntriesArgs) args: TimeEntriesArgs,
     @Ctx() ctx: SubgraphContext,
   ): Promise<RestTimeEntry[]> {
+    const { from, to, lastUpdatedSince, includeTheoretical } = readRenamedFilter(args, [["modifiedSince", "lastUpdatedSince"]], "");
     checkFieldRules(legacyTimeFieldRules["Employee.timeEntries"], { from, to });
-    const query = timeEntryQuery({ startsOn: { from, to }, modifiedSince, includeTheoretical });
+    const query = timeEntryQuery({ startsOn: { from, to }, lastUpdatedSince, includeTheoretical });
     try {
       return await loadIfVisible(ctx, employee.id, () => timeEntriesLoader(ctx).load({ ownerId: employee.id, query }));
     } catch (err) {

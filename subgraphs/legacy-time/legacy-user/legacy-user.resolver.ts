@@ -1,6 +1,6 @@
 import { Args, ArgsType, Ctx, Field, FieldResolver, ID, Int, Mutation, Resolver, Root, createUnionType } from "type-graphql";
 import { LegacyReference, legacyReference } from "./legacy-reference.js";
-import { DateScalar, LocalDateTimeScalar, replacedByEdge, audited, givenFields, type SubgraphContext, ref, InvalidInputError, invalidInput, WRITE_REFUSALS, mutationResultType, type WriteRefusal } from "../../shared/graphql/index.js";
+import { DateScalar, LocalDateTimeScalar, replacedByEdge, audited, givenFields, type SubgraphContext, ref, InvalidInputError, invalidInput, readRenamed, WRITE_REFUSALS, mutationResultType, type WriteRefusal } from "../../shared/graphql/index.js";
 import { isLegacyId } from "../../shared/upstream/index.js";
 import { AxisSection } from "../axis-section/axis-section.js";
 import { Department } from "../department/department.js";
@@ -40,11 +40,18 @@ interface FieldRule {
 
 const toNumber = (value: string) => Number(value);
 
+/** The input's deprecated names (before issue 35) and the ones they became: read as those, both given refused. */
+const RENAMED_INPUTS = [
+  ["firstName", "givenName"],
+  ["lastName", "familyName"],
+  ["mail", "email"],
+] as const;
+
 /** Each input field of LegacyUserInput -> its REST field in the PUT body. */
-const FIELD_RULES: Readonly<Record<Exclude<keyof LegacyUserInput, "extendedData">, FieldRule>> = {
-  firstName: { rest: "firstName" },
-  lastName: { rest: "lastName" },
-  mail: { rest: "mail" },
+const FIELD_RULES: Readonly<Record<Exclude<keyof LegacyUserInput, "extendedData" | (typeof RENAMED_INPUTS)[number][0]>, FieldRule>> = {
+  givenName: { rest: "firstName" },
+  familyName: { rest: "lastName" },
+  email: { rest: "mail" },
   login: { rest: "login" },
   employeeNumber: { rest: "employeeNumber" },
   legalEntityId: { rest: "legalEntityId" },
@@ -208,6 +215,22 @@ export class LegacyUserResolver {
     return ref(user.cspId);
   }
 
+  // firstName, lastName and mail: their deprecated names (legacy-user.ts), the REST fields as they come
+  @FieldResolver(() => String, { nullable: true })
+  givenName(@Root() user: RestLegacyUser): string | null {
+    return user.firstName ?? null;
+  }
+
+  @FieldResolver(() => String, { nullable: true })
+  familyName(@Root() user: RestLegacyUser): string | null {
+    return user.lastName ?? null;
+  }
+
+  @FieldResolver(() => String, { nullable: true })
+  email(@Root() user: RestLegacyUser): string | null {
+    return user.mail ?? null;
+  }
+
   @FieldResolver(() => LocalDateTimeScalar, { nullable: true, description: "When the user's attributes last changed (legacy local time); null when never recorded." })
   lastUpdatedAt(@Root() user: RestLegacyUser): string | null {
     return user.modifiedAt ?? null;
@@ -264,7 +287,10 @@ export class LegacyUserResolver {
 }
 
 /** The PUT body of the input's fields, or what makes the input unusable (before any call). */
-function requestBody(input: LegacyUserInput): Record<string, unknown> | InvalidInputError {
+function requestBody(given: LegacyUserInput): Record<string, unknown> | InvalidInputError {
+  const renamed = readRenamed(given, RENAMED_INPUTS);
+  if ("conflict" in renamed) return invalidInput(`${renamed.conflict.message}.`, renamed.conflict.names);
+  const input = renamed.input;
   const body: Record<string, unknown> = {};
   const nulls: string[] = [];
   const badIds: string[] = [];

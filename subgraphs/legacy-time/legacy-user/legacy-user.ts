@@ -1,6 +1,10 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
 import { DateScalar, JSONScalar, LocalDateTimeScalar, URLScalar, renamedFrom, formerName } from "../../shared/graphql/index.js";
 
+/** why LegacyUser's names of a person follow Employee's */
+const ONE_NAME = "the graph names a person's names and work address as `Employee` does.";
+const ONE_NAME_INPUT = "as `LegacyUser` names it; giving both is refused.";
+
 export enum LegacyGender {
   UNDEFINED = "Undefined",
   MALE = "Male",
@@ -95,16 +99,17 @@ export class LegacyUser {
   @Field(() => LocalDateTimeScalar, { nullable: true, ...formerName("lastUpdatedAt", "every last change is `lastUpdatedAt` in the graph.") })
   modifiedAt!: string | null;
 
-  @Field(() => String, { nullable: true })
+  // givenName, familyName and email: field resolvers (legacy-user.resolver.ts), as `Employee` names them
+  @Field(() => String, { nullable: true, ...formerName("givenName", ONE_NAME) })
   firstName!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, ...formerName("familyName", ONE_NAME) })
   lastName!: string | null;
 
   @Field(() => String, { nullable: true })
   login!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, ...formerName("email", ONE_NAME) })
   mail!: string | null;
 
 
@@ -170,12 +175,22 @@ export class LegacyExtendedDataInput {
 @InputType({ description: "The fields of a legacy user to change; the others keep their value." })
 export class LegacyUserInput {
   @Field(() => String, { nullable: true })
+  givenName?: string | null;
+
+  @Field(() => String, { nullable: true })
+  familyName?: string | null;
+
+  @Field(() => String, { nullable: true })
+  email?: string | null;
+
+  // the names before issue 35, kept deprecated for at least one minor version (CHANGELOG.md)
+  @Field(() => String, { nullable: true, ...formerName("givenName", ONE_NAME_INPUT) })
   firstName?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, ...formerName("familyName", ONE_NAME_INPUT) })
   lastName?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, ...formerName("email", ONE_NAME_INPUT) })
   mail?: string | null;
 
   @Field(() => String, { nullable: true })

@@ -12,6 +12,8 @@ import {
   pageSize,
   type ConnectionResult,
   type SubgraphContext,
+  formerName,
+  readRenamedFilter,
   ref,
 } from "../../shared/graphql/index.js";
 import type { QueryParams } from "../../shared/upstream/index.js";
@@ -37,8 +39,8 @@ export class LegacyUserFilter {
   @Field(() => Boolean, { defaultValue: false, description: "Also the people whose contract ended before today (left out by default)." })
   includeFormerEmployees!: boolean;
 
-  @Field(() => LocalDateTimeScalar, { nullable: true, description: "Users whose attributes changed at or after this local date-time." })
-  modifiedSince?: string | null;
+  @Field(() => LocalDateTimeScalar, { nullable: true, description: "Users whose attributes changed (`lastUpdatedAt`) at or after this local date-time." })
+  lastUpdatedSince?: string | null;
 
   @Field(() => DateRange, { nullable: true, description: "On the start of the contract (legacy dtContractStart)." })
   contractStart?: DateRange | null;
@@ -46,15 +48,32 @@ export class LegacyUserFilter {
   @Field(() => DateRange, { nullable: true, description: "On the end of the contract (legacy dtContractEnd); users without an end do not match." })
   contractEnd?: DateRange | null;
 
-  @Field(() => String, { nullable: true, description: "The professional address, exactly." })
-  mail?: string | null;
+  @Field(() => String, { nullable: true, description: "The work email address, exactly." })
+  email?: string | null;
 
-  @Field(() => String, { nullable: true, description: "Part of the professional address, whatever its case." })
-  mailContains?: string | null;
+  @Field(() => String, { nullable: true, description: "Part of the work email address, whatever its case." })
+  emailContains?: string | null;
 
   @Field(() => String, { nullable: true, description: "The login, exactly." })
   login?: string | null;
+
+  // the names before issue 35, kept deprecated for at least one minor version (CHANGELOG.md)
+  @Field(() => LocalDateTimeScalar, { nullable: true, ...formerName("lastUpdatedSince", "it filters on `lastUpdatedAt`; giving both is refused.") })
+  modifiedSince?: string | null;
+
+  @Field(() => String, { nullable: true, ...formerName("email", "as `LegacyUser.email`; giving both is refused.") })
+  mail?: string | null;
+
+  @Field(() => String, { nullable: true, ...formerName("emailContains", "as `LegacyUser.email`; giving both is refused.") })
+  mailContains?: string | null;
 }
+
+/** The filter's deprecated names (before issue 35) and the ones they became. */
+const RENAMED_FILTERS = [
+  ["modifiedSince", "lastUpdatedSince"],
+  ["mail", "email"],
+  ["mailContains", "emailContains"],
+] as const;
 
 @ArgsType()
 class LegacyUsersArgs extends PageArgs {
@@ -66,16 +85,16 @@ export const LegacyUserConnection = connectionType("LegacyUser", LegacyUser);
 
 /** The REST query of a filter, checked before any upstream call; null when it can match nothing. */
 function restQuery(filter: LegacyUserFilter | null | undefined): QueryParams | null {
-  const f = filter ?? ({ includeFormerEmployees: false } as LegacyUserFilter);
+  const f = readRenamedFilter(filter ?? ({ includeFormerEmployees: false } as LegacyUserFilter), RENAMED_FILTERS);
   const rest = new RestFilter()
     .strings("id", "ids", f.ids, { allowEmpty: true, keep: isLegacyId })
     .value("formerEmployees", f.includeFormerEmployees ? "true" : null)
-    .legacyRange("modifiedAt", "modifiedSince", { from: f.modifiedSince })
+    .legacyRange("modifiedAt", "lastUpdatedSince", { from: f.lastUpdatedSince })
     .legacyRange("dtContractStart", "contractStart", f.contractStart)
     .legacyRange("dtContractEnd", "contractEnd", f.contractEnd)
-    .atMostOne({ mail: f.mail, mailContains: f.mailContains })
-    .text("mail", "mail", f.mail, { partialWith: "mailContains" })
-    .like("mail", "mailContains", f.mailContains)
+    .atMostOne({ email: f.email, emailContains: f.emailContains })
+    .text("mail", "email", f.email, { partialWith: "emailContains" })
+    .like("mail", "emailContains", f.emailContains)
     .text("login", "login", f.login);
   return rest.matchesNothing ? null : { fields: USER_FIELDS, ...rest.query };
 }

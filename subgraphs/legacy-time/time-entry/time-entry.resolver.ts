@@ -17,6 +17,7 @@ import {
   invalidInput,
   LocalDateTimeScalar,
   formerName,
+  readRenamedFilter,
   WRITE_REFUSALS,
   mutationResultType,
   type WriteRefusal,
@@ -52,15 +53,17 @@ class TimeEntriesArgs extends PageArgs {
  * includes its whole day), `modifiedAt=since,…`, and theoretical time (layer 1) left out unless
  * asked for, as docs/interface.md#legacy-time-entry advises sync clients.
  */
-export function timeEntryQuery(filter: Omit<EmployeeTimeEntryFilter, "includeTheoretical"> & { includeTheoretical?: boolean | null }): TimeEntryQuery {
-  checkFieldRules(legacyTimeFieldRules["Employee.timeEntryConnection"], { filter });
+export function timeEntryQuery(given: Omit<EmployeeTimeEntryFilter, "includeTheoretical"> & { includeTheoretical?: boolean | null }): TimeEntryQuery {
+  checkFieldRules(legacyTimeFieldRules["Employee.timeEntryConnection"], { filter: given });
+  // modifiedSince: lastUpdatedSince's name before issue 35
+  const filter = readRenamedFilter(given, [["modifiedSince", "lastUpdatedSince"]]);
   // the operation's input checks refuse these first; a prefixed schema (GRAPH_PREFIX) renames the types they go by
   const bounds: Array<[string, string | null | undefined, (value: string) => boolean]> = [
     ["startsOn.from", filter.startsOn?.from, isIsoDate],
     ["startsOn.to", filter.startsOn?.to, isIsoDate],
     ["startsAt.from", filter.startsAt?.from, isLocalDateTime],
     ["startsAt.to", filter.startsAt?.to, isLocalDateTime],
-    ["modifiedSince", filter.modifiedSince, isLocalDateTime],
+    ["lastUpdatedSince", filter.lastUpdatedSince, isLocalDateTime],
   ];
   for (const [name, value, valid] of bounds) {
     if (typeof value === "string" && !valid(value)) {
@@ -71,7 +74,7 @@ export function timeEntryQuery(filter: Omit<EmployeeTimeEntryFilter, "includeThe
     .legacyRange("startsAt", "startsOn", filter.startsOn)
     .legacyRange("startsAt", "startsAt", filter.startsAt)
     .value("layer", filter.includeTheoretical ? null : "notequal,1")
-    .legacyRange("modifiedAt", "modifiedSince", { from: filter.modifiedSince }).query;
+    .legacyRange("modifiedAt", "lastUpdatedSince", { from: filter.lastUpdatedSince }).query;
 }
 
 export const UpdateTimeEntryResult = createUnionType({
@@ -162,7 +165,7 @@ export class TimeEntryResolver {
 
   @FieldResolver(() => LocalDateTimeScalar, {
     nullable: true,
-    description: "When the entry last changed (a write included): what an incremental sync filters on (`modifiedSince`).",
+    description: "When the entry last changed (a write included): what an incremental sync filters on (`lastUpdatedSince`).",
   })
   lastUpdatedAt(@Root() entry: RestTimeEntry): string | null {
     return entry.modifiedAt ?? null;

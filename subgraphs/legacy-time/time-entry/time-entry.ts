@@ -234,8 +234,12 @@ export class EmployeeTimeEntryFilter {
 
   @Field(() => LocalDateTimeScalar, {
     nullable: true,
-    description: "Only entries created or changed at or after this local date-time (an incremental sync); null: all.",
+    description: "Only entries created or changed (`lastUpdatedAt`) at or after this local date-time (an incremental sync); null: all.",
   })
+  lastUpdatedSince?: string | null;
+
+  // its name before issue 35, kept deprecated for at least one minor version (CHANGELOG.md)
+  @Field(() => LocalDateTimeScalar, { nullable: true, ...formerName("lastUpdatedSince", "it filters on `lastUpdatedAt`; giving both is refused.") })
   modifiedSince?: string | null;
 
   @Field(() => Boolean, {
@@ -249,4 +253,8 @@ export class EmployeeTimeEntryFilter {
 export class TimeEntryFilter extends EmployeeTimeEntryFilter {
   @Field(() => [ID], { description: "The owners (employee ids, legacy integers): 1 to 100." })
   ownerIds!: string[];
+
+  // type-graphql drops the deprecation of an inherited input field: declared again here
+  @Field(() => LocalDateTimeScalar, { nullable: true, ...formerName("lastUpdatedSince", "it filters on `lastUpdatedAt`; giving both is refused.") })
+  override modifiedSince?: string | null = undefined;
 }

@@ -2,7 +2,7 @@ import { Directive, Field, ID, InputType, ObjectType, registerEnumType } from "t
 import { EmploymentStatus } from "./employment-status.js";
 import { connectionType, DateScalar, DateTimeScalar } from "../../shared/graphql/index.js";
 import { DateRange, RestFilter } from "../../shared/graphql/index.js";
-import { badUserInput, listArgs, renamedFrom, type ListArgs } from "../../shared/graphql/index.js";
+import { listArgs, readRenamedFilter, renamedFrom, type ListArgs } from "../../shared/graphql/index.js";
 
 /**
  * A continuous relationship between an employee and a legal entity (REST `employment`): a work
@@ -105,9 +105,18 @@ export class EmploymentFilter {
 export const EmploymentListArgs = listArgs(EmploymentFilter, EmploymentSort);
 export type EmploymentListArgs = ListArgs<EmploymentFilter, EmploymentSort>;
 
+const RENAMED_FILTERS = [
+  ["startDate", "startsOn"],
+  ["startDateBetween", "startsOnBetween"],
+  ["endDate", "endsOn"],
+  ["endDateBetween", "endsOnBetween"],
+] as const;
+
 /** The REST filters of `/employments` (docs/interface.md#employment) for a filter input. */
 export function employmentQuery(filter: EmploymentFilter | null | undefined, argument = "filter"): Record<string, string> {
-  const f = withRenamedFilters(filter ?? {}, argument);
+  // the filters under their names before 0.1.0 (`startDate`, ...) read as the new ones; an explicit
+  // null counts as given (`endDate: null` selects the open-ended employments, as `endsOn: null` does)
+  const f = readRenamedFilter(filter ?? {}, RENAMED_FILTERS, argument);
   return new RestFilter(argument)
     .strings("id", "ids", f.ids)
     .strings("remoteId", "remoteIds", f.remoteIds, { maxLength: 200 })
@@ -121,26 +130,3 @@ export function employmentQuery(filter: EmploymentFilter | null | undefined, arg
     .range("end.date.between", "endsOnBetween", f.endsOnBetween).query;
 }
 
-/**
- * The filters under their names before 0.1.0 (`startDate`, ...) read as the new ones; an old and a
- * new name given together is refused, before any upstream call. An explicit null counts as given
- * (`endDate: null` selects the open-ended employments, as `endsOn: null` does).
- */
-function withRenamedFilters(f: EmploymentFilter, argument: string): EmploymentFilter {
-  const renamed = [
-    ["startDate", "startsOn"],
-    ["startDateBetween", "startsOnBetween"],
-    ["endDate", "endsOn"],
-    ["endDateBetween", "endsOnBetween"],
-  ] as const;
-  const merged: EmploymentFilter = { ...f };
-  for (const [old, now] of renamed) {
-    if (f[old] === undefined) continue;
-    if (f[now] !== undefined) {
-      const names = [old, now].map((n) => (argument === "" ? n : `${argument}.${n}`));
-      throw badUserInput(`${names[0]} is the deprecated name of ${names[1]}: give only ${names[1]}`, names[0]!);
-    }
-    (merged as Record<string, unknown>)[now] = f[old];
-  }
-  return merged;
-}

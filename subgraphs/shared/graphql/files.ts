@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import { sendJson } from "../../../platform/http.js";
-import { FILES_PATH, FileLinks, LINK_REFUSAL, type FileTarget } from "../../../platform/file-links.js";
+import { CONDITIONAL_HEADERS, FILES_PATH, FileLinks, LINK_REFUSAL, type FileTarget } from "../../../platform/file-links.js";
 import { FILES_BASE_HEADER } from "../../../platform/headers.js";
 import type { Logger } from "../../../platform/log.js";
 import type { Upstream } from "../upstream/index.js";
@@ -43,7 +43,9 @@ const PASSED_HEADERS = ["content-type", "content-length", "content-disposition",
 /**
  * `GET /files/<sealed>`: a link that does not open (altered, made up, expired) is refused with its
  * 4xx before any upstream call; an open one is read upstream and its bytes streamed to the caller
- * as they come, with their content type. An upstream refusal is answered 404 (the file is not
+ * as they come, with their content type and ETag, and `Cache-Control: private` for the link's
+ * remaining lifetime. A client's `If-None-Match`/`If-Modified-Since` goes upstream with the read,
+ * and the upstream's 304 comes back without a body. An upstream refusal is answered 404 (the file is not
  * there for this link), an upstream failure 502; no upstream body or address is passed on.
  */
 export async function serveFileLink(req: IncomingMessage, res: ServerResponse, links: FileLinks, upstream: Upstream, logger: Logger): Promise<void> {
@@ -55,19 +57,33 @@ export async function serveFileLink(req: IncomingMessage, res: ServerResponse, l
     return sendJson(res, status, { errors: [{ message }] }, { "cache-control": "no-store" });
   }
   const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
+  const conditional: Record<string, string> = {};
+  for (const name of CONDITIONAL_HEADERS) {
+    const value = req.headers[name];
+    if (typeof value === "string") conditional[name] = value;
+  }
   let answer: Awaited<ReturnType<Upstream["file"]>>;
   try {
-    answer = await upstream.file(opened.target, authorization);
+    answer = await upstream.file(opened.target, authorization, conditional);
   } catch (err) {
     logger.warn("file read failed", { kind: opened.target.kind, error: err instanceof Error ? err.message : String(err) });
     return sendJson(res, 502, { errors: [{ message: "The directory did not answer for this file: try again." }] });
+  }
+  // the browser may keep the file while its link lives, for this caller only
+  const caching = { "cache-control": `private, max-age=${Math.max(0, opened.expires - Math.floor(Date.now() / 1000))}` };
+  if (answer.status === 304) {
+    answer.body.destroy();
+    const etag = answer.headers.etag;
+    res.writeHead(304, { ...caching, ...(typeof etag === "string" ? { etag } : {}) });
+    res.end();
+    return;
   }
   if (answer.status !== 200) {
     answer.body.destroy();
     const status = answer.status === 401 ? 401 : answer.status >= 500 ? 502 : 404;
     return sendJson(res, status, { errors: [{ message: status === 502 ? "The directory did not answer for this file: try again." : "No file for this link." }] });
   }
-  const headers: Record<string, string> = { "cache-control": "private, max-age=60", "x-content-type-options": "nosniff" };
+  const headers: Record<string, string> = { ...caching, "x-content-type-options": "nosniff" };
   for (const name of PASSED_HEADERS) {
     const value = answer.headers[name];
     if (typeof value === "string") headers[name] = value;

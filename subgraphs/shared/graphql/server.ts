@@ -169,6 +169,12 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     if (url.pathname !== "/" && url.pathname !== "/graphql" && url.pathname !== CALLER_PATH && !filePath) {
       return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     }
+    // a file link is its own authorisation, with or without the subgraph secret: its seal binds the
+    // target and the expiry, the gateway adds no right to it when it forwards it, and a link that
+    // does not open is refused before any upstream call (files.ts). So a router other than the
+    // gateway, which a browser's `<img src>` reaches without the secret, serves it too
+    // (docs/gateways.md#file-links).
+    if (filePath) return serveFileLink(req, res, fileLinks, options.upstream, logger);
     if (secret && !secretMatches(req.headers[SUBGRAPH_SECRET_HEADER], secret)) {
       return sendJson(res, 403, {
         errors: [{ message: "This subgraph only answers its gateway", extensions: { code: ErrorCode.FORBIDDEN } }],
@@ -177,8 +183,6 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
     // the gateway's check of a caller it has not seen (docs/security.md#unverified-tokens)
     if (url.pathname === CALLER_PATH) return sendJson(res, 200, { caller: await options.upstream.verifyCaller(authorization) });
-    // a file link the gateway's `/files/` route forwards (files.ts)
-    if (filePath) return serveFileLink(req, res, fileLinks, options.upstream, logger);
     const files = fileLinkMinter(fileLinks, options.upstream, filesBaseOf(req, fileLinkConfig?.baseUrl ?? null, http.origin));
     const asked = deadlineOf(req.headers[DEADLINE_HEADER]) ?? options.upstream.config.deadlineMs;
     const operationId = req.headers[OPERATION_HEADER];

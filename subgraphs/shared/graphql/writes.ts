@@ -60,7 +60,14 @@ export class ForbiddenError extends MutationError {}
     "The record is being changed by another write, or changed since it was read. Nothing was written: read it again and retry.",
 })
 @Directive("@shareable")
-export class ConflictError extends MutationError {}
+export class ConflictError extends MutationError {
+  @Field(() => Boolean, {
+    description:
+      "True when the same mutation may simply be sent again (another write held the record a moment longer than this one could " +
+      "wait); false when the record changed since it was read: read it again, and decide on the new value before writing.",
+  })
+  retryable!: boolean;
+}
 
 /** The refusals every mutation's result union holds besides its own (TimeEntryValidationError). */
 export const WRITE_REFUSALS = [InvalidInputError, NotFoundError, ForbiddenError, ConflictError] as const;
@@ -92,7 +99,7 @@ const REFUSAL_OF_CODE: Partial<Record<string, new () => WriteRefusal>> = {
 /**
  * An expected refusal thrown while writing, as data: BAD_USER_INPUT (an InvalidInputError), NOT_FOUND (the facade's own or the
  * upstream's 404), FORBIDDEN (the facade's checks or the upstream's 403) and CONFLICT (a record
- * lease still held, the upstream's 409 or 412). Anything else (upstream unavailable, deadline,
+ * lease still held, retryable; the upstream's 409 or 412, not). Anything else (upstream unavailable, deadline,
  * WRITE_OUTCOME_UNKNOWN, UNAUTHENTICATED) is null: it stays a top-level error.
  */
 export function refusalAsData(err: unknown, target: Pick<WriteTarget, "idArgument">): WriteRefusal | InvalidInputError | null {
@@ -108,7 +115,11 @@ export function refusalAsData(err: unknown, target: Pick<WriteTarget, "idArgumen
   // an upstream error's own message names the REST call: its detail, or a sentence of ours
   const message =
     err instanceof UpstreamError ? (err.detail ?? UPSTREAM_REFUSAL[code as string]!) : (err as GraphQLError).message;
-  return Object.assign(new Refusal(), { message, fields: Refusal === NotFoundError ? [target.idArgument ?? "id"] : [] });
+  const refusal = Object.assign(new Refusal(), { message, fields: Refusal === NotFoundError ? [target.idArgument ?? "id"] : [] });
+  // a conflict of the facade's own (a record lease held past the wait) says it is retryable; the
+  // upstream's 409 or 412 is a precondition: the client reads the record again
+  if (refusal instanceof ConflictError) refusal.retryable = err instanceof GraphQLError && err.extensions?.retryable === true;
+  return refusal;
 }
 
 const UPSTREAM_REFUSAL: Record<string, string> = {

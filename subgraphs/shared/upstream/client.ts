@@ -233,9 +233,10 @@ export class Upstream {
    * a legacy file with the API key, the link having been minted only for a caller who could read
    * its employee.
    */
-  async file(target: FileTarget, authorization: string | undefined): Promise<StreamedAnswer> {
+  async file(target: FileTarget, authorization: string | undefined, conditional: Record<string, string> = {}): Promise<StreamedAnswer> {
     const path = target.kind === "tokened" ? target.path : target.kind === "current" ? `/service-api/files/${encodeURIComponent(target.id)}` : `/api/v3/files/${encodeURIComponent(target.id)}`;
-    const headers: Record<string, string> = { accept: "*/*" };
+    // the client's If-None-Match/If-Modified-Since: the upstream's 304 goes back as it is
+    const headers: Record<string, string> = { ...conditional, accept: "*/*" };
     if (target.kind === "current") {
       headers["api-version"] = API_VERSION;
       const caller = this.config.auth === "forward" ? authorization : `Bearer ${await this.credentials.token(this.sessionState({}))}`;
