@@ -42,29 +42,49 @@ interface Case {
 /** The arguments that break each rule that is not an own filter; a rule of a new kind or field needs its case here. */
 const CASES: Record<string, Case> = {
   "Employee.timeEntries ordered": { args: `from: "2026-06-02", to: "2026-06-01"`, message: "from (2026-06-02) must be on or before to (2026-06-01)", field: "from" },
-  "Employee.timeEntryConnection exclusive": {
+  "Employee.timeEntries exclusive(modifiedSince, lastUpdatedSince)": {
+    args: `from: "2026-06-01", to: "2026-06-07", modifiedSince: "2026-06-01T00:00:00", lastUpdatedSince: "2026-06-01T00:00:00"`,
+    message: "modifiedSince and lastUpdatedSince cannot be given together: modifiedSince is the deprecated name of lastUpdatedSince: give only lastUpdatedSince",
+    field: "modifiedSince",
+  },
+  "Employee.timeEntryConnection exclusive(filter.startsOn, filter.startsAt)": {
     args: `filter: { startsOn: { from: "2026-06-01" }, startsAt: { from: "2026-06-01T08:00:00" } }`,
     message: "filter.startsOn and filter.startsAt cannot be given together: both bound the entries' start",
     field: "filter.startsOn",
   },
+  "Employee.timeEntryConnection exclusive(filter.modifiedSince, filter.lastUpdatedSince)": {
+    args: `filter: { modifiedSince: "2026-06-01T00:00:00", lastUpdatedSince: "2026-06-01T00:00:00" }`,
+    message: "filter.modifiedSince and filter.lastUpdatedSince cannot be given together: modifiedSince is the deprecated name of lastUpdatedSince: give only lastUpdatedSince",
+    field: "filter.modifiedSince",
+  },
   "Query.timeEntries nonEmpty": { args: `filter: { ownerIds: [] }`, message: "filter.ownerIds must name at least one employee", field: "filter.ownerIds" },
-  "Query.timeEntries exclusive": {
+  "Query.timeEntries exclusive(filter.startsOn, filter.startsAt)": {
     args: `filter: { ownerIds: ["1"], startsOn: { from: "2026-06-01" }, startsAt: { from: "2026-06-01T08:00:00" } }`,
     message: "filter.startsOn and filter.startsAt cannot be given together: both bound the entries' start",
     field: "filter.startsOn",
   },
+  "Query.timeEntries exclusive(filter.modifiedSince, filter.lastUpdatedSince)": {
+    args: `filter: { ownerIds: ["1"], modifiedSince: "2026-06-01T00:00:00", lastUpdatedSince: "2026-06-01T00:00:00" }`,
+    message: "filter.modifiedSince and filter.lastUpdatedSince cannot be given together: modifiedSince is the deprecated name of lastUpdatedSince: give only lastUpdatedSince",
+    field: "filter.modifiedSince",
+  },
 };
+
+/** A rule's name: its kind, and for an exclusive rule its paths (a field may have several). */
+function ruleName(rule: FieldRule): string {
+  return rule.rule === "exclusive" ? `exclusive(${rule.paths.join(", ")})` : rule.rule;
+}
 
 function caseOf(coordinate: string, rule: FieldRule): Case {
   if (rule.rule === "ownFilter") {
     return { args: `filter: { ${rule.field}: ["1"] }`, message: `filter.${rule.field} cannot be used on this field: it already filters on it`, field: `filter.${rule.field}` };
   }
-  const found = CASES[`${coordinate} ${rule.rule}`];
-  if (!found) throw new Error(`no case breaks the ${rule.rule} rule of ${coordinate}: add one to CASES`);
+  const found = CASES[`${coordinate} ${ruleName(rule)}`];
+  if (!found) throw new Error(`no case breaks the ${ruleName(rule)} rule of ${coordinate}: add one to CASES`);
   return found;
 }
 
-const rules = Object.entries(table).flatMap(([coordinate, list]) => list.map((rule) => ({ coordinate, rule, name: `${coordinate} (${rule.rule})` })));
+const rules = Object.entries(table).flatMap(([coordinate, list]) => list.map((rule) => ({ coordinate, rule, name: `${coordinate} ${ruleName(rule)}` })));
 
 describe("the field rules, before any upstream call", () => {
   it("has a case for every rule", () => {
