@@ -32,7 +32,8 @@ import { parsePrometheus, sumOf } from "../harness/prometheus.js";
  * default 30: a browser near its server), BENCH_WRITE=0 (prints only: bench/results.md is not
  * written, as for a partial run), BENCH_MECHANISMS=1 (instead of all the above, the table of each
  * round-saving mechanism on and off: `mechanismTable`), BENCH_ROUTERS=1 (instead of all the above,
- * only the routers' table: `routerTable`).
+ * only the routers' table: `routerTable`), BENCH_REFERENCE_FRESH_S (the subgraphs' DIRECTORY_REFERENCE_FRESH_S:
+ * reference data held warm, as a company would configure it).
  */
 
 const TODAY = "2026-06-15";
@@ -70,6 +71,8 @@ const WRITE = process.env.BENCH_WRITE !== "0" && ONLY === null;
 const LOW = 20;
 const MECHANISMS = process.env.BENCH_MECHANISMS === "1";
 const ROUTERS = process.env.BENCH_ROUTERS === "1";
+/** the subgraphs' DIRECTORY_REFERENCE_FRESH_S (reference data held warm), when set: BENCH_REFERENCE_FRESH_S */
+const REFERENCE_FRESH_S = process.env.BENCH_REFERENCE_FRESH_S;
 /** the latencies at which every gateway, not only ours, is timed (issue 39: a company's router beside ours) */
 const ROUTER_LATENCIES = [20, 50, 100] as const;
 const ROUTER_RUNS: Record<number, number> = { 20: 11, 50: 11, 100: 7 };
@@ -102,6 +105,7 @@ async function startBackend(employees: number, profile = false): Promise<Backend
     BENCH_TODAY: TODAY,
     LOG_LEVEL: "silent",
     NODE_ENV,
+    ...(REFERENCE_FRESH_S ? { DIRECTORY_REFERENCE_FRESH_S: REFERENCE_FRESH_S } : {}),
     ...(profile ? { BENCH_CPU_PROFILE: `${PROFILE_DIR}subgraphs.cpuprofile` } : {}),
   });
   const [, json] = await proc.waitFor(/bench-subgraphs (\{.*\})/, 240_000);

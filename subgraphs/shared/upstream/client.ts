@@ -9,6 +9,8 @@ import { cursorSigner } from "./cursor-signer.js";
 import type { UpstreamConfig } from "./config.js";
 import { API_VERSION, UpstreamCredentials } from "./credentials.js";
 import { EtagCache, type CachedBody } from "./etag-cache.js";
+import { createChangeFeed, type ChangeFeed } from "../events/index.js";
+import { ReferenceCache } from "./reference-cache.js";
 import { ErrorCode } from "../../../platform/error-codes.js";
 import { UpstreamError, deadlineExceeded } from "./errors.js";
 import { InFlight } from "../../../platform/inflight.js";
@@ -113,6 +115,10 @@ export class Upstream {
   private readonly breakers: UpstreamBreakers;
   /** one read-merge-write at a time per record, across replicas with Redis */
   private readonly leases: RecordLeases;
+  /** the directory's changes as this process hears them (subgraphs/shared/events) */
+  readonly changes: ChangeFeed;
+  /** reference data held warm for DIRECTORY_REFERENCE_FRESH_S (reference-cache.ts) */
+  readonly references: ReferenceCache;
 
   constructor(config: UpstreamConfig, logger: Logger = new Logger("upstream")) {
     this.config = Object.freeze({ ...config });
@@ -131,6 +137,8 @@ export class Upstream {
       breakers: () => this.breakers.metricStates(),
     });
     this.transport = new UpstreamTransport(this.config, this.budget);
+    this.changes = createChangeFeed(this.shared);
+    this.references = new ReferenceCache(this.config.referenceFreshMs ?? 0, this.changes);
   }
 
   /** process-wide counters of every attempt (including token requests and 304s) */
@@ -198,6 +206,7 @@ export class Upstream {
 
   async close(): Promise<void> {
     this.unwatch();
+    this.references.close();
     this.transport.close();
     await this.shared.close();
   }
@@ -236,7 +245,9 @@ export class Upstream {
       return this.sendThroughBreaker<T>(state, spec).finally(() => this.inflight.forget());
     }
     const key = `${state.identity} ${spec.api} ${spec.nullOn404 ? "null-on-404" : "throw-on-404"} ${spec.url}`;
-    return this.inflight.run(key, () => this.sendThroughBreaker<T>(state, spec)) as Promise<T | null>;
+    const send = () => this.inflight.run(key, () => this.sendThroughBreaker<T>(state, spec)) as Promise<T | null>;
+    const collection = ReferenceCache.collectionOf(spec.api, spec.method, spec.path);
+    return collection === null ? send() : this.references.read(key, collection, send);
   }
 
   /** One logical request through its API's circuit breaker (breakers.ts). */

@@ -95,6 +95,12 @@ export interface UpstreamConfig {
    * to each API, all replicas together when they share Redis (pacer.ts)
    */
   rateLimit?: number;
+  /**
+   * DIRECTORY_REFERENCE_FRESH_S × 1000, default 0 (off): how long a read of a reference list
+   * (departments, establishments, legal entities, templates, qualifications, occupation
+   * categories) answers again from memory (reference-cache.ts); the staleness bound
+   */
+  referenceFreshMs?: number;
   /** DIRECTORY_ETAG_CACHE_TTL_S, default 3600: how long a shared ETag entry lives in Redis */
   etagCacheTtlSeconds?: number;
   /** DIRECTORY_REFUSED_TOKEN_TTL_S, default 30 (0: not remembered): how long a token the directory refused with 401 is refused without asking again */
@@ -198,6 +204,7 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     readyIntervalMs: readyCheckIntervalMs(env),
     rateLimit: e.integer("DIRECTORY_RATE_LIMIT", 0, 0, 100_000),
     etagCacheTtlSeconds: e.integer("DIRECTORY_ETAG_CACHE_TTL_S", 3600, 1, 7 * 86_400),
+    referenceFreshMs: e.integer("DIRECTORY_REFERENCE_FRESH_S", 0, 0, 86_400) * 1000,
     refusedTokenTtlSeconds: refusedTokenTtlSeconds(env),
     shared: loadSharedStateConfig(env),
   };
