@@ -443,14 +443,16 @@ async function routerTable(ops: Op[]): Promise<string> {
 /**
  * Each of our gateway's round-saving mechanisms that a setting switches, on and off
  * (docs/graph.md#which-mechanism-fires-when): everything on, each off alone, and all off (`lean`).
- * Lookup speculation and the subgraphs' mechanisms (prefetchEmployee, embedded priming, adaptive
- * and operation-scoped loaders) have no setting, and are on in every column.
+ * Lookup speculation (GATEWAY_LOOKUP_SPECULATION) too; the subgraphs' mechanisms (prefetchEmployee,
+ * embedded priming, adaptive and operation-scoped loaders) have no setting, and are on in every column.
  */
 const MECHANISM_VARIANTS: Array<{ name: string; settings: Record<string, string> }> = [
   { name: "all on", settings: {} },
   { name: "announcements off", settings: { GATEWAY_PREFETCH: "none" } },
   { name: "split off", settings: { GATEWAY_SPLIT_ROOT_FETCH: "false" } },
   { name: "both off (lean)", settings: SPECULATION_OFF },
+  { name: "lookups off", settings: { GATEWAY_LOOKUP_SPECULATION: "false" } },
+  { name: "all three off", settings: { ...SPECULATION_OFF, GATEWAY_LOOKUP_SPECULATION: "false" } },
 ];
 
 /**
