@@ -71,6 +71,8 @@ const WRITE = process.env.BENCH_WRITE !== "0" && ONLY === null;
 const LOW = 20;
 const MECHANISMS = process.env.BENCH_MECHANISMS === "1";
 const ROUTERS = process.env.BENCH_ROUTERS === "1";
+/** BENCH_MECHANISM_VARIANTS: a comma-separated subset of the mechanism table's variants, by name */
+const MECHANISM_ONLY = process.env.BENCH_MECHANISM_VARIANTS ? new Set(process.env.BENCH_MECHANISM_VARIANTS.split(",")) : null;
 /** the subgraphs' DIRECTORY_REFERENCE_FRESH_S (reference data held warm), when set: BENCH_REFERENCE_FRESH_S */
 const REFERENCE_FRESH_S = process.env.BENCH_REFERENCE_FRESH_S;
 /** the latencies at which every gateway, not only ours, is timed (issue 39: a company's router beside ours) */
@@ -99,8 +101,9 @@ interface Backend {
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
-async function startBackend(employees: number, profile = false): Promise<Backend> {
+async function startBackend(employees: number, profile = false, settings: Record<string, string> = {}): Promise<Backend> {
   const proc = runScript("bench/subgraphs.ts", {
+    ...settings,
     BENCH_EMPLOYEES: String(employees),
     BENCH_TODAY: TODAY,
     LOG_LEVEL: "silent",
@@ -446,13 +449,15 @@ async function routerTable(ops: Op[]): Promise<string> {
  * Lookup speculation (GATEWAY_LOOKUP_SPECULATION) too; the subgraphs' mechanisms (prefetchEmployee,
  * embedded priming, adaptive and operation-scoped loaders) have no setting, and are on in every column.
  */
-const MECHANISM_VARIANTS: Array<{ name: string; settings: Record<string, string> }> = [
+const MECHANISM_VARIANTS: Array<{ name: string; settings: Record<string, string>; subgraphs?: Record<string, string> }> = [
   { name: "all on", settings: {} },
   { name: "announcements off", settings: { GATEWAY_PREFETCH: "none" } },
   { name: "split off", settings: { GATEWAY_SPLIT_ROOT_FETCH: "false" } },
   { name: "both off (lean)", settings: SPECULATION_OFF },
   { name: "lookups off", settings: { GATEWAY_LOOKUP_SPECULATION: "false" } },
   { name: "all three off", settings: { ...SPECULATION_OFF, GATEWAY_LOOKUP_SPECULATION: "false" } },
+  { name: "prefetchEmployee off", settings: {}, subgraphs: { SUBGRAPH_MECHANISMS_OFF: "prefetch-employee" } },
+  { name: "operation-scoped loaders off", settings: {}, subgraphs: { SUBGRAPH_MECHANISMS_OFF: "operation-scope" } },
 ];
 
 /**
@@ -462,15 +467,17 @@ const MECHANISM_VARIANTS: Array<{ name: string; settings: Record<string, string>
  * over one subgraphs process, warmed as in the main run; prints the markdown table only.
  */
 async function mechanismTable(ops: Op[]): Promise<string> {
-  const backend = await startBackend(300);
-  const directory = backend.urls.directory!;
+  const shared = await startBackend(300);
   const cells: Array<{ at: number; line: string }> = [];
   const lines = [
     "| operation | mechanisms | upstream calls | subgraph requests | rounds | p50 ms at +" + LATENCIES[2] + " ms | ops/s ×8 |",
     "|---|---|---:|---:|---:|---:|---:|",
   ];
   try {
-    for (const variant of MECHANISM_VARIANTS) {
+    for (const variant of MECHANISM_VARIANTS.filter((v) => !MECHANISM_ONLY || MECHANISM_ONLY.has(v.name))) {
+      // a subgraphs' mechanism turned off: a subgraphs process of its own
+      const backend = variant.subgraphs ? await startBackend(300, false, variant.subgraphs) : shared;
+      const directory = backend.urls.directory!;
       const gateway = await startGateway("ours", backend.urls, variant.settings);
       try {
         for (const [at, op] of ops.entries()) {
@@ -493,12 +500,13 @@ async function mechanismTable(ops: Op[]): Promise<string> {
         }
       } finally {
         await gateway.process.stop();
+        if (backend !== shared) await backend.process.stop();
       }
       log(`${variant.name} done`);
     }
   } finally {
-    await setLatency(directory, 0).catch(() => undefined);
-    await backend.process.stop();
+    await setLatency(shared.urls.directory!, 0).catch(() => undefined);
+    await shared.process.stop();
   }
   // by operation, its variants in order (the sort is stable)
   return [...lines, ...cells.sort((a, b) => a.at - b.at).map((c) => c.line)].join("\n");

@@ -101,6 +101,11 @@ export interface UpstreamConfig {
    * categories) answers again from memory (reference-cache.ts); the staleness bound
    */
   referenceFreshMs?: number;
+  /**
+   * SUBGRAPH_MECHANISMS_OFF, default none: the subgraphs' round-saving mechanisms turned off, for
+   * measuring what each buys (`prefetch-employee`, `operation-scope`; bench/run.ts mechanismTable)
+   */
+  mechanismsOff?: ReadonlySet<string>;
   /** DIRECTORY_ETAG_CACHE_TTL_S, default 3600: how long a shared ETag entry lives in Redis */
   etagCacheTtlSeconds?: number;
   /** DIRECTORY_REFUSED_TOKEN_TTL_S, default 30 (0: not remembered): how long a token the directory refused with 401 is refused without asking again */
@@ -205,9 +210,20 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     rateLimit: e.integer("DIRECTORY_RATE_LIMIT", 0, 0, 100_000),
     etagCacheTtlSeconds: e.integer("DIRECTORY_ETAG_CACHE_TTL_S", 3600, 1, 7 * 86_400),
     referenceFreshMs: e.integer("DIRECTORY_REFERENCE_FRESH_S", 0, 0, 86_400) * 1000,
+    mechanismsOff: mechanismsOff(e),
     refusedTokenTtlSeconds: refusedTokenTtlSeconds(env),
     shared: loadSharedStateConfig(env),
   };
+}
+
+/** SUBGRAPH_MECHANISMS_OFF: the names it may list */
+const MECHANISMS = ["prefetch-employee", "operation-scope"];
+
+function mechanismsOff(e: Environment): ReadonlySet<string> {
+  const names = (e.text("SUBGRAPH_MECHANISMS_OFF") ?? "").split(",").map((name: string) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !MECHANISMS.includes(name));
+  if (unknown.length > 0) throw new ConfigError(`SUBGRAPH_MECHANISMS_OFF: ${unknown.join(", ")} is none of ${MECHANISMS.join(", ")}`, "SUBGRAPH_MECHANISMS_OFF");
+  return new Set(names);
 }
 
 /**
