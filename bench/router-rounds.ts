@@ -19,7 +19,7 @@ const TODAY = "2026-06-15";
 const demo = pickDemoData(generateCompany({ employees: 300, today: TODAY }));
 const wanted = process.argv.slice(2);
 const ops = loadOperations().filter((o) => wanted.includes(o.name));
-const stack = await startGatewayStack({ directory: { employees: 300, today: TODAY } });
+const stack = await startGatewayStack({ directory: { employees: 300, today: TODAY }, ...(process.env.DIRECTORY_REFERENCE_FRESH_S ? { env: { DIRECTORY_REFERENCE_FRESH_S: process.env.DIRECTORY_REFERENCE_FRESH_S } } : {}) });
 const log: string[] = [];
 const rust = process.env.ROUTER_PLANNER === "rust";
 const hive = createGatewayRuntime({
