@@ -242,7 +242,13 @@ export class Upstream {
     if (spec.method !== "GET") {
       // read-your-writes: no read asked after this write joins one that started before it
       this.inflight.forget();
-      return this.sendThroughBreaker<T>(state, spec).finally(() => this.inflight.forget());
+      // and none is answered from reference data held before it (reference-cache.ts)
+      const written = ReferenceCache.collectionOf(spec.api, "GET", spec.path);
+      if (written !== null) this.references.drop(written);
+      return this.sendThroughBreaker<T>(state, spec).finally(() => {
+        this.inflight.forget();
+        if (written !== null) this.references.drop(written);
+      });
     }
     const key = `${state.identity} ${spec.api} ${spec.nullOn404 ? "null-on-404" : "throw-on-404"} ${spec.url}`;
     const send = () => this.inflight.run(key, () => this.sendThroughBreaker<T>(state, spec)) as Promise<T | null>;

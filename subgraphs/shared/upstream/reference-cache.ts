@@ -10,7 +10,8 @@ import type { ChangeFeed } from "../events/index.js";
  * from it revalidates it in the background (a conditional GET through the ETag cache, off the
  * critical path). A change the directory reports for one of these types (the change feed,
  * subgraphs/shared/events) drops that collection's entries at once, and a read in flight when it
- * arrived is not kept. 0 turns it off: every read goes upstream, as before.
+ * arrived is not kept; so does a write of ours to the collection (read-your-writes), before it is
+ * sent and once it has answered. 0 turns it off: every read goes upstream, as before.
  */
 
 /** the REST collection of each reference type, as the change feed names it (`resource.type`) */
