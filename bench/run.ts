@@ -31,7 +31,9 @@ import { parsePrometheus, sumOf } from "../harness/prometheus.js";
  * BENCH_CLIENT_RTT_MS (the client round trip added for each request of the peer beyond the first,
  * default 30: a browser near its server), BENCH_WRITE=0 (prints only: bench/results.md is not
  * written, as for a partial run), BENCH_MECHANISMS=1 (instead of all the above, the table of each
- * round-saving mechanism on and off: `mechanismTable`).
+ * round-saving mechanism on and off: `mechanismTable`), BENCH_ROUTERS=1 (instead of all the above,
+ * only the routers' table: `routerTable`), BENCH_REFERENCE_FRESH_S (the subgraphs' DIRECTORY_REFERENCE_FRESH_S:
+ * reference data held warm, as a company would configure it).
  */
 
 const TODAY = "2026-06-15";
@@ -68,6 +70,14 @@ const EMBEDDED = process.env.BENCH_EMBEDDED !== "0";
 const WRITE = process.env.BENCH_WRITE !== "0" && ONLY === null;
 const LOW = 20;
 const MECHANISMS = process.env.BENCH_MECHANISMS === "1";
+const ROUTERS = process.env.BENCH_ROUTERS === "1";
+/** BENCH_MECHANISM_VARIANTS: a comma-separated subset of the mechanism table's variants, by name */
+const MECHANISM_ONLY = process.env.BENCH_MECHANISM_VARIANTS ? new Set(process.env.BENCH_MECHANISM_VARIANTS.split(",")) : null;
+/** the subgraphs' DIRECTORY_REFERENCE_FRESH_S (reference data held warm), when set: BENCH_REFERENCE_FRESH_S */
+const REFERENCE_FRESH_S = process.env.BENCH_REFERENCE_FRESH_S;
+/** the latencies at which every gateway, not only ours, is timed (issue 39: a company's router beside ours) */
+const ROUTER_LATENCIES = [20, 50, 100] as const;
+const ROUTER_RUNS: Record<number, number> = { 20: 11, 50: 11, 100: 7 };
 
 /** `lean`: our gateway with its speculation off (GATEWAY_PREFETCH=none, GATEWAY_SPLIT_ROOT_FETCH=false) */
 type Gateway = "ours" | "lean" | "hive" | "hive-rust";
@@ -91,12 +101,14 @@ interface Backend {
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
-async function startBackend(employees: number, profile = false): Promise<Backend> {
+async function startBackend(employees: number, profile = false, settings: Record<string, string> = {}): Promise<Backend> {
   const proc = runScript("bench/subgraphs.ts", {
+    ...settings,
     BENCH_EMPLOYEES: String(employees),
     BENCH_TODAY: TODAY,
     LOG_LEVEL: "silent",
     NODE_ENV,
+    ...(REFERENCE_FRESH_S ? { DIRECTORY_REFERENCE_FRESH_S: REFERENCE_FRESH_S } : {}),
     ...(profile ? { BENCH_CPU_PROFILE: `${PROFILE_DIR}subgraphs.cpuprofile` } : {}),
   });
   const [, json] = await proc.waitFor(/bench-subgraphs (\{.*\})/, 240_000);
@@ -342,6 +354,8 @@ interface Row {
   slope: number;
   /** our gateway, by added latency */
   ours: Record<number, Timing>;
+  /** every gateway's p50 by added latency (ROUTER_LATENCIES) */
+  routers: RouterTimes;
   /** the generated peer: its requests, upstream calls and timings (client round trips added) */
   peer: { requests: number; calls: number; timing: Record<number, Timing> } | null;
   throughput: Throughput;
@@ -353,17 +367,97 @@ const timing = (times: number[], add = 0): Timing => ({ p50: percentile(times, 0
 
 const f = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
 
+/** Each gateway's p50 by added latency, ms. */
+type RouterTimes = Record<Gateway, Record<number, number>>;
+
+/**
+ * Every gateway's p50 at each of ROUTER_LATENCIES, the gateways interleaved at each latency, so
+ * that a machine busy for a while slows all of them alike (the ratios are taken within one run).
+ */
+async function routerTimes(op: Op, gateways: Record<Gateway, { url: string }>, directory: string): Promise<RouterTimes> {
+  const out = Object.fromEntries(GATEWAYS.map((g) => [g, {}])) as RouterTimes;
+  try {
+    for (const latency of ROUTER_LATENCIES) {
+      await setLatency(directory, latency);
+      const times = Object.fromEntries(GATEWAYS.map((g) => [g, [] as number[]])) as Record<Gateway, number[]>;
+      for (let i = 0; i < ROUTER_RUNS[latency]!; i++) {
+        for (const g of i % 2 === 0 ? GATEWAYS : [...GATEWAYS].reverse()) times[g].push(...(await latencies(() => request(gateways[g].url, op, op.variables), 1)));
+      }
+      for (const g of GATEWAYS) out[g][latency] = percentile(times[g], 0.5);
+    }
+  } finally {
+    await setLatency(directory, 0);
+  }
+  return out;
+}
+
+/** dependent rounds from p50: the slope between the lowest and the highest of ROUTER_LATENCIES */
+function routerRounds(t: Record<number, number>): number {
+  const low = ROUTER_LATENCIES[0];
+  const high = ROUTER_LATENCIES[ROUTER_LATENCIES.length - 1]!;
+  return (t[high]! - t[low]!) / (high - low);
+}
+
+/**
+ * The routers' table (issue 39): per operation, for ours, ours with speculation off (lean), Hive
+ * Gateway with its JS planner and with the Rust planner, each serving the committed supergraph over
+ * the same subgraphs: upstream calls, rounds, p50 at each of ROUTER_LATENCIES, and each router's p50
+ * at 50 ms over ours.
+ */
+function routerLines(rows: Array<{ name: string; calls: Record<Gateway, number>; routers: RouterTimes }>): string[] {
+  const names: Record<Gateway, string> = { ours: "ours", lean: "ours, speculation off", hive: "Hive JS", "hive-rust": "Hive-Rust" };
+  const lines = [
+    `| operation | router | calls | rounds | ${ROUTER_LATENCIES.map((l) => `p50 @${l} ms`).join(" | ")} | p50 @50 / ours |`,
+    `|---|---|--:|--:|${ROUTER_LATENCIES.map(() => "--:").join("|")}|--:|`,
+  ];
+  for (const r of rows) {
+    for (const g of GATEWAYS) {
+      const t = r.routers[g];
+      lines.push(`| ${r.name} | ${names[g]} | ${r.calls[g]} | ${f(routerRounds(t), 2)} | ${ROUTER_LATENCIES.map((l) => f(t[l]!)).join(" | ")} | ${f(t[50]! / r.routers.ours[50]!, 2)} |`);
+    }
+  }
+  return lines;
+}
+
+/** BENCH_ROUTERS=1: the four gateways over one subgraphs process, the routers' table only. */
+async function routerTable(ops: Op[]): Promise<string> {
+  const backend = await startBackend(300);
+  const directory = backend.urls.directory!;
+  const gateways = {} as Record<Gateway, { process: ScriptProcess; url: string }>;
+  const rows: Array<{ name: string; calls: Record<Gateway, number>; routers: RouterTimes }> = [];
+  try {
+    for (const kind of GATEWAYS) gateways[kind] = await startGateway(kind, backend.urls);
+    for (const op of ops) {
+      const calls = {} as Record<Gateway, number>;
+      for (const kind of GATEWAYS) {
+        for (let i = 0; i < WARM_UP; i++) await request(gateways[kind].url, op, op.variables);
+        calls[kind] = await medianCalls(directory, () => request(gateways[kind].url, op, op.variables));
+      }
+      rows.push({ name: op.name, calls, routers: await routerTimes(op, gateways, directory) });
+      log(`${op.name} done`);
+    }
+  } finally {
+    for (const kind of GATEWAYS) await gateways[kind]?.process.stop("SIGKILL");
+    await backend.process.stop("SIGKILL");
+  }
+  return routerLines(rows).join("\n");
+}
+
 /**
  * Each of our gateway's round-saving mechanisms that a setting switches, on and off
  * (docs/graph.md#which-mechanism-fires-when): everything on, each off alone, and all off (`lean`).
- * Lookup speculation and the subgraphs' mechanisms (prefetchEmployee, embedded priming, adaptive
- * and operation-scoped loaders) have no setting, and are on in every column.
+ * Lookup speculation (GATEWAY_LOOKUP_SPECULATION) too; the subgraphs' mechanisms (prefetchEmployee,
+ * embedded priming, adaptive and operation-scoped loaders) have no setting, and are on in every column.
  */
-const MECHANISM_VARIANTS: Array<{ name: string; settings: Record<string, string> }> = [
+const MECHANISM_VARIANTS: Array<{ name: string; settings: Record<string, string>; subgraphs?: Record<string, string> }> = [
   { name: "all on", settings: {} },
   { name: "announcements off", settings: { GATEWAY_PREFETCH: "none" } },
   { name: "split off", settings: { GATEWAY_SPLIT_ROOT_FETCH: "false" } },
   { name: "both off (lean)", settings: SPECULATION_OFF },
+  { name: "lookups off", settings: { GATEWAY_LOOKUP_SPECULATION: "false" } },
+  { name: "all three off", settings: { ...SPECULATION_OFF, GATEWAY_LOOKUP_SPECULATION: "false" } },
+  { name: "prefetchEmployee off", settings: {}, subgraphs: { SUBGRAPH_MECHANISMS_OFF: "prefetch-employee" } },
+  { name: "operation-scoped loaders off", settings: {}, subgraphs: { SUBGRAPH_MECHANISMS_OFF: "operation-scope" } },
 ];
 
 /**
@@ -373,15 +467,17 @@ const MECHANISM_VARIANTS: Array<{ name: string; settings: Record<string, string>
  * over one subgraphs process, warmed as in the main run; prints the markdown table only.
  */
 async function mechanismTable(ops: Op[]): Promise<string> {
-  const backend = await startBackend(300);
-  const directory = backend.urls.directory!;
+  const shared = await startBackend(300);
   const cells: Array<{ at: number; line: string }> = [];
   const lines = [
     "| operation | mechanisms | upstream calls | subgraph requests | rounds | p50 ms at +" + LATENCIES[2] + " ms | ops/s ×8 |",
     "|---|---|---:|---:|---:|---:|---:|",
   ];
   try {
-    for (const variant of MECHANISM_VARIANTS) {
+    for (const variant of MECHANISM_VARIANTS.filter((v) => !MECHANISM_ONLY || MECHANISM_ONLY.has(v.name))) {
+      // a subgraphs' mechanism turned off: a subgraphs process of its own
+      const backend = variant.subgraphs ? await startBackend(300, false, variant.subgraphs) : shared;
+      const directory = backend.urls.directory!;
       const gateway = await startGateway("ours", backend.urls, variant.settings);
       try {
         for (const [at, op] of ops.entries()) {
@@ -404,12 +500,13 @@ async function mechanismTable(ops: Op[]): Promise<string> {
         }
       } finally {
         await gateway.process.stop();
+        if (backend !== shared) await backend.process.stop();
       }
       log(`${variant.name} done`);
     }
   } finally {
-    await setLatency(directory, 0).catch(() => undefined);
-    await backend.process.stop();
+    await setLatency(shared.urls.directory!, 0).catch(() => undefined);
+    await shared.process.stop();
   }
   // by operation, its variants in order (the sort is stable)
   return [...lines, ...cells.sort((a, b) => a.at - b.at).map((c) => c.line)].join("\n");
@@ -424,6 +521,7 @@ async function main(): Promise<void> {
   const demo = pickDemoData(generateCompany({ employees: 300, today: TODAY }));
   const ops = operations(demo).filter((o) => !ONLY || ONLY.has(o.name));
   if (MECHANISMS) return void console.log(await mechanismTable(ops));
+  if (ROUTERS) return void console.log(await routerTable(ops));
   log("starting the subgraphs process, the four gateways and the generated peer");
   const backend = await startBackend(300, CPU_PROF);
   const directory = backend.urls.directory!;
@@ -474,6 +572,7 @@ async function main(): Promise<void> {
         }
       }
       await setLatency(directory, 0);
+      row.routers = await routerTimes(op, gateways, directory);
       const [, low, high] = LATENCIES;
       row.slope = (row.ours[high].p50 - row.ours[low].p50) / (high - low);
 
@@ -674,6 +773,12 @@ function report(
           : "– | – | – | – |"),
     );
   }
+  lines.push(
+    "",
+    `Every router at ${ROUTER_LATENCIES.join(", ")} ms added to every upstream request, in the same run: ours, ours with its speculation off, Hive Gateway with its JS planner and with the Rust planner, each serving the committed supergraph over the same subgraphs (upstream calls; rounds: the slope of p50 between ${ROUTER_LATENCIES[0]} and ${ROUTER_LATENCIES[ROUTER_LATENCIES.length - 1]} ms; the gateways interleaved request by request):`,
+    "",
+    ...routerLines(rows.map((r) => ({ name: r.op.name, calls: r.calls, routers: r.routers }))),
+  );
   const readRows = rows.filter((r) => r.op.read);
   lines.push(
     "",

@@ -72,6 +72,8 @@ export interface GatewayConfig {
   prefetch: ReadonlySet<SubgraphName>;
   /** GATEWAY_SPLIT_ROOT_FETCH, default true: the part of a root lookup's fetch later fetches need is asked on its own (apollo/speculate.ts) */
   splitRootFetch: boolean;
+  /** GATEWAY_LOOKUP_SPECULATION, default true: a root lookup by id's next entity fetch starts with the root fetch (apollo/speculate.ts) */
+  lookupSpeculation: boolean;
   /**
    * GATEWAY_SPECULATION_MAX_LOAD, percent, default 90: a subgraph that says a load at least this
    * high is asked nothing ahead (speculation-brake.ts); `off` (null): always asked
@@ -134,6 +136,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     shared: loadSharedStateConfig(env),
     prefetch: parsePrefetch(e.text("GATEWAY_PREFETCH")),
     splitRootFetch: e.boolean("GATEWAY_SPLIT_ROOT_FETCH", true),
+    lookupSpeculation: e.boolean("GATEWAY_LOOKUP_SPECULATION", true),
     speculationMaxLoad: speculationMaxLoad(e),
   };
 }

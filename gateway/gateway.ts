@@ -200,7 +200,7 @@ async function apolloGateway(config: GatewayConfig, logger: Logger, refusedToken
       await refusedTokens.remember(authorization);
     }
   };
-  const seams = apolloSeams({ prefetch: config.prefetch, splitRootFetch: config.splitRootFetch, brake, maxBatch: config.limits.rootFields, versions: injected.apolloVersions }, logger);
+  const seams = apolloSeams({ prefetch: config.prefetch, splitRootFetch: config.splitRootFetch, lookups: config.lookupSpeculation, brake, maxBatch: config.limits.rootFields, versions: injected.apolloVersions }, logger);
   return new ApolloGateway({
     supergraphSdl:
       config.compose === "introspect"

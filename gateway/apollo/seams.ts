@@ -16,7 +16,7 @@ import type { SpeculationBrake } from "../speculation-brake.js";
  *
  * The gateway-side round-saving mechanisms are switched here, each when the check passes
  * (docs/graph.md#which-mechanism-fires-when):
- * - lookup speculation: always; a root lookup by id's next entity fetch starts with the root fetch
+ * - lookup speculation: GATEWAY_LOOKUP_SPECULATION (default true); a root lookup by id's next entity fetch starts with the root fetch
  * - announcements: for the subgraphs of GATEWAY_PREFETCH (default organisation)
  * - the split: GATEWAY_SPLIT_ROOT_FETCH (default true)
  * all three held while the subgraph or the gateway is saturated (GATEWAY_SPECULATION_MAX_LOAD).
@@ -32,6 +32,8 @@ export interface Seams {
 export interface SeamOptions {
   prefetch: ReadonlySet<string>;
   splitRootFetch: boolean;
+  /** GATEWAY_LOOKUP_SPECULATION (default true): lookup speculation (speculate.ts) */
+  lookups?: boolean;
   brake: SpeculationBrake;
   /**
    * most queries one batch may merge: the subgraphs' GRAPHQL_MAX_ROOT_FIELDS (every process is
@@ -50,10 +52,10 @@ export function apolloSeams(options: SeamOptions, logger: Logger): Seams {
   }
   installResultShaping();
   installSendRequest();
-  const { prefetch, splitRootFetch, brake, maxBatch } = options;
+  const { prefetch, splitRootFetch, brake, maxBatch, lookups = true } = options;
   return {
     patched: true,
     dataSource: (name, url, secret, fetch) => new PatchedDataSource(name, url, secret, fetch, maxBatch),
-    didResolveQueryPlan: (resolved) => speculate(resolved as unknown as Parameters<typeof speculate>[0], prefetch, splitRootFetch, brake),
+    didResolveQueryPlan: (resolved) => speculate(resolved as unknown as Parameters<typeof speculate>[0], prefetch, splitRootFetch, brake, lookups),
   };
 }

@@ -46,13 +46,15 @@ export function speculate(
   prefetchTo: ReadonlySet<string> = new Set(),
   splitRoot = false,
   brake: SpeculationBrake = NO_BRAKE,
+  lookups = true,
 ): void {
   const { queryPlan, serviceMap, requestContext } = options;
   const context = requestContext.context as SpeculationContext | undefined;
   if (!context) return;
   const variables = requestContext.request.variables ?? {};
   announce(queryPlan, serviceMap, requestContext, prefetchTo, brake);
-  const candidates = candidatesOf(queryPlan);
+  // lookup speculation's candidates, read before the split rewrites the plan (GATEWAY_LOOKUP_SPECULATION)
+  const candidates = lookups ? candidatesOf(queryPlan) : [];
   // after the candidates and the announcements, which read the plan as planned
   if (splitRoot) split(queryPlan, brake);
   for (const candidate of candidates) {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { FLOORS, LARGE_LIST } from "../../bench/floors.js";
-import { useGatewayStack } from "../helpers/gateway-stack.js";
+import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
+import { postGraphQL } from "../helpers/stack.js";
 import { loadOperations, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
 import { measureRounds } from "../helpers/rounds.js";
 import { upstreamCalls } from "../helpers/stack.js";
@@ -68,5 +69,20 @@ describe("fetches started with the root fetch (gateway/apollo/speculate.ts)", ()
     expect(literal.result.data.department.employees.totalCount).toBe(demo.department.memberIds.length);
     // the department (one single read) beside the members: one round
     expect(literal.waves).toHaveLength(1);
+  });
+
+  it("GATEWAY_LOOKUP_SPECULATION=false turns it off: the members wait for the department's fetch", async () => {
+    const id = demo.department.id;
+    const source = `{ department(id: "${id}") { name employees(first: 50) { totalCount } } }`;
+    const off = await startExtraGateway(stack, { GATEWAY_LOOKUP_SPECULATION: "false" });
+    try {
+      await postGraphQL(off.url, source, {});
+      const waited = await measureRounds(stack.directory, () => postGraphQL(off.url, source, {}));
+      expect(waited.result.errors).toBeUndefined();
+      expect(waited.result.data.department.employees.totalCount).toBe(demo.department.memberIds.length);
+      expect(waited.waves).toHaveLength(2);
+    } finally {
+      await off.close();
+    }
   });
 });

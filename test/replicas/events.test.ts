@@ -3,7 +3,6 @@ import { startDirectory, type RunningDirectory } from "../../directory/server.js
 import { Logger } from "../../platform/log.js";
 import type { DirectoryChange } from "../../subgraphs/shared/events/index.js";
 import { EventIngestion } from "../../subgraphs/shared/events/ingest.js";
-import { changeFeedOf } from "../../subgraphs/shared/events/process.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/index.js";
@@ -46,7 +45,7 @@ function config(extra: Record<string, string> = {}) {
 async function startReplica(): Promise<Replica> {
   const upstream = new Upstream(config(), silent);
   const heard: DirectoryChange[] = [];
-  changeFeedOf(upstream).listen((change) => heard.push(change));
+  upstream.changes.listen((change) => heard.push(change));
   const people = await startSubgraphModule(await loadSubgraphModule("people"), { upstream, port: 0, logger: silent });
   return {
     upstream,
@@ -127,7 +126,7 @@ describe.runIf(available)("DIRECTORY_EVENTS=poll on Redis", () => {
       await until(() => upstreams.every((u) => u.shared.healthy), "Redis connected");
       const heard: string[] = [];
       const ingestions = upstreams.map((u) => {
-        const feed = changeFeedOf(u);
+        const feed = u.changes;
         feed.listen((c) => heard.push(c.id));
         return new EventIngestion(u, feed, { mode: "poll", publicUrl: null, secret: `whsec_${Buffer.alloc(32).toString("base64")}`, pollMs: 1000 }, silent);
       });
@@ -145,7 +144,7 @@ describe.runIf(available)("DIRECTORY_EVENTS=poll on Redis", () => {
     try {
       await until(() => client.shared.healthy, "Redis connected");
       await client.shared.redis!.set("events:position", "0 OR 1");
-      const ingestion = new EventIngestion(client, changeFeedOf(client), { mode: "poll", publicUrl: null, secret: `whsec_${Buffer.alloc(32).toString("base64")}`, pollMs: 1000 }, silent);
+      const ingestion = new EventIngestion(client, client.changes, { mode: "poll", publicUrl: null, secret: `whsec_${Buffer.alloc(32).toString("base64")}`, pollMs: 1000 }, silent);
       // no position: the pass starts at the newest event and replays none
       expect(await ingestion.pollOnce()).toBe(0);
       expect(await client.shared.redis!.get("events:position")).toMatch(/^\d+$/);
@@ -170,7 +169,7 @@ describe.runIf(available)("DIRECTORY_EVENTS=poll on Redis", () => {
       for (const set of tagSets) await upstreams[0]!.shared.redis!.sadd(set.slice("directory-graph:".length), "apq:precious");
 
       // the change heard by replica A only (its feed): B reads from Redis, where it is gone
-      const heard = changeFeedOf(upstreams[0]!);
+      const heard = upstreams[0]!.changes;
       heard.listen((c) => void a.forgetChanged(c.resource.type, c.resource.id));
       await heard.publish({ id: "888001", topic: "employee.updated", occurredAt: new Date().toISOString(), resource: { type: "employee", id: "7" }, establishmentIds: [], previousAttributes: {} });
       await new Promise((r) => setTimeout(r, 50));

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import type { DirectoryChange } from "../../subgraphs/shared/events/index.js";
-import { changeFeedOf } from "../../subgraphs/shared/events/process.js";
 import { EtagCache, changedTags, resourceTags } from "../../subgraphs/shared/upstream/etag-cache.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { watchDirectoryRequests } from "../helpers/stack.js";
@@ -20,7 +19,7 @@ const EMPLOYEE = `query($id: ID!) { employee(id: $id) { id givenName familyName 
 async function heard(predicate: (c: DirectoryChange) => boolean): Promise<DirectoryChange> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => (stop(), reject(new Error("no change heard"))), 10_000);
-    const stop = changeFeedOf(stack.upstream).listen((change) => {
+    const stop = stack.upstream.changes.listen((change) => {
       if (!predicate(change)) return;
       clearTimeout(timer);
       stop();

@@ -4,7 +4,6 @@ import { startDirectory, type RunningDirectory } from "../../directory/server.js
 import { Logger } from "../../platform/log.js";
 import { processMetrics } from "../../platform/metrics.js";
 import type { DirectoryChange } from "../../subgraphs/shared/events/index.js";
-import { changeFeedOf } from "../../subgraphs/shared/events/process.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/index.js";
@@ -40,7 +39,7 @@ beforeAll(async () => {
       DIRECTORY_EVENTS_SECRET: SECRET,
     }),
   );
-  changeFeedOf(upstream).listen((change) => heard.push(change));
+  upstream.changes.listen((change) => heard.push(change));
   people = await startSubgraphModule(await loadSubgraphModule("people"), { upstream, port, logger: new Logger("people", "silent") });
 });
 

@@ -27,11 +27,11 @@ import type { RestEmployee } from "../rest.js";
  * second request of the operation that asks the same finds it read or in flight.
  * Nothing here answers the client: a read that fails is read again by its field, which reports it.
  * The cost of an employee that does not exist is these reads, made for nothing.
- * Fires on every `employee(id)` whose operation reads any of these; no setting turns it off
- * (docs/graph.md#which-mechanism-fires-when).
+ * Fires on every `employee(id)` whose operation reads any of these; SUBGRAPH_MECHANISMS_OFF=prefetch-employee
+ * turns it off, for measuring it (docs/graph.md#which-mechanism-fires-when).
  */
 export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo, id: string): void {
-  if (!isListable(id)) return;
+  if (!isListable(id) || ctx.mechanismsOff?.has("prefetch-employee")) return;
   const type = getNamedType(info.returnType);
   if (!isObjectType(type)) return;
   const fields = selectedFields(info.fieldNodes.flatMap((n) => n.selectionSet?.selections ?? []), info);

@@ -311,3 +311,15 @@ function single(value: string | string[] | undefined): string {
 function hash(value: string): string {
   return createHash("sha256").update(value).digest("base64url");
 }
+
+/**
+ * The ingestion of the process whose subgraph takes the directory's events in (the people
+ * subgraph's: one per deployment, `SubgraphModule.ingestsEvents`), or null when DIRECTORY_EVENTS
+ * is off. It publishes on the upstream client's change feed; its `receive` is the webhook route,
+ * `start` runs once the subgraph listens.
+ */
+export function ingestionFor(upstream: Upstream, logger: Logger): EventIngestion | null {
+  const config = upstream.config.events;
+  if (!config || config.mode === "off") return null;
+  return new EventIngestion(upstream, upstream.changes, config, logger);
+}

@@ -13,7 +13,8 @@ import type { LoaderScope } from "../upstream/types.js";
  * ended and the operation's time (its deadline) has run out, whichever is later; at most `max`
  * scopes are kept, beyond which a request gets loaders of its own, as without the header.
  * Mutations never share (the gateway sends the header with query fetches only). Fires on every
- * query fetch that carries the header; no setting turns it off (docs/graph.md#which-mechanism-fires-when).
+ * query fetch that carries the header; SUBGRAPH_MECHANISMS_OFF=operation-scope turns it off, for
+ * measuring it (docs/graph.md#which-mechanism-fires-when).
  */
 export class OperationScopes {
   private readonly scopes = new Map<string, { loaders: LoaderRegistry; requests: number; timer?: NodeJS.Timeout }>();

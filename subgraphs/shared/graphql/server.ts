@@ -38,6 +38,8 @@ export interface SubgraphContext {
   files?: FileLinkMinter;
   /** what the operation selects, set once it is known to run (embedded.ts) */
   operation?: OperationSelections;
+  /** SUBGRAPH_MECHANISMS_OFF: the round-saving mechanisms turned off, for measuring them */
+  mechanismsOff?: ReadonlySet<string>;
 }
 
 export interface SubgraphServerOptions {
@@ -195,9 +197,11 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
         const deadlineMs = Math.max(0, Math.min(asked, options.upstream.config.deadlineMs) - (performance.now() - received));
         const upstream = options.upstream.session({ authorization, deadlineMs });
         // the loaders of the gateway operation this request is part of, when it says so (operation-scope.ts)
-        const scope = scopes.acquire(typeof operationId === "string" ? operationId : undefined, authorization, upstream.loaders, Math.min(deadlineMs, SCOPE_KEEP_MS));
+        const mechanismsOff = options.upstream.config.mechanismsOff;
+        const shared = typeof operationId === "string" && !mechanismsOff?.has("operation-scope") ? operationId : undefined;
+        const scope = scopes.acquire(shared, authorization, upstream.loaders, Math.min(deadlineMs, SCOPE_KEEP_MS));
         release = scope.release;
-        return { upstream, loaders: scope.loaders, logger, files };
+        return { upstream, loaders: scope.loaders, logger, files, mechanismsOff };
       }, checkLimits);
     } finally {
       release();

@@ -8,7 +8,7 @@ import { loadShutdownSettings, processLifecycle, stopOnSignals, type Lifecycle, 
 import { loadUpstreamConfig, Upstream, useExpectationLogger } from "../upstream/index.js";
 import { loadOperationLimits, type OperationLimits } from "../../../platform/limits.js";
 import { startSubgraph, type RunningSubgraph, type SubgraphContext } from "./server.js";
-import { changeFeedOf, ingestionFor } from "../events/process.js";
+import { ingestionFor } from "../events/ingest.js";
 import { EVENTS_PATH } from "../events/config.js";
 import type { FieldChecks, IdRule } from "../../../platform/input-checks.js";
 import type { FieldRules } from "../../../platform/field-rules.js";
@@ -63,12 +63,11 @@ export interface StartOptions {
 }
 
 /**
- * Starts a subgraph on its upstream client, and with it the process's change feed (its caches
- * listening, subgraphs/shared/events/process.ts); the subgraph that ingests the directory's events
+ * Starts a subgraph on its upstream client (whose change feed its caches listen to); the subgraph
+ * that ingests the directory's events
  * serves their webhook route and starts the ingestion once it listens, and stops it on close.
  */
 export async function startSubgraphModule(module: SubgraphModule, options: StartOptions): Promise<RunningSubgraph> {
-  changeFeedOf(options.upstream);
   const ingestion = module.ingestsEvents ? ingestionFor(options.upstream, options.logger ?? new Logger(module.name)) : null;
   const running = await startSubgraph({
     name: module.name,

@@ -9,6 +9,8 @@ import { cursorSigner } from "./cursor-signer.js";
 import type { UpstreamConfig } from "./config.js";
 import { API_VERSION, UpstreamCredentials } from "./credentials.js";
 import { EtagCache, type CachedBody } from "./etag-cache.js";
+import { createChangeFeed, type ChangeFeed } from "../events/index.js";
+import { ReferenceCache } from "./reference-cache.js";
 import { ErrorCode } from "../../../platform/error-codes.js";
 import { UpstreamError, deadlineExceeded } from "./errors.js";
 import { InFlight } from "../../../platform/inflight.js";
@@ -114,6 +116,10 @@ export class Upstream {
   private readonly breakers: UpstreamBreakers;
   /** one read-merge-write at a time per record, across replicas with Redis */
   private readonly leases: RecordLeases;
+  /** the directory's changes as this process hears them (subgraphs/shared/events) */
+  readonly changes: ChangeFeed;
+  /** reference data held warm for DIRECTORY_REFERENCE_FRESH_S (reference-cache.ts) */
+  readonly references: ReferenceCache;
 
   constructor(config: UpstreamConfig, logger: Logger = new Logger("upstream")) {
     this.config = Object.freeze({ ...config });
@@ -132,6 +138,10 @@ export class Upstream {
       breakers: () => this.breakers.metricStates(),
     });
     this.transport = new UpstreamTransport(this.config, this.budget);
+    this.changes = createChangeFeed(this.shared);
+    // a change drops what this client holds of the changed resource, on every replica the feed reaches
+    this.changes.listen((change) => void this.forget(change));
+    this.references = new ReferenceCache(this.config.referenceFreshMs ?? 0, this.changes);
   }
 
   /** process-wide counters of every attempt (including token requests and 304s) */
@@ -150,8 +160,8 @@ export class Upstream {
   }
 
   /**
-   * Forgets what this client holds of a changed resource (a DirectoryChange heard on the change
-   * feed, subgraphs/shared/events/process.ts): its ETag entries, here and on Redis. The loaders are
+   * Forgets what this client holds of a changed resource (a DirectoryChange heard on its change
+   * feed, `changes`): its ETag entries, here and on Redis. The loaders are
    * per operation (an operation's scope ends with it), so nothing else outlives a change.
    */
   async forget(change: { resource: { type: string; id: string } }): Promise<void> {
@@ -250,6 +260,7 @@ export class Upstream {
 
   async close(): Promise<void> {
     this.unwatch();
+    this.references.close();
     this.transport.close();
     await this.shared.close();
   }
@@ -285,10 +296,18 @@ export class Upstream {
     if (spec.method !== "GET") {
       // read-your-writes: no read asked after this write joins one that started before it
       this.inflight.forget();
-      return this.sendThroughBreaker<T>(state, spec).finally(() => this.inflight.forget());
+      // and none is answered from reference data held before it (reference-cache.ts)
+      const written = ReferenceCache.collectionOf(spec.api, "GET", spec.path);
+      if (written !== null) this.references.drop(written);
+      return this.sendThroughBreaker<T>(state, spec).finally(() => {
+        this.inflight.forget();
+        if (written !== null) this.references.drop(written);
+      });
     }
     const key = `${state.identity} ${spec.api} ${spec.nullOn404 ? "null-on-404" : "throw-on-404"} ${spec.url}`;
-    return this.inflight.run(key, () => this.sendThroughBreaker<T>(state, spec)) as Promise<T | null>;
+    const send = () => this.inflight.run(key, () => this.sendThroughBreaker<T>(state, spec)) as Promise<T | null>;
+    const collection = ReferenceCache.collectionOf(spec.api, spec.method, spec.path);
+    return collection === null ? send() : this.references.read(key, collection, send);
   }
 
   /** One logical request through its API's circuit breaker (breakers.ts). */

@@ -105,6 +105,17 @@ export interface UpstreamConfig {
    * to each API, all replicas together when they share Redis (pacer.ts)
    */
   rateLimit?: number;
+  /**
+   * DIRECTORY_REFERENCE_FRESH_S × 1000, default 0 (off): how long a read of a reference list
+   * (departments, establishments, legal entities, templates, qualifications, occupation
+   * categories) answers again from memory (reference-cache.ts); the staleness bound
+   */
+  referenceFreshMs?: number;
+  /**
+   * SUBGRAPH_MECHANISMS_OFF, default none: the subgraphs' round-saving mechanisms turned off, for
+   * measuring what each buys (`prefetch-employee`, `operation-scope`; bench/run.ts mechanismTable)
+   */
+  mechanismsOff?: ReadonlySet<string>;
   /** DIRECTORY_ETAG_CACHE_TTL_S, default 3600: how long a shared ETag entry lives in Redis */
   /** DIRECTORY_EVENTS and its settings: how the people subgraph's process hears of the directory's changes (absent: off) */
   events?: EventsConfig;
@@ -219,10 +230,22 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     readyIntervalMs: readyCheckIntervalMs(env),
     rateLimit: e.integer("DIRECTORY_RATE_LIMIT", 0, 0, 100_000),
     etagCacheTtlSeconds: e.integer("DIRECTORY_ETAG_CACHE_TTL_S", 3600, 1, 7 * 86_400),
+    referenceFreshMs: e.integer("DIRECTORY_REFERENCE_FRESH_S", 0, 0, 86_400) * 1000,
+    mechanismsOff: mechanismsOff(e),
     refusedTokenTtlSeconds: refusedTokenTtlSeconds(env),
     shared: loadSharedStateConfig(env),
     events,
   };
+}
+
+/** SUBGRAPH_MECHANISMS_OFF: the names it may list */
+const MECHANISMS = ["prefetch-employee", "operation-scope"];
+
+function mechanismsOff(e: Environment): ReadonlySet<string> {
+  const names = (e.text("SUBGRAPH_MECHANISMS_OFF") ?? "").split(",").map((name: string) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !MECHANISMS.includes(name));
+  if (unknown.length > 0) throw new ConfigError(`SUBGRAPH_MECHANISMS_OFF: ${unknown.join(", ")} is none of ${MECHANISMS.join(", ")}`, "SUBGRAPH_MECHANISMS_OFF");
+  return new Set(names);
 }
 
 /**

@@ -1,0 +1,120 @@
+import { createGatewayRuntime, type GatewayRuntime } from "@graphql-hive/gateway-runtime";
+import { buildHTTPExecutor, type AsyncFetchFn } from "@graphql-tools/executor-http";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hiveGatewayConfig } from "../../gateway/hive.config.js";
+import { useGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
+import { postGraphQL, upstreamCalls } from "../helpers/stack.js";
+
+/**
+ * Nothing stale beyond what is stated (docs/graph.md#what-a-company-router-gets): a change at the
+ * directory to a department (reference data held warm, DIRECTORY_REFERENCE_FRESH_S) is seen
+ * through every router, our gateway and Hive Gateway serving the committed supergraph, once the
+ * stated bound has passed; at once when the change feed tells of it; and on the very next
+ * operation with the bound off (0, the default).
+ */
+
+const QUERY = "query D($id: ID!) { department(id: $id) { id name } }";
+const BOUND_S = 3;
+
+/** Hive Gateway on the committed supergraph over `stack`'s subgraphs, as a company would run it */
+async function startHive(stack: GatewayStack): Promise<{ url: string; close: () => Promise<void> }> {
+  const hive: GatewayRuntime = createGatewayRuntime({
+    ...hiveGatewayConfig(stack.gatewayEnv),
+    transports: {
+      http: { getSubgraphExecutor: ({ transportEntry, fetch }) => buildHTTPExecutor({ endpoint: transportEntry.location!, fetch: fetch as AsyncFetchFn }) },
+    },
+    logging: false,
+    landingPage: false,
+  });
+  const server: Server = createServer(hive);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await hive.dispose();
+    },
+  };
+}
+
+function routers(stack: GatewayStack, hiveUrl: () => string) {
+  const read = async (via: "ours" | "hive", id: string): Promise<string> => {
+    const res = via === "ours" ? await stack.query(QUERY, { id }) : await postGraphQL(hiveUrl(), QUERY, { id });
+    expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+    return res.data.department.name as string;
+  };
+  return { read };
+}
+
+describe("reference data held warm for DIRECTORY_REFERENCE_FRESH_S", () => {
+  const stack = useGatewayStack({ env: { DIRECTORY_REFERENCE_FRESH_S: String(BOUND_S) } });
+  let hive: { url: string; close: () => Promise<void> };
+  beforeAll(async () => {
+    hive = await startHive(stack);
+  });
+  afterAll(async () => hive?.close());
+
+  it("is read once within the bound, and a change is seen through every router once the bound has passed", async () => {
+    const { read } = routers(stack, () => hive.url);
+    const department = stack.directory.company.departments[3]!;
+    const before = department.name;
+    // both routers' plans made, then the entry read afresh: what follows is within half the bound
+    await read("hive", department.id);
+    await read("ours", department.id);
+    stack.upstream.references.drop("departments");
+    await read("ours", department.id);
+    stack.resetStats();
+    expect(await read("hive", department.id)).toBe(before);
+    expect(await read("ours", department.id)).toBe(before);
+    // held warm: the second router's read and ours cost the directory nothing
+    expect(upstreamCalls(stack.stats())).toBe(0);
+
+    department.name = `${before} (renamed)`;
+    const changedAt = performance.now();
+    await new Promise((r) => setTimeout(r, BOUND_S * 1000 - (performance.now() - changedAt) + 50));
+    expect(await read("ours", department.id)).toBe(department.name);
+    expect(await read("hive", department.id)).toBe(department.name);
+  });
+
+  it("a change the feed tells of is seen at once through every router", async () => {
+    const { read } = routers(stack, () => hive.url);
+    const department = stack.directory.company.departments[4]!;
+    await read("ours", department.id);
+    await read("hive", department.id);
+    department.name = `${department.name} (moved)`;
+    await stack.upstream.changes.publish({
+      id: "event-1",
+      topic: "department.updated",
+      occurredAt: new Date().toISOString(),
+      resource: { type: "department", id: department.id },
+      establishmentIds: [],
+      previousAttributes: null,
+    });
+    expect(await read("hive", department.id)).toBe(department.name);
+    expect(await read("ours", department.id)).toBe(department.name);
+  });
+});
+
+describe("with the bound off (DIRECTORY_REFERENCE_FRESH_S=0, the default)", () => {
+  const stack = useGatewayStack();
+  let hive: { url: string; close: () => Promise<void> };
+  beforeAll(async () => {
+    hive = await startHive(stack);
+  });
+  afterAll(async () => hive?.close());
+
+  it("every operation reads the directory: a change is seen on the next one through every router", async () => {
+    const { read } = routers(stack, () => hive.url);
+    const department = stack.directory.company.departments[3]!;
+    await read("ours", department.id);
+    await read("hive", department.id);
+    department.name = `${department.name} (renamed)`;
+    expect(await read("ours", department.id)).toBe(department.name);
+    expect(await read("hive", department.id)).toBe(department.name);
+  });
+});

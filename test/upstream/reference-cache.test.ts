@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { InProcessFeed } from "../../subgraphs/shared/events/index.js";
+import { ReferenceCache } from "../../subgraphs/shared/upstream/reference-cache.js";
+
+/** ReferenceCache on a clock the test moves: what is answered from memory, when it refreshes, what a change drops. */
+describe("ReferenceCache", () => {
+  const setup = (freshMs: number) => {
+    let now = 0;
+    const feed = new InProcessFeed();
+    const cache = new ReferenceCache(freshMs, feed, () => now);
+    let version = 0;
+    let calls = 0;
+    const fetch = async () => {
+      calls++;
+      return { version };
+    };
+    return {
+      cache,
+      feed,
+      read: () => cache.read("me GET /service-api/departments", "departments", fetch),
+      at: (ms: number) => (now = ms),
+      change: () => version++,
+      calls: () => calls,
+    };
+  };
+
+  it("reads only the reference lists of the current API", () => {
+    expect(ReferenceCache.collectionOf("current", "GET", "/service-api/departments")).toBe("departments");
+    expect(ReferenceCache.collectionOf("current", "GET", "/service-api/business-establishments/12")).toBe("business-establishments");
+    expect(ReferenceCache.collectionOf("current", "GET", "/service-api/employees")).toBeNull();
+    expect(ReferenceCache.collectionOf("current", "POST", "/service-api/departments")).toBeNull();
+    expect(ReferenceCache.collectionOf("legacy", "GET", "/service-api/departments")).toBeNull();
+  });
+
+  it("answers from memory within the bound, refreshes past half of it in the background, never beyond it", async () => {
+    const t = setup(1000);
+    expect(await t.read()).toEqual({ version: 0 });
+    t.change();
+    t.at(400);
+    expect(await t.read()).toEqual({ version: 0 });
+    expect(t.calls()).toBe(1);
+    t.at(600); // past half: answered from memory, refreshed off the critical path
+    expect(await t.read()).toEqual({ version: 0 });
+    await new Promise((r) => setTimeout(r, 0)); // the refresh settles
+    expect(t.calls()).toBe(2);
+    t.at(1050); // the refresh (started at 600) holds until 1600, unrefreshed until 1100
+    expect(await t.read()).toEqual({ version: 1 });
+    expect(t.calls()).toBe(2);
+    t.change();
+    t.at(1600); // at the bound: read again before answering
+    expect(await t.read()).toEqual({ version: 2 });
+    expect(t.calls()).toBe(3);
+  });
+
+  it("drops a collection on a change the feed tells of, and does not keep a read in flight across it", async () => {
+    const t = setup(60_000);
+    await t.read();
+    t.change();
+    const change = { id: "e", topic: "department.updated", occurredAt: "", resource: { type: "department", id: "1" }, establishmentIds: [], previousAttributes: null };
+    await t.feed.publish(change);
+    expect(await t.read()).toEqual({ version: 1 });
+    // a change while a read is in flight: that read's answer is not kept
+    const inflight = t.read();
+    t.cache.drop("departments");
+    await inflight;
+    expect(t.cache.size).toBe(0);
+    await t.feed.publish({ ...change, resource: { type: "employee", id: "1" } });
+    await t.read();
+    expect(t.cache.size).toBe(1);
+  });
+
+  it("with the bound off, reads every time", async () => {
+    const t = setup(0);
+    await t.read();
+    await t.read();
+    expect(t.calls()).toBe(2);
+  });
+});
