@@ -123,6 +123,13 @@ export class Metrics {
     labelNames: ["use"] as const,
     registers: [this.registry],
   });
+  /** outcome: delivered (heard from Redis, passed its check), duplicate (an id heard already), rejected (a message failing its check: dropped), local (published while Redis was unavailable: this replica only) */
+  readonly changeFeedMessages = new Counter({
+    name: "change_feed_messages_total",
+    help: "Directory changes through the replicas' change feed (Redis pub/sub), by outcome",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
   /** state: open (a Redis command failed: the uses fall back at once), closed (a probe answered) */
   readonly sharedStateBreaker = new Counter({
     name: "shared_state_breaker_total",
