@@ -2,6 +2,7 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../directory/server.js";
 import type { RunningSubgraph } from "../subgraphs/shared/graphql/server.js";
 import { loadOperationLimits } from "../platform/limits.js";
+import { type ChangeFeed, createChangeFeed } from "../subgraphs/shared/events/index.js";
 import { startSubgraphModule, type SubgraphModule } from "../subgraphs/shared/graphql/subgraph.js";
 import { loadUpstreamConfig, Upstream } from "../subgraphs/shared/upstream/index.js";
 import type { Logger } from "../platform/log.js";
@@ -38,6 +39,8 @@ export interface Stack {
   directory: RunningDirectory;
   upstream: Upstream;
   subgraphs: Partial<Record<SubgraphName, RunningSubgraph>>;
+  /** the change feed the subgraphs serve subscriptions from: tests publish changes on it */
+  feed: ChangeFeed;
   /** POST a GraphQL operation to `url` (a subgraph's or a gateway's) */
   gql<D = any>(url: string, query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<D>>;
   /** upstream requests served by the directory since the last reset */
@@ -60,6 +63,10 @@ export interface StackOptions {
   prefix?: string;
   /** the load the subgraphs say to the gateway (default: the process's, platform/load.ts) */
   load?: LoadMeter;
+  /** the change feed the subgraphs serve subscriptions from (default: the upstream's, createChangeFeed) */
+  feed?: ChangeFeed;
+  /** SUBSCRIPTION_QUEUE of the subgraphs */
+  subscriptionQueue?: number;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -74,6 +81,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...options.env,
     }),
   );
+  const feed = options.feed ?? createChangeFeed(upstream.shared);
   const subgraphs: Partial<Record<SubgraphName, RunningSubgraph>> = {};
   for (const name of options.subgraphs ?? []) {
     subgraphs[name] = await startSubgraphModule(await loadSubgraphModule(name), {
@@ -85,18 +93,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.logger ? { logger: typeof options.logger === "function" ? options.logger(name) : options.logger } : {}),
       prefix: options.prefix ?? null,
       ...(options.load ? { load: options.load } : {}),
+      changes: feed,
+      ...(options.subscriptionQueue ? { subscriptionQueue: options.subscriptionQueue } : {}),
     });
   }
   return {
     directory,
     upstream,
     subgraphs,
+    feed,
     gql: postGraphQL,
     stats: () => directory.stats.snapshot(),
     resetStats: () => directory.stats.reset(),
     token: (clientId = "demo-client") => directoryToken(directory.url, clientId),
     async close() {
       await Promise.all(Object.values(subgraphs).map((s) => s!.close()));
+      if (!options.feed) await (feed as { close?: () => Promise<void> }).close?.();
       await upstream.close();
       await directory.close();
     },

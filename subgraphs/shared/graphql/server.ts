@@ -23,6 +23,8 @@ import { ErrorCode } from "../../../platform/error-codes.js";
 import { processMetrics } from "../../../platform/metrics.js";
 import type { Lifecycle } from "../../../platform/lifecycle.js";
 import { cachedCheck } from "../../../platform/readiness.js";
+import type { ChangeFeed } from "../events/feed.js";
+import { STREAM_PATH, subscriptionStream } from "./subscriptions.js";
 import { operationSelections, type OperationSelections } from "./embedded.js";
 
 /** The GraphQL context of one request: its upstream session and its loaders, never shared. */
@@ -36,6 +38,8 @@ export interface SubgraphContext {
   upstreamBaseUrl?: string;
   /** what the operation selects, set once it is known to run (embedded.ts) */
   operation?: OperationSelections;
+  /** on a subscription (subscriptions.ts): the process's change feed, the bound of a subscriber's queue, and a fresh context per event */
+  changes?: { feed: ChangeFeed; queue: number; eventContext: () => SubgraphContext };
 }
 
 export interface SubgraphServerOptions {
@@ -74,6 +78,8 @@ export interface SubgraphServerOptions {
   prefetch?: (ctx: SubgraphContext) => Promise<unknown> | void;
   /** the load said to the gateway (LOAD_HEADER; default: the process's, platform/load.ts) */
   load?: LoadMeter;
+  /** the process's change feed: with it, the schema's subscriptions are served at STREAM_PATH (subscriptions.ts) */
+  changes?: { feed: ChangeFeed; queue: number };
 }
 
 export interface RunningSubgraph {
@@ -142,6 +148,19 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
   const upstreamCheck = cachedCheck(() => options.upstream.readiness(), options.upstream.config.readyIntervalMs);
   const unwatchCheck = processMetrics().watchUpstreamCheck(options.name, upstreamCheck);
 
+  const stream = options.changes
+    ? subscriptionStream({
+        schema: options.schema,
+        feed: options.changes.feed,
+        queue: options.changes.queue,
+        checkLimits,
+        eventContext: (authorization) => {
+          const upstream = options.upstream.session({ authorization, deadlineMs: options.upstream.config.deadlineMs });
+          return { upstream, loaders: upstream.loaders, logger, upstreamBaseUrl: options.upstream.config.baseUrl };
+        },
+      })
+    : null;
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const received = performance.now();
     const url = new URL(req.url ?? "/", "http://subgraph.local");
@@ -154,7 +173,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       const { ready, checks } = await upstreamCheck();
       return sendJson(res, ready ? 200 : 503, { status: ready ? "ok" : "unavailable", subgraph: options.name, upstream: checks });
     }
-    if (url.pathname !== "/" && url.pathname !== "/graphql" && url.pathname !== CALLER_PATH) {
+    if (url.pathname !== "/" && url.pathname !== "/graphql" && url.pathname !== CALLER_PATH && !(stream && url.pathname === STREAM_PATH)) {
       return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     }
     if (secret && !secretMatches(req.headers[SUBGRAPH_SECRET_HEADER], secret)) {
@@ -165,6 +184,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
     // the gateway's check of a caller it has not seen (docs/security.md#unverified-tokens)
     if (url.pathname === CALLER_PATH) return sendJson(res, 200, { caller: await options.upstream.verifyCaller(authorization) });
+    if (stream && url.pathname === STREAM_PATH) return stream(req, res);
     const asked = deadlineOf(req.headers[DEADLINE_HEADER]) ?? options.upstream.config.deadlineMs;
     const operationId = req.headers[OPERATION_HEADER];
     // to the gateway only: a client's answer says nothing of the process

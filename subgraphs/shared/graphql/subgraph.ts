@@ -12,6 +12,7 @@ import type { FieldChecks, IdRule } from "../../../platform/input-checks.js";
 import type { FieldRules } from "../../../platform/field-rules.js";
 import { startTracing, tracingSettings, type Tracing } from "../../../platform/tracing.js";
 import type { LoadMeter } from "../../../platform/load.js";
+import { type ChangeFeed, createChangeFeed } from "../events/index.js";
 
 /** What each subgraph folder exports from its `index.ts`. */
 export interface SubgraphModule {
@@ -53,6 +54,15 @@ export interface StartOptions {
   lifecycle?: Lifecycle;
   /** the load it says to the gateway (default: the process's, platform/load.ts) */
   load?: LoadMeter;
+  /** the process's change feed (subgraphs/shared/events): with it, a schema with subscriptions serves them */
+  changes?: ChangeFeed;
+  /** SUBSCRIPTION_QUEUE: changes a subscriber may fall behind before it is closed (default 100) */
+  subscriptionQueue?: number;
+}
+
+/** SUBSCRIPTION_QUEUE: how many changes one subscriber may fall behind before it is closed as too slow */
+export function subscriptionQueue(env: NodeJS.ProcessEnv = process.env): number {
+  return new Environment(env).integer("SUBSCRIPTION_QUEUE", 100, 1, 100_000);
 }
 
 export async function startSubgraphModule(module: SubgraphModule, options: StartOptions): Promise<RunningSubgraph> {
@@ -75,6 +85,7 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     lifecycle: options.lifecycle,
     ...(module.prefetch ? { prefetch: module.prefetch } : {}),
     ...(options.load ? { load: options.load } : {}),
+    ...(options.changes ? { changes: { feed: options.changes, queue: options.subscriptionQueue ?? 100 } } : {}),
   });
 }
 
@@ -97,6 +108,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
   let secret: string | null;
   let host: string;
   let metricsOn: number | null;
+  let queue: number;
   try {
     logger = new Logger(module.name, readLogLevel());
     production = isProduction();
@@ -112,11 +124,13 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     const upstreamConfig = loadUpstreamConfig(process.env);
     shutdown = loadShutdownSettings(process.env, [{ variable: "SUBGRAPH_DEADLINE_MS", ms: upstreamConfig.deadlineMs }]);
     upstream = new Upstream(upstreamConfig, logger);
+    queue = subscriptionQueue();
     useExpectationLogger(logger);
   } catch (err) {
     console.error(`${module.name}: configuration error: ${(err as Error).message}`);
     process.exit(2);
   }
+  const feed = createChangeFeed(upstream.shared, logger);
   let running: RunningSubgraph;
   let metrics: HttpListener | null = null;
   try {
@@ -133,6 +147,9 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
       production,
       debugErrors,
       lifecycle: processLifecycle,
+      // the directory's changes, across replicas with REDIS_URL (the events ingestion publishes on it)
+      changes: feed,
+      subscriptionQueue: queue,
     });
   } catch (err) {
     logger.error("cannot start", { port, error: (err as Error).message });
@@ -146,6 +163,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     close: async () => {
       await running.close();
       await metrics?.close();
+      await (feed as { close?: () => Promise<void> }).close?.();
       await upstream.close();
     },
     tracing,
