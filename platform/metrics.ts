@@ -130,6 +130,25 @@ export class Metrics {
     labelNames: ["outcome"] as const,
     registers: [this.registry],
   });
+  /** outcome: opened, refused_per_client, closed_slow (the gateway's subscriptions, gateway/subscriptions.ts) */
+  readonly subscriptions = new Counter({
+    name: "graphql_subscriptions_total",
+    help: "The gateway's subscriptions by outcome: opened, refused_per_client (GATEWAY_SUBSCRIPTIONS_PER_CLIENT), closed_slow (the subscriber fell GATEWAY_SUBSCRIPTION_QUEUE events behind)",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+  readonly subscriptionsOpen = new Gauge({
+    name: "graphql_subscriptions_open",
+    help: "Subscriptions open on this gateway replica",
+    registers: [this.registry],
+  });
+  /** outcome: delivered, hidden (forward mode: a record the caller cannot read, or gone) */
+  readonly subscriptionEvents = new Counter({
+    name: "graphql_subscription_events_total",
+    help: "Subscription events by outcome: delivered to the subscriber, hidden (its record not readable by the caller, or gone)",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
   /** state: open (a Redis command failed: the uses fall back at once), closed (a probe answered) */
   readonly sharedStateBreaker = new Counter({
     name: "shared_state_breaker_total",

@@ -151,12 +151,15 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
   const stream = options.changes
     ? subscriptionStream({
         schema: options.schema,
-        feed: options.changes.feed,
-        queue: options.changes.queue,
         checkLimits,
-        eventContext: (authorization) => {
-          const upstream = options.upstream.session({ authorization, deadlineMs: options.upstream.config.deadlineMs });
-          return { upstream, loaders: upstream.loaders, logger, upstreamBaseUrl: options.upstream.config.baseUrl };
+        context: (authorization): SubgraphContext => {
+          const changes = options.changes!;
+          // each event is read in a context of its own: the record as it is now, with the subscriber's credentials
+          const eventContext = (): SubgraphContext => {
+            const upstream = options.upstream.session({ authorization, deadlineMs: options.upstream.config.deadlineMs });
+            return { upstream, loaders: upstream.loaders, logger, upstreamBaseUrl: options.upstream.config.baseUrl };
+          };
+          return { ...eventContext(), changes: { feed: changes.feed, queue: changes.queue, eventContext } };
         },
       })
     : null;

@@ -4,23 +4,17 @@ import { createHandler } from "graphql-sse/lib/use/http";
 import type { RequestedOperation } from "../../../platform/limits.js";
 import type { OperationLimitError } from "../../../platform/limits.js";
 import { ErrorCode } from "../../../platform/error-codes.js";
-import type { ChangeFeed } from "../events/feed.js";
-import type { SubgraphContext } from "./server.js";
 
-type StreamContext = SubgraphContext & Record<PropertyKey, unknown>;
 
 /** the path of a subgraph's subscriptions (GraphQL over SSE, the graphql-sse protocol) */
 export const STREAM_PATH = "/graphql/stream";
 
-export interface StreamOptions {
+export interface StreamOptions<C> {
   schema: GraphQLSchema;
-  feed: ChangeFeed;
-  /** SUBSCRIPTION_QUEUE: changes a subscriber may fall behind before it is closed */
-  queue: number;
   /** the same operation limits as the subgraph's queries */
   checkLimits: (operation: RequestedOperation) => OperationLimitError | null;
-  /** a context for one event of a subscriber with these credentials */
-  eventContext: (authorization: string | undefined) => SubgraphContext;
+  /** the context of a subscriber with these credentials (server.ts: with the change feed) */
+  context: (authorization: string | undefined) => C;
 }
 
 /**
@@ -29,8 +23,8 @@ export interface StreamOptions {
  * subscriptions are served here, after the operation limits; each event's node is read in a
  * context of its own with the subscriber's credentials (forward mode: what the caller may read).
  */
-export function subscriptionStream(options: StreamOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  return createHandler<StreamContext>({
+export function subscriptionStream<C extends object>(options: StreamOptions<C>): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return createHandler<C & Record<PropertyKey, unknown>>({
     schema: options.schema,
     onSubscribe(_req, params) {
       const operation: RequestedOperation = { query: typeof params.query === "string" ? params.query : "", operationName: params.operationName ?? undefined, variables: params.variables ?? {} };
@@ -43,10 +37,6 @@ export function subscriptionStream(options: StreamOptions): (req: IncomingMessag
       }
       return undefined;
     },
-    context(req) {
-      const authorization = req.headers.get("authorization") ?? undefined;
-      const first = options.eventContext(authorization);
-      return { ...first, changes: { feed: options.feed, queue: options.queue, eventContext: () => options.eventContext(authorization) } };
-    },
+    context: (req) => options.context(req.headers.get("authorization") ?? undefined) as C & Record<PropertyKey, unknown>,
   });
 }
