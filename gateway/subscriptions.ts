@@ -252,6 +252,10 @@ export function subscriptionService(deps: SubscriptionDeps) {
         queue.length = 0;
         return Promise.resolve({ value: undefined, done: true });
       },
+      // graphql-sse only ends the streams that look like generators (next, return and throw)
+      throw() {
+        return this.return!();
+      },
       [Symbol.asyncIterator]() {
         return this;
       },

@@ -112,10 +112,12 @@ describe("gateway subscriptions", () => {
   });
 
   it("refuses the subscriptions of a client beyond GATEWAY_SUBSCRIPTIONS_PER_CLIENT with a clear error", async () => {
-    const open = [0, 1, 2].map(() => sse(CROSS, { ids: ["14"] }));
+    // a client of its own (the count is per token, else per address)
+    const headers = { authorization: "Bearer per-client-limit" };
+    const open = [0, 1, 2].map(() => sse(CROSS, { ids: ["14"] }, headers));
     await publishUntil(() => change("14"), () => open.every((s) => s.results.length > 0));
-    const refused = sse(CROSS, { ids: ["14"] });
-    await until(() => refused.results.length > 0 || refused.error !== null);
+    const refused = sse(CROSS, { ids: ["14"] }, headers);
+    await until(() => refused.results.length > 0 || refused.error !== null).catch(() => console.log("STATE", JSON.stringify(open.map((o) => o.results.map((r) => r.errors?.[0]?.message ?? "ok"))), JSON.stringify(refused)));
     const error = refused.results[0]?.errors?.[0];
     expect(error?.message).toContain("Too many subscriptions");
     expect(error?.extensions?.code).toBe("RATE_LIMITED");

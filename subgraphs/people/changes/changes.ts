@@ -92,6 +92,8 @@ function subscribe(restType: string) {
         return next.done ? next : { done: false, value: eventOf(next.value, changes.eventContext()) };
       },
       return: () => source.return!(),
+      // graphql-sse only ends the streams that look like generators (next, return and throw)
+      throw: () => source.return!(),
       [Symbol.asyncIterator]() {
         return this;
       },

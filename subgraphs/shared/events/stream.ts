@@ -66,6 +66,9 @@ export function changesOf(feed: ChangeFeed, accept: (change: DirectoryChange) =>
       end();
       return Promise.resolve({ value: undefined, done: true });
     },
+    throw() {
+      return this.return!();
+    },
     [Symbol.asyncIterator]() {
       return this;
     },
