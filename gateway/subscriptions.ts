@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
 import { HeaderMap, type ApolloServer, type HTTPGraphQLRequest } from "@apollo/server";
 import {
   type DocumentNode,
@@ -31,7 +32,7 @@ import { useServer } from "graphql-ws/use/ws";
 import { Environment } from "../platform/config.js";
 import { canonicalAuthorization } from "../platform/credentials.js";
 import { ErrorCode } from "../platform/error-codes.js";
-import type { Refusal } from "../platform/http.js";
+import { readBody, sendJson, type Refusal } from "../platform/http.js";
 import type { RequestedOperation, OperationLimitError } from "../platform/limits.js";
 import type { Logger } from "../platform/log.js";
 import { processMetrics } from "../platform/metrics.js";
@@ -283,7 +284,7 @@ export function subscriptionService(deps: SubscriptionDeps) {
   }
 
   /** graphql-sse's handler for the gateway's stream path (CORS is answered before it, gateway.ts) */
-  const sse = createHandler({
+  const sseHandler = createHandler({
     schema: () => deps.schema()!,
     async onSubscribe(req, params) {
       const raw = req.raw as IncomingMessage;
@@ -301,6 +302,30 @@ export function subscriptionService(deps: SubscriptionDeps) {
       return opened.stream;
     },
   });
+
+  /**
+   * The stream path. graphql-sse reads only a `query`: a POST that names its document by
+   * `documentId` or an APQ hash has it filled in by the trusted-documents step first (the same
+   * step `subscribe` runs again on the filled body), then graphql-sse reads the body so filled.
+   */
+  async function sse(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== "POST") return sseHandler(req, res);
+    let body: unknown;
+    try {
+      body = JSON.parse((await readBody(req)).toString("utf8"));
+    } catch {
+      return sendJson(res, 400, { errors: [{ message: "The body must be JSON: { query, variables, operationName } or a documentId", extensions: { code: ErrorCode.BAD_REQUEST } }] });
+    }
+    if (isRecord(body) && typeof body.query !== "string") {
+      const headers = new HeaderMap();
+      headers.set("content-type", "application/json");
+      const request: HTTPGraphQLRequest = { method: "POST", headers, search: "", body };
+      const refused = await deps.admit(request);
+      if (refused) return sendJson(res, refused.status, refused.body, refused.headers);
+    }
+    const replay = Object.assign(Readable.from([Buffer.from(JSON.stringify(body))]), { method: req.method, url: req.url, headers: req.headers, socket: req.socket });
+    return sseHandler(replay as unknown as IncomingMessage, res);
+  }
 
   /** graphql-ws on the gateway's port: an upgrade of `/` or `/graphql` with the `graphql-transport-ws` protocol */
   function attachWebSocket(server: import("node:http").Server) {
