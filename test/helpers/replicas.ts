@@ -108,9 +108,12 @@ export async function startRedis(): Promise<RunningRedis> {
     },
   };
 }
+import { type ChangeFeed, createChangeFeed } from "../../subgraphs/shared/events/index.js";
 
 export interface Replica {
   upstream: Upstream;
+  /** the replica's change feed (Redis pub/sub with REDIS_URL): tests publish changes on it */
+  feed: ChangeFeed;
   subgraphs: Record<SubgraphName, RunningSubgraph>;
   gateway: RunningGateway;
   query<D = any>(source: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<D>>;
@@ -144,6 +147,7 @@ export async function startReplicas(options: { count?: number; redisUrl?: string
       for (const replica of replicas) {
         await replica.gateway.close();
         await Promise.all(Object.values(replica.subgraphs).map((s) => s.close()));
+        await (replica.feed as { close?: () => Promise<void> }).close?.();
         await replica.upstream.close();
       }
       await directory.close();
@@ -152,8 +156,9 @@ export async function startReplicas(options: { count?: number; redisUrl?: string
   try {
     for (let i = 0; i < (options.count ?? 2); i++) {
       const upstream = new Upstream(loadUpstreamConfig(env), silent);
+      const feed = createChangeFeed(upstream.shared, silent);
       const subgraphs = {} as Record<SubgraphName, RunningSubgraph>;
-      for (const name of SUBGRAPHS) subgraphs[name] = await startSubgraphModule(await loadSubgraphModule(name), { upstream, port: 0, logger: silent });
+      for (const name of SUBGRAPHS) subgraphs[name] = await startSubgraphModule(await loadSubgraphModule(name), { upstream, port: 0, logger: silent, changes: feed });
       const gateway = await startGateway(
         loadGatewayConfig({
           ...env,
@@ -165,7 +170,7 @@ export async function startReplicas(options: { count?: number; redisUrl?: string
         }),
         silent,
       );
-      replicas.push({ upstream, subgraphs, gateway, query: (source, variables, headers) => postGraphQL(gateway.url, source, variables, headers) });
+      replicas.push({ upstream, feed, subgraphs, gateway, query: (source, variables, headers) => postGraphQL(gateway.url, source, variables, headers) });
     }
   } catch (err) {
     await bed.close();
