@@ -187,7 +187,9 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
     // the gateway's check of a caller it has not seen (docs/security.md#unverified-tokens)
     if (url.pathname === CALLER_PATH) return sendJson(res, 200, { caller: await options.upstream.verifyCaller(authorization) });
-    if (stream && url.pathname === STREAM_PATH) return stream(req, res);
+    // its stream path, or a subscription sent to `/graphql` asking for a stream only (the way a
+    // gateway's HTTP executor sends one: Hive Gateway's, docs/gateways.md#subscriptions-on-other-gateways)
+    if (stream && (url.pathname === STREAM_PATH || req.headers.accept === "text/event-stream")) return stream(req, res);
     const asked = deadlineOf(req.headers[DEADLINE_HEADER]) ?? options.upstream.config.deadlineMs;
     const operationId = req.headers[OPERATION_HEADER];
     // to the gateway only: a client's answer says nothing of the process
