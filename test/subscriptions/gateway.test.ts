@@ -124,6 +124,8 @@ describe("gateway subscriptions", () => {
   });
 
   it("refuses a query sent as a subscription, and an invalid document, before any upstream call", async () => {
+    // the events of the tests before it resolved
+    await new Promise((r) => setTimeout(r, 500));
     stack.resetStats();
     const query = sse(`{ employee(id: "10") { id } }`);
     const invalid = ws(`subscription { employeeChanged { nope } }`);
