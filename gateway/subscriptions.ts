@@ -44,6 +44,8 @@ export const GATEWAY_STREAM_PATH = "/graphql/stream";
 const SUBGRAPH_STREAM_PATH = "/graphql/stream";
 /** the facts of an event the gateway asks the owning subgraph for: what identifies the node, and the event's own fields */
 const FACTS = "eventId topic occurredAt id previousAttributes";
+/** how long one event's node read is shared among its subscribers */
+const SHARED_READ_MS = 10_000;
 /** a socket with this much unsent is a subscriber that does not keep up */
 const CONGESTED_BYTES = 1 << 20;
 
@@ -113,6 +115,8 @@ type Opened = { refused: ExecutionResult } | { stream: AsyncIterableIterator<Exe
 export function subscriptionService(deps: SubscriptionDeps) {
   const open = new Set<AsyncIterableIterator<ExecutionResult>>();
   const perClient = new Map<string, number>();
+  /** each event's node reads in flight or just done, shared by the subscribers asking the same (resolveEvent) */
+  const reads = new Map<string, Promise<EventRead | null>>();
   const metrics = processMetrics();
   let draining = false;
 
@@ -267,10 +271,19 @@ export function subscriptionService(deps: SubscriptionDeps) {
 
   /** One event as the client asked it, or null when the caller may not see it. */
   async function resolveEvent(plan: Plan, document: DocumentNode, schema: GraphQLSchema, variables: Record<string, unknown>, authorization: string | undefined, facts: Facts): Promise<ExecutionResult | null> {
-    const context: GatewayContext = { authorization, operationId: randomUUID(), subgraphFetches: 0, deadline: performance.now() + deps.deadlineMs };
-    const response = await deps.apollo.executeOperation({ query: plan.eventQuery, variables: { ...plan.eventVariables(variables), [CHANGED_ID]: facts.id } }, { contextValue: context });
-    if (response.body.kind !== "single") return null;
-    const { data, errors } = response.body.singleResult;
+    const eventVariables = { ...plan.eventVariables(variables), [CHANGED_ID]: facts.id };
+    // the subscribers of one event with the same credentials and selection share its one read
+    const key = `${facts.eventId}\u0000${authorization ?? ""}\u0000${plan.eventQuery}\u0000${JSON.stringify(eventVariables)}`;
+    let read: Promise<EventRead | null> | undefined = reads.get(key);
+    if (read === undefined) {
+      const context: GatewayContext = { authorization, operationId: randomUUID(), subgraphFetches: 0, deadline: performance.now() + deps.deadlineMs };
+      read = deps.apollo.executeOperation({ query: plan.eventQuery, variables: eventVariables }, { contextValue: context }).then((response): EventRead | null => (response.body.kind === "single" ? (response.body.singleResult as EventRead) : null));
+      reads.set(key, read);
+      setTimeout(() => reads.delete(key), SHARED_READ_MS).unref();
+    }
+    const answer = await read;
+    if (answer === null) return null;
+    const { data, errors } = answer;
     const deleted = facts.topic.endsWith(".deleted");
     if (!deleted && (data?.[READABLE] ?? null) === null) return null;
     const nodes = (deleted ? {} : (data ?? {})) as Record<string, unknown>;
@@ -394,6 +407,12 @@ export function subscriptionService(deps: SubscriptionDeps) {
 
 const CHANGED_ID = "gatewayChangedId";
 const READABLE = "gatewayReadable";
+
+/** the answer of one event's node read */
+interface EventRead {
+  data?: Record<string, unknown> | null;
+  errors?: readonly GraphQLError[];
+}
 
 interface Facts {
   eventId: string;
