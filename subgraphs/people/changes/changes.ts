@@ -112,9 +112,9 @@ export class ChangeSubscriptions {
   @Subscription(() => EmployeeChange, { subscribe: subscribe(TYPES.employee), description: "Changes to employees, as the directory tells them; each filter given narrows (any of its values)." })
   employeeChanged(
     @Root() event: Change,
-    @Arg("ids", () => [ID], { nullable: true }) _ids?: string[],
+    @Arg("ids", () => [ID], { nullable: true, description: "Only the changes of these records (REST ids; 100 at most)." }) _ids?: string[],
     @Arg("topics", () => [String], { nullable: true, description: "`employee.created`, `employee.updated`, `employee.deleted`" }) _topics?: string[],
-    @Arg("establishmentIds", () => [ID], { nullable: true }) _establishmentIds?: string[],
+    @Arg("establishmentIds", () => [ID], { nullable: true, description: "Only the changes that concern one of these business establishments (100 at most)." }) _establishmentIds?: string[],
   ): Change {
     return event;
   }
@@ -122,9 +122,9 @@ export class ChangeSubscriptions {
   @Subscription(() => EmploymentChange, { subscribe: subscribe(TYPES.employment), description: "Changes to employments; each filter given narrows." })
   employmentChanged(
     @Root() event: Change,
-    @Arg("ids", () => [ID], { nullable: true }) _ids?: string[],
+    @Arg("ids", () => [ID], { nullable: true, description: "Only the changes of these records (REST ids; 100 at most)." }) _ids?: string[],
     @Arg("topics", () => [String], { nullable: true, description: "`employment.created`, `employment.updated`, `employment.deleted`" }) _topics?: string[],
-    @Arg("establishmentIds", () => [ID], { nullable: true }) _establishmentIds?: string[],
+    @Arg("establishmentIds", () => [ID], { nullable: true, description: "Only the changes that concern one of these business establishments (100 at most)." }) _establishmentIds?: string[],
   ): Change {
     return event;
   }
@@ -132,9 +132,9 @@ export class ChangeSubscriptions {
   @Subscription(() => JobPositionChange, { subscribe: subscribe(TYPES.jobPosition), description: "Changes to job positions; each filter given narrows." })
   jobPositionChanged(
     @Root() event: Change,
-    @Arg("ids", () => [ID], { nullable: true }) _ids?: string[],
+    @Arg("ids", () => [ID], { nullable: true, description: "Only the changes of these records (REST ids; 100 at most)." }) _ids?: string[],
     @Arg("topics", () => [String], { nullable: true, description: "`job-position.created`, `job-position.updated`, `job-position.deleted`" }) _topics?: string[],
-    @Arg("establishmentIds", () => [ID], { nullable: true }) _establishmentIds?: string[],
+    @Arg("establishmentIds", () => [ID], { nullable: true, description: "Only the changes that concern one of these business establishments (100 at most)." }) _establishmentIds?: string[],
   ): Change {
     return event;
   }
