@@ -24,6 +24,7 @@ const slow = [
   "test/hardening/**/*.test.ts",
   // two stacks of replicas and real redis-servers
   "test/replicas/**/*.test.ts",
+  "test/subscriptions/replicas.test.ts",
   "test/shared/limits.test.ts",
   "test/directory/current-scale.test.ts",
   // the image, the deployment descriptions and a production-only install

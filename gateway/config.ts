@@ -1,3 +1,4 @@
+import { loadSubscriptionSettings, type SubscriptionSettings } from "./subscriptions.js";
 import { readyCheckIntervalMs } from "../platform/readiness.js";
 import { authMode, ConfigError, debugErrors, Environment, graphPrefix, isProduction, listenHost, excerpt, subgraphSecret } from "../platform/config.js";
 import { loadOperationLimits, type OperationLimits } from "../platform/limits.js";
@@ -27,6 +28,8 @@ export interface GatewayConfig {
   prefix: string | null;
   /** PEOPLE_URL, ORGANISATION_URL, LEGACY_TIME_URL: override the routing URLs of the supergraph */
   subgraphUrls: Record<SubgraphName, string>;
+  /** GATEWAY_SUBSCRIPTIONS_PER_CLIENT, GATEWAY_SUBSCRIPTION_HEARTBEAT_MS, GATEWAY_SUBSCRIPTION_QUEUE (subscriptions.ts) */
+  subscriptions: SubscriptionSettings;
   /** SUBGRAPH_SECRET: sent to every subgraph in `x-subgraph-secret` */
   subgraphSecret: string | null;
   /** DIRECTORY_AUTH: in `forward` mode an operation without a bearer token is refused */
@@ -138,6 +141,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     splitRootFetch: e.boolean("GATEWAY_SPLIT_ROOT_FETCH", true),
     lookupSpeculation: e.boolean("GATEWAY_LOOKUP_SPECULATION", true),
     speculationMaxLoad: speculationMaxLoad(e),
+    subscriptions: loadSubscriptionSettings(env),
   };
 }
 

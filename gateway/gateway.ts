@@ -29,6 +29,7 @@ import { fieldRuleChecks, parseFieldRules } from "../platform/field-rules.js";
 import committedFieldRules from "../schema/field-checks.json" with { type: "json" };
 import { SUBGRAPH_NAMES, type GatewayConfig, type SubgraphName } from "./config.js";
 import { handleCors } from "./cors.js";
+import { GATEWAY_STREAM_PATH, subscriptionService } from "./subscriptions.js";
 import { createExploration } from "./explore.js";
 import { ErrorCode } from "../platform/error-codes.js";
 import { SpeculationBrake } from "./speculation-brake.js";
@@ -128,6 +129,20 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     apq: (hash) => apqStore.document(hash),
   });
   await apollo.start();
+  // subscriptions: the same gates, then the owning subgraph's stream and each event's node through this Apollo (subscriptions.ts)
+  const subscriptions = subscriptionService({
+    apollo,
+    schema: () => apiSchema,
+    admit,
+    checkLimits,
+    meter,
+    ownerUrl: config.subgraphUrls.people,
+    secret: config.subgraphSecret,
+    forward,
+    deadlineMs: config.deadlineMs,
+    settings: config.subscriptions,
+    logger,
+  });
   const exploration = await createExploration(config);
   const readiness = cachedCheck(() => checkSubgraphs(config), config.readyIntervalMs ?? 0);
   const serveFile = fileRoute({ subgraphUrl: config.subgraphUrls.people, secret: config.subgraphSecret, logger, meter: meter.request });
@@ -143,17 +158,20 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     if (await exploration.handle(req, res, path)) return;
     // file links (gateway/files.ts): forwarded to the subgraph that opens them and streams the bytes
     if (path.startsWith(FILES_PATH)) return serveFile(req, res, path);
-    if (path !== "/" && path !== "/graphql") return sendJson(res, 404, { errors: [{ message: "Not found" }] });
+    if (path !== "/" && path !== "/graphql" && path !== GATEWAY_STREAM_PATH) return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     if (handleCors(config.corsOrigins, req, res, config.corsAllowedHeaders)) return;
+    if (path === GATEWAY_STREAM_PATH) return subscriptions.sse(req, res);
     // forwarded as the directory reads it, one spelling per token (platform/credentials.ts)
     const authorization = canonicalAuthorization(typeof req.headers.authorization === "string" ? req.headers.authorization : undefined);
     await serveGraphQL(apollo, req, res, async () => ({ authorization, filesBase: config.publicUrl ?? requestOrigin(req, http.origin), operationId: randomUUID(), subgraphFetches: 0, deadline: performance.now() + config.deadlineMs, requestId: responseRequestId(res) }), checkLimits, { admit, meter, requestErrors4xx: true });
   }
 
   let http: HttpListener;
+  let webSocket: { close(): Promise<void> } | null = null;
   try {
     // its log lines are given the request id (request-scope.ts): none is kept for its requests' code
     http = await listen(handle, { port: config.port, host: config.host, logger, lifecycle: processLifecycle, implicitScope: false });
+    webSocket = subscriptions.attachWebSocket(http.server);
   } catch (err) {
     await apollo.stop();
     await shared.close();
@@ -164,6 +182,9 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     url: `${http.origin}/`,
     port: http.port,
     async close() {
+      // the drain: every subscription ends cleanly first (a `complete`), then the server waits for nothing open
+      subscriptions.drain();
+      await webSocket?.close();
       await http.close();
       await apollo.stop();
       await shared.close();

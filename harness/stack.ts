@@ -2,6 +2,7 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { startDirectory, type DirectoryOptions, type RunningDirectory } from "../directory/server.js";
 import type { RunningSubgraph } from "../subgraphs/shared/graphql/server.js";
 import { loadOperationLimits } from "../platform/limits.js";
+import type { ChangeFeed } from "../subgraphs/shared/events/index.js";
 import { startSubgraphModule, type SubgraphModule } from "../subgraphs/shared/graphql/subgraph.js";
 import { loadUpstreamConfig, Upstream } from "../subgraphs/shared/upstream/index.js";
 import type { Logger } from "../platform/log.js";
@@ -38,6 +39,8 @@ export interface Stack {
   directory: RunningDirectory;
   upstream: Upstream;
   subgraphs: Partial<Record<SubgraphName, RunningSubgraph>>;
+  /** the upstream client's change feed, which the subgraphs serve subscriptions from: tests publish changes on it */
+  feed: ChangeFeed;
   /** POST a GraphQL operation to `url` (a subgraph's or a gateway's) */
   gql<D = any>(url: string, query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<D>>;
   /** upstream requests served by the directory since the last reset */
@@ -60,6 +63,8 @@ export interface StackOptions {
   prefix?: string;
   /** the load the subgraphs say to the gateway (default: the process's, platform/load.ts) */
   load?: LoadMeter;
+  /** SUBSCRIPTION_QUEUE of the subgraphs */
+  subscriptionQueue?: number;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -85,12 +90,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ...(options.logger ? { logger: typeof options.logger === "function" ? options.logger(name) : options.logger } : {}),
       prefix: options.prefix ?? null,
       ...(options.load ? { load: options.load } : {}),
+      ...(options.subscriptionQueue ? { subscriptionQueue: options.subscriptionQueue } : {}),
     });
   }
   return {
     directory,
     upstream,
     subgraphs,
+    feed: upstream.changes,
     gql: postGraphQL,
     stats: () => directory.stats.snapshot(),
     resetStats: () => directory.stats.reset(),

@@ -13,7 +13,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 /** the smallest body compressed, in bytes */
 export const COMPRESSION_MIN_BYTES = 1024;
 
-const middleware = compression({ threshold: COMPRESSION_MIN_BYTES });
+const middleware = compression({
+  threshold: COMPRESSION_MIN_BYTES,
+  // never a stream of events (subscriptions over SSE): compressed, its events would wait in the
+  // compressor's buffer instead of reaching the subscriber as they happen
+  filter: (req, res) => !String(res.getHeader("content-type") ?? "").startsWith("text/event-stream") && compression.filter(req, res),
+});
 
 /** Runs `next` with `res` compressing what it writes, as the request accepts. */
 export function compressAnswer(req: IncomingMessage, res: ServerResponse, next: () => void): void {

@@ -1,6 +1,6 @@
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from "@apollo/server";
 import type { GraphQLError } from "graphql";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "./log.js";
 import type { RequestedOperation } from "./limits.js";
@@ -18,6 +18,8 @@ import { requestErrorStatus } from "./request-errors.js";
 
 export interface HttpListener {
   port: number;
+  /** the node server: a WebSocket endpoint attaches to its `upgrade` (the gateway's graphql-ws) */
+  server: Server;
   /** the server's base URL for clients, `http://127.0.0.1:4001` (a wildcard host is reached on loopback) */
   origin: string;
   close(): Promise<void>;
@@ -74,6 +76,7 @@ export async function listen(
   const host = ["0.0.0.0", "::", ""].includes(options.host) ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
     port,
+    server,
     origin: `http://${host}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {

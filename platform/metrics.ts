@@ -123,6 +123,32 @@ export class Metrics {
     labelNames: ["use"] as const,
     registers: [this.registry],
   });
+  /** outcome: delivered (heard from Redis, passed its check), duplicate (an id heard already), rejected (a message failing its check: dropped), local (published while Redis was unavailable: this replica only) */
+  readonly changeFeedMessages = new Counter({
+    name: "change_feed_messages_total",
+    help: "Directory changes through the replicas' change feed (Redis pub/sub), by outcome",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+  /** outcome: opened, refused_per_client, closed_slow (the gateway's subscriptions, gateway/subscriptions.ts) */
+  readonly subscriptions = new Counter({
+    name: "graphql_subscriptions_total",
+    help: "The gateway's subscriptions by outcome: opened, refused_per_client (GATEWAY_SUBSCRIPTIONS_PER_CLIENT), closed_slow (the subscriber fell GATEWAY_SUBSCRIPTION_QUEUE events behind)",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+  readonly subscriptionsOpen = new Gauge({
+    name: "graphql_subscriptions_open",
+    help: "Subscriptions open on this gateway replica",
+    registers: [this.registry],
+  });
+  /** outcome: delivered, hidden (forward mode: a record the caller cannot read, or gone) */
+  readonly subscriptionEvents = new Counter({
+    name: "graphql_subscription_events_total",
+    help: "Subscription events by outcome: delivered to the subscriber, hidden (its record not readable by the caller, or gone)",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
   /** state: open (a Redis command failed: the uses fall back at once), closed (a probe answered) */
   readonly sharedStateBreaker = new Counter({
     name: "shared_state_breaker_total",

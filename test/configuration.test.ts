@@ -4,6 +4,7 @@ import { loadEmbeddedConfig } from "../scripts/embedded.js";
 import { subgraphModules } from "../scripts/subgraphs.js";
 import { loadGatewayConfig } from "../gateway/config.js";
 import { loadUpstreamConfig } from "../subgraphs/shared/upstream/index.js";
+import { subscriptionQueue } from "../subgraphs/shared/graphql/subgraph.js";
 import { directoryOptionsFromEnv } from "../directory/options.js";
 import { debugErrors, directoryPort, graphPrefix, isProduction, listenHost, subgraphLandingPage, subgraphSecret } from "../platform/config.js";
 import { loadShutdownSettings } from "../platform/lifecycle.js";
@@ -64,6 +65,7 @@ it("docs/configuration.md lists every variable the readers read, and only those,
     graphPrefix(env);
     subgraphLandingPage(env);
     subgraphSecret(env);
+    subscriptionQueue(env);
     listenHost(env);
     metricsPort(env);
   });

@@ -1,5 +1,6 @@
 import type { SubgraphModule } from "../shared/graphql/index.js";
 import { buildFederatedSchema, edgeFieldChecks } from "../shared/graphql/index.js";
+import { unusedPubSub, ChangeSubscriptions, EmployeeChangeResolver, EmploymentChangeResolver, JobPositionChangeResolver } from "./changes/changes.js";
 import { BusinessEstablishmentResolver } from "./business-establishment/business-establishment.resolver.js";
 import { businessEstablishmentReference } from "./business-establishment/business-establishment.reference.js";
 import { DepartmentResolver } from "./department/department.resolver.js";
@@ -46,6 +47,7 @@ export const subgraph: SubgraphModule = {
     buildFederatedSchema({
       ...naming,
       nodeOwner: true,
+      pubSub: unusedPubSub,
       resolvers: [
         EmployeeResolver,
         PortraitResolver,
@@ -62,6 +64,10 @@ export const subgraph: SubgraphModule = {
         EmploymentTemplateResolver,
         JobQualificationResolver,
         OccupationCategoryResolver,
+        ChangeSubscriptions,
+        EmployeeChangeResolver,
+        EmploymentChangeResolver,
+        JobPositionChangeResolver,
       ],
       referenceResolvers: {
         Employee: employeeReference,

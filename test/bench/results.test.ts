@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { END, RESULTS, resultsBlock, sha256, withResults } from "../../bench/results.js";
+import { END, RESULTS, resultsBlock, sha256, SUBSCRIPTIONS, withResults } from "../../bench/results.js";
 
 /**
  * The benchmark's figures are the last `npm run bench` output, never typed by hand: bench/run.ts
@@ -14,6 +14,12 @@ describe("the benchmark's figures in bench/results.md", () => {
     expect(results.match(/<!-- bench:start /g)).toHaveLength(1);
     expect(results.split(END)).toHaveLength(2);
     expect(resultsBlock(results)?.block).toMatch(/^### Benchmark \(Node v/);
+  });
+
+  it("of subscriptions are what the last `npm run bench:subscriptions` wrote, in their own block", () => {
+    const written = resultsBlock(results, SUBSCRIPTIONS)!;
+    expect(written.block).toMatch(/^### Subscriptions \(Node v/);
+    expect(sha256(written.block)).toBe(written.recorded);
   });
 
   it("are what the last run wrote: the block's hash is the one the run recorded", () => {

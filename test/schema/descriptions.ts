@@ -19,7 +19,7 @@ export function descriptionGaps(schema: GraphQLSchema): DescriptionGaps {
   const gaps: DescriptionGaps = { types: [], fields: [], arguments: [], enumValues: [], counts: { types: 0, fields: 0, arguments: 0, enumValues: 0 } };
   const own = (t: GraphQLNamedType) => !MACHINERY.test(t.name) && !isIntrospectionType(t) && !isSpecifiedScalarType(t);
   for (const type of Object.values(schema.getTypeMap()).filter(own)) {
-    const root = type === schema.getQueryType() || type === schema.getMutationType();
+    const root = type === schema.getQueryType() || type === schema.getMutationType() || type === schema.getSubscriptionType();
     if (!root) {
       gaps.counts.types++;
       if (!described(type.description)) gaps.types.push(type.name);

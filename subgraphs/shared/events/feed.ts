@@ -28,6 +28,8 @@ export interface ChangeFeed {
   publish(change: DirectoryChange): Promise<void>;
   /** returns the function that stops listening */
   listen(listener: ChangeListener): () => void;
+  /** stops hearing the replicas (its Redis connection); publish and listen still work in process */
+  close(): Promise<void>;
 }
 
 /**
@@ -51,4 +53,6 @@ export class InProcessFeed implements ChangeFeed {
     this.emitter.on("change", listener);
     return () => this.emitter.off("change", listener);
   }
+
+  async close(): Promise<void> {}
 }

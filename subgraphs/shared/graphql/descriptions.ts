@@ -339,7 +339,7 @@ export function describeDocument(document: DocumentNode): DocumentNode {
       const type = node as { name: { value: string }; description?: StringValueNode; fields?: readonly any[]; values?: readonly any[]; directives?: readonly ConstDirectiveNode[] };
       const name = type.name.value;
       if (/^(_|link__|federation__)/.test(name)) return false;
-      const root = name === "Query" || name === "Mutation";
+      const root = name === "Query" || name === "Mutation" || name === "Subscription";
       return {
         ...type,
         description: root ? type.description : describedAs(type.description, name, () => null),

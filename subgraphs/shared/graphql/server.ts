@@ -23,6 +23,8 @@ import { ErrorCode } from "../../../platform/error-codes.js";
 import { processMetrics } from "../../../platform/metrics.js";
 import type { Lifecycle } from "../../../platform/lifecycle.js";
 import { cachedCheck } from "../../../platform/readiness.js";
+import type { ChangeFeed } from "../events/feed.js";
+import { STREAM_PATH, subscriptionStream } from "./subscriptions.js";
 import { operationSelections, type OperationSelections } from "./embedded.js";
 import { fileLinkMinter, filesBaseOf, serveFileLink, type FileLinkMinter } from "./files.js";
 import { FILES_PATH, FileLinks } from "../../../platform/file-links.js";
@@ -40,6 +42,8 @@ export interface SubgraphContext {
   operation?: OperationSelections;
   /** SUBGRAPH_MECHANISMS_OFF: the round-saving mechanisms turned off, for measuring them */
   mechanismsOff?: ReadonlySet<string>;
+  /** on a subscription (subscriptions.ts): the process's change feed, the bound of a subscriber's queue, and a fresh context per event */
+  changes?: { feed: ChangeFeed; queue: number; eventContext: () => SubgraphContext };
 }
 
 export interface SubgraphServerOptions {
@@ -83,6 +87,8 @@ export interface SubgraphServerOptions {
    * deliveries, which carry their own signature)
    */
   routes?: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>>;
+  /** the process's change feed: with it, the schema's subscriptions are served at STREAM_PATH (subscriptions.ts) */
+  changes?: { feed: ChangeFeed; queue: number };
 }
 
 export interface RunningSubgraph {
@@ -153,6 +159,22 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
   const upstreamCheck = cachedCheck(() => options.upstream.readiness(), options.upstream.config.readyIntervalMs);
   const unwatchCheck = processMetrics().watchUpstreamCheck(options.name, upstreamCheck);
 
+  const stream = options.changes
+    ? subscriptionStream({
+        schema: options.schema,
+        checkLimits,
+        context: (authorization): SubgraphContext => {
+          const changes = options.changes!;
+          // each event is read in a context of its own: the record as it is now, with the subscriber's credentials
+          const eventContext = (): SubgraphContext => {
+            const upstream = options.upstream.session({ authorization, deadlineMs: options.upstream.config.deadlineMs });
+            return { upstream, loaders: upstream.loaders, logger };
+          };
+          return { ...eventContext(), changes: { feed: changes.feed, queue: changes.queue, eventContext } };
+        },
+      })
+    : null;
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const received = performance.now();
     const url = new URL(req.url ?? "/", "http://subgraph.local");
@@ -168,7 +190,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     const route = options.routes?.[url.pathname];
     if (route) return route(req, res);
     const filePath = url.pathname.startsWith(FILES_PATH);
-    if (url.pathname !== "/" && url.pathname !== "/graphql" && url.pathname !== CALLER_PATH && !filePath) {
+    if (url.pathname !== "/" && url.pathname !== "/graphql" && url.pathname !== CALLER_PATH && !filePath && !(stream && url.pathname === STREAM_PATH)) {
       return sendJson(res, 404, { errors: [{ message: "Not found" }] });
     }
     // a file link is its own authorisation, with or without the subgraph secret: its seal binds the
@@ -185,6 +207,9 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
     // the gateway's check of a caller it has not seen (docs/security.md#unverified-tokens)
     if (url.pathname === CALLER_PATH) return sendJson(res, 200, { caller: await options.upstream.verifyCaller(authorization) });
+    // its stream path, or a subscription sent to `/graphql` asking for a stream only (the way a
+    // gateway's HTTP executor sends one: Hive Gateway's, docs/gateways.md#subscriptions-on-other-gateways)
+    if (stream && (url.pathname === STREAM_PATH || req.headers.accept === "text/event-stream")) return stream(req, res);
     const files = fileLinkMinter(fileLinks, options.upstream, filesBaseOf(req, fileLinkConfig?.baseUrl ?? null, http.origin));
     const asked = deadlineOf(req.headers[DEADLINE_HEADER]) ?? options.upstream.config.deadlineMs;
     const operationId = req.headers[OPERATION_HEADER];

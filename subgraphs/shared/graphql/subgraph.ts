@@ -60,6 +60,13 @@ export interface StartOptions {
   lifecycle?: Lifecycle;
   /** the load it says to the gateway (default: the process's, platform/load.ts) */
   load?: LoadMeter;
+  /** SUBSCRIPTION_QUEUE: changes a subscriber may fall behind before it is closed (default 100) */
+  subscriptionQueue?: number;
+}
+
+/** SUBSCRIPTION_QUEUE: how many changes one subscriber may fall behind before it is closed as too slow */
+export function subscriptionQueue(env: NodeJS.ProcessEnv = process.env): number {
+  return new Environment(env).integer("SUBSCRIPTION_QUEUE", 100, 1, 100_000);
 }
 
 /**
@@ -89,6 +96,8 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     ...(module.prefetch ? { prefetch: module.prefetch } : {}),
     ...(options.load ? { load: options.load } : {}),
     ...(ingestion ? { routes: { [EVENTS_PATH]: ingestion.receive } } : {}),
+    // the upstream client's change feed: the ingestion publishes on it, subscriptions are served from it
+    changes: { feed: options.upstream.changes, queue: options.subscriptionQueue ?? 100 },
   });
   if (!ingestion) return running;
   await ingestion.start();
@@ -120,6 +129,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
   let secret: string | null;
   let host: string;
   let metricsOn: number | null;
+  let queue: number;
   try {
     logger = new Logger(module.name, readLogLevel());
     production = isProduction();
@@ -135,6 +145,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
     const upstreamConfig = loadUpstreamConfig(process.env);
     shutdown = loadShutdownSettings(process.env, [{ variable: "SUBGRAPH_DEADLINE_MS", ms: upstreamConfig.deadlineMs }]);
     upstream = new Upstream(upstreamConfig, logger);
+    queue = subscriptionQueue();
     useExpectationLogger(logger);
   } catch (err) {
     console.error(`${module.name}: configuration error: ${(err as Error).message}`);
@@ -156,6 +167,7 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
       production,
       debugErrors,
       lifecycle: processLifecycle,
+      subscriptionQueue: queue,
     });
   } catch (err) {
     logger.error("cannot start", { port, error: (err as Error).message });

@@ -138,7 +138,7 @@ export class Upstream {
       breakers: () => this.breakers.metricStates(),
     });
     this.transport = new UpstreamTransport(this.config, this.budget);
-    this.changes = createChangeFeed(this.shared);
+    this.changes = createChangeFeed(this.shared, logger);
     // a change drops what this client holds of the changed resource, on every replica the feed reaches
     this.changes.listen((change) => void this.forget(change));
     this.references = new ReferenceCache(this.config.referenceFreshMs ?? 0, this.changes);
@@ -262,6 +262,7 @@ export class Upstream {
     this.unwatch();
     this.references.close();
     this.transport.close();
+    await this.changes.close();
     await this.shared.close();
   }
 

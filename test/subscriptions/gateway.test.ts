@@ -1,0 +1,137 @@
+import { createClient as createSseClient } from "graphql-sse";
+import { createClient as createWsClient } from "graphql-ws";
+import WebSocket from "ws";
+import { afterEach, describe, expect, it } from "vitest";
+import type { DirectoryChange } from "../../subgraphs/shared/events/index.js";
+import { useGatewayStack } from "../helpers/gateway-stack.js";
+import { apiCalls } from "../helpers/subgraph.js";
+
+/**
+ * The gateway's subscriptions (gateway/subscriptions.ts): a client over graphql-ws or graphql-sse
+ * receives a change published on the feed with the node's fields resolved across subgraphs.
+ */
+
+const stack = useGatewayStack({ gatewayEnv: { GATEWAY_SUBSCRIPTIONS_PER_CLIENT: "3", GATEWAY_SUBSCRIPTION_HEARTBEAT_MS: "200" } });
+const disposers: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const d of disposers.splice(0)) await d();
+});
+
+let seq = 0;
+const change = (resourceId: string, over: Partial<DirectoryChange> = {}): DirectoryChange => ({
+  id: `gw-${++seq}-${Date.now()}`,
+  topic: "employee.updated",
+  occurredAt: "2026-06-15T10:00:00.000Z",
+  resource: { type: "employee", id: resourceId },
+  establishmentIds: ["1"],
+  previousAttributes: { first_name: "Old" },
+  ...over,
+});
+
+const CROSS = `subscription Changed($ids: [ID!]) { employeeChanged(ids: $ids) { topic id previousAttributes employee { id givenName applicableJobPosition { department { id name } } manager { givenName } } } }`;
+
+const streamUrl = () => stack.gateway.url.replace(/\/$/, "") + "/graphql/stream";
+const wsUrl = () => stack.gateway.url.replace(/^http/, "ws").replace(/\/$/, "") + "/graphql";
+
+function sse(query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  const client = createSseClient({ url: streamUrl(), headers, retryAttempts: 0 });
+  disposers.push(() => client.dispose());
+  return collect((sink) => client.subscribe({ query, variables }, sink));
+}
+
+function ws(query: string, variables: Record<string, unknown> = {}, connectionParams: Record<string, unknown> = {}) {
+  const client = createWsClient({ url: wsUrl(), webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: true });
+  disposers.push(() => client.dispose());
+  return collect((sink) => client.subscribe({ query, variables }, sink));
+}
+
+function collect(start: (sink: { next: (r: any) => void; error: (e: unknown) => void; complete: () => void }) => () => void) {
+  const state = { results: [] as any[], error: null as unknown, complete: false, stop: () => {} };
+  state.stop = start({ next: (r) => state.results.push(r), error: (e) => (state.error = e), complete: () => (state.complete = true) });
+  return state;
+}
+
+const until = async (check: () => boolean, ms = 8000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+/** publishes the same kind of change until every subscriber heard one (subscriptions are set up asynchronously) */
+async function publishUntil(make: () => DirectoryChange, heard: () => boolean) {
+  for (let i = 0; i < 200 && !heard(); i++) {
+    await stack.feed.publish(make());
+    await new Promise((r) => setTimeout(r, 30));
+  }
+}
+
+describe("gateway subscriptions", () => {
+  it("graphql-ws and graphql-sse clients receive a change with cross-subgraph fields", async () => {
+    const overWs = ws(CROSS, { ids: ["10"] });
+    const overSse = sse(CROSS, { ids: ["10"] });
+    await publishUntil(() => change("10"), () => overWs.results.length > 0 && overSse.results.length > 0);
+    for (const sub of [overWs, overSse]) {
+      expect(sub.error, JSON.stringify(sub.error)).toBeNull();
+      const event = sub.results[0];
+      expect(event.errors, JSON.stringify(event.errors)).toBeUndefined();
+      const payload = event.data.employeeChanged;
+      expect(payload).toMatchObject({ topic: "employee.updated", id: "10", previousAttributes: { first_name: "Old" } });
+      expect(payload.employee.id).toBe("10");
+      expect(typeof payload.employee.givenName).toBe("string");
+      // department is the organisation subgraph's: resolved across subgraphs
+      expect(typeof payload.employee.applicableJobPosition?.department?.name).toBe("string");
+    }
+  });
+
+  it("one event costs a few upstream calls per subscriber, not one per field", async () => {
+    const sub = sse(CROSS, { ids: ["11"] });
+    await publishUntil(() => change("11"), () => sub.results.length > 0);
+    await new Promise((r) => setTimeout(r, 300));
+    const before = sub.results.length;
+    stack.resetStats();
+    await stack.feed.publish(change("11"));
+    await until(() => sub.results.length > before);
+    const calls = apiCalls(stack).total;
+    expect(calls).toBeGreaterThan(0);
+    expect(calls).toBeLessThanOrEqual(6);
+  });
+
+  it("filters reach the subgraph: an unwanted id or topic is not delivered", async () => {
+    const sub = ws(`subscription { employeeChanged(ids: ["12"], topics: ["employee.deleted"]) { id topic employee { id } } }`);
+    await publishUntil(() => change("12", { topic: "employee.deleted" }), () => sub.results.length > 0);
+    await new Promise((r) => setTimeout(r, 300));
+    const before = sub.results.length;
+    await stack.feed.publish(change("13", { topic: "employee.deleted" }));
+    await stack.feed.publish(change("12", { topic: "employee.updated" }));
+    await stack.feed.publish(change("12", { topic: "employee.deleted", id: "last-one" }));
+    await until(() => sub.results.length > before);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sub.results.slice(before).map((r) => r.data.employeeChanged)).toEqual([{ id: "12", topic: "employee.deleted", employee: null }]);
+  });
+
+  it("refuses the subscriptions of a client beyond GATEWAY_SUBSCRIPTIONS_PER_CLIENT with a clear error", async () => {
+    // a client of its own (the count is per token, else per address)
+    const headers = { authorization: "Bearer per-client-limit" };
+    const open = [0, 1, 2].map(() => sse(CROSS, { ids: ["14"] }, headers));
+    await publishUntil(() => change("14"), () => open.every((s) => s.results.length > 0));
+    const refused = sse(CROSS, { ids: ["14"] }, headers);
+    await until(() => refused.results.length > 0 || refused.error !== null).catch(() => console.log("STATE", JSON.stringify(open.map((o) => o.results.map((r) => r.errors?.[0]?.message ?? "ok"))), JSON.stringify(refused)));
+    const error = refused.results[0]?.errors?.[0];
+    expect(error?.message).toContain("Too many subscriptions");
+    expect(error?.extensions?.code).toBe("RATE_LIMITED");
+  });
+
+  it("refuses a query sent as a subscription, and an invalid document, before any upstream call", async () => {
+    // the events of the tests before it resolved
+    await new Promise((r) => setTimeout(r, 500));
+    stack.resetStats();
+    const query = sse(`{ employee(id: "10") { id } }`);
+    const invalid = ws(`subscription { employeeChanged { nope } }`);
+    await until(() => (query.results.length > 0 || query.error !== null) && (invalid.results.length > 0 || invalid.error !== null));
+    expect(JSON.stringify(query.results[0] ?? query.error)).toContain("send queries and mutations to /graphql");
+    expect(JSON.stringify(invalid.results[0] ?? invalid.error)).toContain("nope");
+    expect(apiCalls(stack).total).toBe(0);
+  });
+});
