@@ -13,6 +13,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from "graphql";
+import { createClient as createSseClient } from "graphql-sse";
 import { describe, expect, it } from "vitest";
 import { API_PREFIXES } from "../../subgraphs/shared/upstream/routes.js";
 import { useGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
@@ -25,7 +26,9 @@ import { loadOperations, pickDemoData, variablesOf } from "../helpers/operations
  * needs no argument, from the operations of `operations/`, and from `nodes(nodeIds:)` over the
  * `nodeId`s those answers hold (two rounds), through the gateway. No answer may hold the
  * upstream's host:port, one of its API path prefixes, a `token=` query parameter or a credential
- * of the facade's; nor may an error when the upstream refuses. Every object type with such fields must be reached with all of them selected,
+ * of the facade's; nor may an error when the upstream refuses; nor may a subscription's event
+ * (each subscription field over SSE, every text field selected: the employee's change made by a
+ * legacy write and taken in from the directory's events, the others published on the feed). Every object type with such fields must be reached with all of them selected,
  * but those listed in UNREACHED with the reason.
  */
 
@@ -78,7 +81,7 @@ function selection(type: GraphQLCompositeType, depth: number, top = true): strin
 function textFields(): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const type of Object.values(schema.getTypeMap())) {
-    if (!isObjectType(type) || type.name.startsWith("__") || type === schema.getQueryType() || type === schema.getMutationType()) continue;
+    if (!isObjectType(type) || type.name.startsWith("__") || type === schema.getQueryType() || type === schema.getMutationType() || type === schema.getSubscriptionType()) continue;
     const fields = Object.values(type.getFields()).filter((f) => {
       const named = getNamedType(f.type);
       return isScalarType(named) && !NOT_TEXT.has(named.name) && !requiredArgs(f);
@@ -121,7 +124,7 @@ async function ask(stack: GatewayStack, walk: Walk, source: string, variables?: 
   record(walk, res.data);
 }
 
-async function walkGraph(stack: GatewayStack, headers?: Record<string, string>): Promise<Walk> {
+async function walkGraph(stack: GatewayStack, headers?: Record<string, string>, ingests = false): Promise<Walk> {
   const walk: Walk = { headers, answers: [], seen: new Map(), nodeIds: new Map() };
   const query = schema.getQueryType()!;
   for (const field of Object.values(query.getFields())) {
@@ -142,7 +145,52 @@ async function walkGraph(stack: GatewayStack, headers?: Record<string, string>):
       await ask(stack, walk, `query($ids: [ID!]!) { nodes(nodeIds: $ids) { __typename ... on ${typename} ${selection(type, DEPTH)} } }`, { ids: fresh });
     }
   }
+  await walkSubscriptions(stack, walk, ingests);
   return walk;
+}
+
+/**
+ * Each subscription field with every text field selected, over the gateway's SSE: the employee's
+ * change is a real one where the stack ingests the directory's events (a legacy write through the
+ * gateway, its event read from `GET /events`), else published on the feed as the employment's and
+ * job position's are (the directory makes no such change), for records the demo company holds.
+ */
+async function walkSubscriptions(stack: GatewayStack, walk: Walk, ingests: boolean): Promise<void> {
+  const demo = pickDemoData(stack.directory.company);
+  const subscription = schema.getSubscriptionType();
+  if (!subscription) return;
+  const client = createSseClient({ url: `${stack.gateway.url.replace(/\/$/, "")}/graphql/stream`, headers: walk.headers ?? {}, retryAttempts: 0 });
+  try {
+    const events: unknown[] = [];
+    const stops = Object.values(subscription.getFields()).map((field) =>
+      client.subscribe(
+        { query: `subscription { ${field.name} ${selection(getNamedType(field.type) as GraphQLCompositeType, DEPTH)} }` },
+        { next: (event) => events.push(event), error: (err) => events.push({ error: String(err) }), complete: () => {} },
+      ),
+    );
+    const employee = demo.profile.id;
+    const changes = [
+      ...(ingests ? [] : [{ type: "employee", id: employee, topic: "employee.updated" }]),
+      { type: "employment", id: demo.profile.employmentIds[0]!, topic: "employment.updated" },
+      { type: "job-position", id: [...demo.lookup.jobPositions.keys()][0]!, topic: "job-position.updated" },
+    ];
+    let seq = 0;
+    // until each field has an event: the subscriptions open asynchronously
+    for (let i = 0; i < 100 && new Set(events.map((e) => Object.keys((e as { data?: object }).data ?? {})[0])).size < stops.length; i++) {
+      if (ingests) await stack.query(`mutation($id: ID!, $name: String!) { updateLegacyUser(id: $id, input: { familyName: $name }) { __typename } }`, { id: employee, name: `Walked${i}` }, walk.headers);
+      for (const c of changes) {
+        await stack.feed.publish({ id: `walk-${Date.now()}-${++seq}`, topic: c.topic, occurredAt: new Date().toISOString(), resource: { type: c.type, id: c.id }, establishmentIds: [], previousAttributes: { status: "draft" } });
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    stops.forEach((stop) => stop());
+    for (const event of events) {
+      walk.answers.push(JSON.stringify(event));
+      record(walk, (event as { data?: unknown }).data);
+    }
+  } finally {
+    client.dispose();
+  }
 }
 
 /** What no answer may hold: the upstream's address and path prefixes, a file token, the facade's credentials. */
@@ -173,10 +221,11 @@ function leaksIn(stack: GatewayStack, walk: Walk): string[] {
 }
 
 describe("nothing of the upstream in an answer", () => {
-  const stack = useGatewayStack();
+  // the directory's events taken in, so that a legacy write reaches the employee's subscribers
+  const stack = useGatewayStack({ env: { DIRECTORY_EVENTS: "poll", DIRECTORY_EVENTS_POLL_MS: "20" } });
 
   it("no field that can hold a string answers the upstream's address, its paths, a token or a credential", async () => {
-    const walk = await walkGraph(stack);
+    const walk = await walkGraph(stack, undefined, true);
     expect(leaksIn(stack, walk)).toEqual([]);
 
     // the walk reached every text field of every type, but the types it cannot reach
