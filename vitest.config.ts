@@ -25,6 +25,8 @@ const slow = [
   // two stacks of replicas and real redis-servers
   "test/replicas/**/*.test.ts",
   "test/subscriptions/replicas.test.ts",
+  // a tracer provider of its own
+  "test/subscriptions/trace.test.ts",
   "test/shared/limits.test.ts",
   "test/directory/current-scale.test.ts",
   // the image, the deployment descriptions and a production-only install

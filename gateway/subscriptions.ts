@@ -36,6 +36,8 @@ import { readBody, sendJson, type Refusal } from "../platform/http.js";
 import type { RequestedOperation, OperationLimitError } from "../platform/limits.js";
 import type { Logger } from "../platform/log.js";
 import { processMetrics } from "../platform/metrics.js";
+import { tracer, tracingOn } from "../platform/request-scope.js";
+import { ROOT_CONTEXT, SpanStatusCode } from "@opentelemetry/api";
 import type { GatewayContext } from "./subgraph-source.js";
 
 /** the gateway's path of subscriptions over GraphQL over SSE (graphql-sse); graphql-ws is served on `/graphql` by upgrade */
@@ -269,15 +271,50 @@ export function subscriptionService(deps: SubscriptionDeps) {
     return iterator;
   }
 
-  /** One event as the client asked it, or null when the caller may not see it. */
+  /**
+   * One event as the client asked it, or null when the caller may not see it. Traced, one
+   * `subscription event` span per subscriber and event (a root: the event's ingestion is another
+   * process's trace), joined to the ingestion's `directory event` span by `directory_graph.event.id`
+   * (docs/observability.md#traces); the node read is its child.
+   */
   async function resolveEvent(plan: Plan, document: DocumentNode, schema: GraphQLSchema, variables: Record<string, unknown>, authorization: string | undefined, facts: Facts): Promise<ExecutionResult | null> {
+    if (!tracingOn()) return resolveEventUntraced(plan, document, schema, variables, authorization, facts);
+    const attributes = { "directory_graph.component": "gateway", "directory_graph.event.id": facts.eventId, "directory_graph.event.topic": facts.topic, "graphql.operation.type": "subscription" };
+    return tracer.startActiveSpan("subscription event", { root: true, attributes }, ROOT_CONTEXT, async (span) => {
+      try {
+        const result = await resolveEventUntraced(plan, document, schema, variables, authorization, facts, (shared) => span.setAttribute("directory_graph.subscription.read_shared", shared));
+        span.setAttribute("directory_graph.subscription.outcome", result === null ? "hidden" : "delivered");
+        return result;
+      } catch (err) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+        throw err;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  /** the node read's own span under the delivery's, which the operation log names after it (`query GatewaySubscriptionEvent`) as it names a request's server span */
+  function readSpan<T>(run: () => Promise<T>): Promise<T> {
+    if (!tracingOn()) return run();
+    return tracer.startActiveSpan("subscription node read", async (span) => {
+      try {
+        return await run();
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  async function resolveEventUntraced(plan: Plan, document: DocumentNode, schema: GraphQLSchema, variables: Record<string, unknown>, authorization: string | undefined, facts: Facts, sharedRead?: (shared: boolean) => void): Promise<ExecutionResult | null> {
     const eventVariables = { ...plan.eventVariables(variables), [CHANGED_ID]: facts.id };
     // the subscribers of one event with the same credentials and selection share its one read
     const key = `${facts.eventId}\u0000${authorization ?? ""}\u0000${plan.eventQuery}\u0000${JSON.stringify(eventVariables)}`;
     let read: Promise<EventRead | null> | undefined = reads.get(key);
+    sharedRead?.(read !== undefined);
     if (read === undefined) {
       const context: GatewayContext = { authorization, operationId: randomUUID(), subgraphFetches: 0, deadline: performance.now() + deps.deadlineMs };
-      read = deps.apollo.executeOperation({ query: plan.eventQuery, variables: eventVariables }, { contextValue: context }).then((response): EventRead | null => (response.body.kind === "single" ? (response.body.singleResult as EventRead) : null));
+      read = readSpan(() => deps.apollo.executeOperation({ query: plan.eventQuery, variables: eventVariables }, { contextValue: context })).then((response): EventRead | null => (response.body.kind === "single" ? (response.body.singleResult as EventRead) : null));
       reads.set(key, read);
       setTimeout(() => reads.delete(key), SHARED_READ_MS).unref();
     }

@@ -65,6 +65,8 @@ export interface StackOptions {
   load?: LoadMeter;
   /** SUBSCRIPTION_QUEUE of the subgraphs */
   subscriptionQueue?: number;
+  /** a subgraph's own port, where its address must be known before it starts (DIRECTORY_EVENTS_PUBLIC_URL); default ephemeral */
+  ports?: Partial<Record<SubgraphName, number>>;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -83,7 +85,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   for (const name of options.subgraphs ?? []) {
     subgraphs[name] = await startSubgraphModule(await loadSubgraphModule(name), {
       upstream,
-      port: 0,
+      port: options.ports?.[name] ?? 0,
       secret: options.secret ?? null,
       // GRAPHQL_MAX_* among the overrides set the subgraphs' operation limits
       limits: loadOperationLimits(options.env ?? {}),

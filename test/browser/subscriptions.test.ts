@@ -2,18 +2,20 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DirectoryChange } from "../../subgraphs/shared/events/index.js";
 import { startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
 
 /**
  * In a real browser (`npm run test:browser`): a page of another origin subscribes with a plain
- * `EventSource` to the gateway's `/graphql/stream` (GraphQL over SSE, GET) and receives a change
- * with cross-subgraph fields; CORS lets it read the stream.
+ * `EventSource` to the gateway's `/graphql/stream` (GraphQL over SSE, GET) and receives the change
+ * that the page's own `updateLegacyUser` mutation (a `fetch` to the gateway) made at the directory,
+ * heard by the people subgraph's polling of the directory's events, with cross-subgraph fields;
+ * CORS lets it read the stream and the mutation's answer. Nothing is published on the feed by hand.
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const QUERY = `subscription { employeeChanged(ids: ["40"]) { eventId topic employee { givenName applicableJobPosition { department { name } } } } }`;
+const QUERY = `subscription { employeeChanged(ids: ["40"]) { eventId topic previousAttributes employee { givenName applicableJobPosition { department { name } } } } }`;
+const MUTATION = `mutation($name: String!) { updateLegacyUser(id: "40", input: { firstName: $name }) { __typename } }`;
 
 let stack: GatewayStack;
 let browser: Browser;
@@ -21,10 +23,12 @@ let frontend: Server;
 let frontendOrigin: string;
 
 beforeAll(async () => {
-  stack = await startGatewayStack();
+  stack = await startGatewayStack({ env: { DIRECTORY_EVENTS: "poll", DIRECTORY_EVENTS_POLL_MS: "20" } });
   const page = `<!doctype html><meta charset="utf-8"><title>subscriber</title><script>
     window.events = []; window.failures = 0;
-    const url = ${JSON.stringify(stack.gateway.url.replace(/\/$/, ""))} + "/graphql/stream?query=" + encodeURIComponent(${JSON.stringify(QUERY)});
+    const gateway = ${JSON.stringify(stack.gateway.url.replace(/\/$/, ""))};
+    const url = gateway + "/graphql/stream?query=" + encodeURIComponent(${JSON.stringify(QUERY)});
+    window.write = (name) => fetch(gateway + "/graphql", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: ${JSON.stringify(MUTATION)}, variables: { name } }) }).then((r) => r.json());
     const source = new EventSource(url);
     source.addEventListener("next", (e) => window.events.push(JSON.parse(e.data)));
     source.onerror = () => { window.failures++; };
@@ -42,21 +46,27 @@ afterAll(async () => {
 });
 
 describe("a browser EventSource of another origin", () => {
-  it("receives a change with cross-subgraph fields", async () => {
+  it("receives the change its own legacy write made, with cross-subgraph fields", async () => {
     const page = await browser.newPage();
     await page.goto(frontendOrigin + "/");
-    let n = 0;
-    const change = (): DirectoryChange => ({ id: `browser-${++n}`, topic: "employee.updated", occurredAt: "2026-06-15T10:00:00.000Z", resource: { type: "employee", id: "40" }, establishmentIds: ["1"], previousAttributes: null });
+    // writes from the page until its stream hears one (the subscription is set up asynchronously)
+    const written: string[] = [];
     let events: any[] = [];
-    for (let i = 0; i < 200 && events.length === 0; i++) {
-      await stack.feed.publish(change());
-      await new Promise((r) => setTimeout(r, 50));
-      events = await page.evaluate(() => (window as any).events);
+    for (let i = 0; i < 6 && events.length === 0; i++) {
+      const name = `Brigitte${i}`;
+      const answer = await page.evaluate((n) => (window as any).write(n), name);
+      expect(answer.data?.updateLegacyUser?.__typename, JSON.stringify(answer)).toBe("Employee");
+      written.push(name);
+      for (let wait = 0; wait < 50 && events.length === 0; wait++) {
+        await new Promise((r) => setTimeout(r, 50));
+        events = await page.evaluate(() => (window as any).events);
+      }
     }
-    expect(events.length).toBeGreaterThan(0);
+    expect(events.length, "the page heard its write").toBeGreaterThan(0);
     const payload = events[0].data.employeeChanged;
     expect(payload.topic).toBe("employee.updated");
-    expect(typeof payload.employee.givenName).toBe("string");
+    expect(written).toContain(payload.employee.givenName);
+    expect(Object.keys(payload.previousAttributes)).toContain("givenName");
     expect(typeof payload.employee.applicableJobPosition.department.name).toBe("string");
     await page.close();
   });

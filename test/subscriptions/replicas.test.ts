@@ -60,3 +60,64 @@ describe.runIf(redisAvailable())("subscriptions across replicas", () => {
     }
   }, 30_000);
 });
+
+/**
+ * The same end to end, nothing published by hand: both replicas' people subgraphs poll the
+ * directory's events (sharing the position and the ids seen on Redis); a legacy write through
+ * replica A's gateway reaches a subscriber on A and one on B, over each transport, once each.
+ */
+describe.runIf(redisAvailable())("a legacy write across replicas", () => {
+  const replicas = useReplicasWithRedis({ env: { DIRECTORY_EVENTS: "poll", DIRECTORY_EVENTS_POLL_MS: "20" } });
+  const disposers: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const d of disposers.splice(0)) await d();
+  });
+
+  it("an updateLegacyUser through replica A is heard once by each subscriber on A and on B", async () => {
+    const [a, b] = replicas.bed.replicas;
+    const query = `subscription { employeeChanged(ids: ["31"]) { eventId previousAttributes employee { givenName applicableJobPosition { department { name } } } } }`;
+    const subscribers = [a!, b!, a!, b!].map((replica, i) => {
+      const heard: any[] = [];
+      const sink = { next: (r: any) => heard.push(r), error: () => {}, complete: () => {} };
+      if (i < 2) {
+        const client = createClient({ url: replica.gateway.url.replace(/\/$/, "") + "/graphql/stream", retryAttempts: 0 });
+        disposers.push(() => client.dispose());
+        client.subscribe({ query }, sink);
+      } else {
+        const client = createWsClient({ url: replica.gateway.url.replace(/^http/, "ws").replace(/\/$/, "") + "/graphql", webSocketImpl: WebSocket, retryAttempts: 0 });
+        disposers.push(() => client.dispose());
+        client.subscribe({ query }, sink);
+      }
+      return heard;
+    });
+    const write = async (name: string) => {
+      const res = await a!.query(`mutation($name: String!) { updateLegacyUser(id: "31", input: { firstName: $name }) { __typename } }`, { name });
+      expect(res.data?.updateLegacyUser?.__typename, JSON.stringify(res.errors)).toBe("Employee");
+    };
+    const waitAll = async (count: number, ms: number) => {
+      const end = Date.now() + ms;
+      while (!subscribers.every((h) => h.length >= count) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    };
+    // warm-up: writes until every subscriber hears (the subscriptions are set up asynchronously)
+    for (let i = 0; i < 6 && !subscribers.every((h) => h.length > 0); i++) {
+      await write(`Warm${i}`);
+      await waitAll(1, 2500);
+    }
+    expect(subscribers.map((h) => h.length).every((n) => n > 0), "every subscriber heard the warm-up").toBe(true);
+    await new Promise((r) => setTimeout(r, 500));
+    for (const heard of subscribers) heard.length = 0;
+
+    await write("Solveig");
+    await waitAll(1, 8000);
+    // both replicas poll the same events: a second delivery would come in this pause
+    await new Promise((r) => setTimeout(r, 700));
+    const eventIds = subscribers.map((heard) => {
+      expect(heard.length).toBe(1);
+      const payload = heard[0].data.employeeChanged;
+      expect(payload.employee.givenName).toBe("Solveig");
+      expect(typeof payload.employee.applicableJobPosition.department.name).toBe("string");
+      return payload.eventId;
+    });
+    expect(new Set(eventIds).size).toBe(1);
+  }, 45_000);
+});
