@@ -1,10 +1,8 @@
-import { createClient as createSseClient } from "graphql-sse";
-import { createClient as createWsClient } from "graphql-ws";
-import WebSocket from "ws";
 import { afterEach, describe, expect, it } from "vitest";
 import { startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
 import { useFixture } from "../helpers/fixture.js";
 import { freePort } from "../helpers/replicas.js";
+import { collect, gatewaySse, gatewayWs } from "../helpers/subscriptions.js";
 
 /**
  * Issue 37's "done when", end to end, nothing published on the feed by the test: a client of the
@@ -21,15 +19,8 @@ const READ = `query($id: ID!) { employee(id: $id) { givenName manager { givenNam
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
 
 function clients(stack: GatewayStack, disposers: Array<() => unknown>, ids: string[]) {
-  const base = stack.gateway.url.replace(/\/$/, "");
-  const collect = (start: (sink: { next: (r: any) => void; error: (e: unknown) => void; complete: () => void }) => () => void) => {
-    const state = { results: [] as any[], error: null as unknown };
-    start({ next: (r) => state.results.push(r), error: (e) => (state.error = e), complete: () => {} });
-    return state;
-  };
-  const ws = createWsClient({ url: base.replace(/^http/, "ws") + "/graphql", webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
-  const sse = createSseClient({ url: base + "/graphql/stream", retryAttempts: 0 });
-  disposers.push(() => ws.dispose(), () => sse.dispose());
+  const ws = gatewayWs(stack.gateway.url, disposers);
+  const sse = gatewaySse(stack.gateway.url, disposers);
   return {
     overWs: collect((sink) => ws.subscribe({ query: SUBSCRIPTION, variables: { ids } }, sink)),
     overSse: collect((sink) => sse.subscribe({ query: SUBSCRIPTION, variables: { ids } }, sink)),

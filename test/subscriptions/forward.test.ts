@@ -1,7 +1,7 @@
-import { createClient as createSseClient } from "graphql-sse";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DirectoryChange } from "../../subgraphs/shared/events/index.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
+import { collect, gatewaySse, until } from "../helpers/subscriptions.js";
 
 /**
  * DIRECTORY_AUTH=forward: a subscriber hears only of the records its own token may read (the
@@ -25,19 +25,8 @@ const change = (resourceId: string): DirectoryChange => ({
 });
 
 function sse(query: string, headers: Record<string, string>) {
-  const client = createSseClient({ url: stack.gateway.url.replace(/\/$/, "") + "/graphql/stream", headers, retryAttempts: 0 });
-  disposers.push(() => client.dispose());
-  const state = { results: [] as any[], error: null as unknown };
-  client.subscribe({ query }, { next: (r) => state.results.push(r), error: (e) => (state.error = e), complete: () => {} });
-  return state;
+  return collect((sink) => gatewaySse(stack.gateway.url, disposers, headers).subscribe({ query }, sink));
 }
-const until = async (check: () => boolean, ms = 8000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 describe("subscriptions in forward mode", () => {
   it("refuses a subscription without credentials", async () => {

@@ -2,14 +2,12 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createClient as createSseClient } from "graphql-sse";
-import { createClient as createWsClient } from "graphql-ws";
-import WebSocket from "ws";
 import { afterEach, describe, expect, it } from "vitest";
 import { InProcessFeed, type DirectoryChange } from "../../subgraphs/shared/events/index.js";
 import { changesOf, SlowSubscriber } from "../../subgraphs/shared/events/stream.js";
 import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 import { apiCalls } from "../helpers/subgraph.js";
+import { collect, gatewaySse, gatewayWs, until } from "../helpers/subscriptions.js";
 
 /** The limits of subscriptions: trusted documents, heartbeats, the drain, slow subscribers. */
 
@@ -32,29 +30,8 @@ const change = (resourceId: string, over: Partial<DirectoryChange> = {}): Direct
 const LISTED = `subscription Listed { employeeChanged(ids: ["20"]) { id employee { givenName } } }`;
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-const until = async (check: () => boolean, ms = 8000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
-
-function collect(start: (sink: { next: (r: any) => void; error: (e: unknown) => void; complete: () => void }) => () => void) {
-  const state = { results: [] as any[], error: null as unknown, complete: false };
-  start({ next: (r) => state.results.push(r), error: (e) => (state.error = e), complete: () => (state.complete = true) });
-  return state;
-}
-const sseAt = (gatewayUrl: string, request: Record<string, unknown>) => {
-  const client = createSseClient({ url: gatewayUrl.replace(/\/$/, "") + "/graphql/stream", retryAttempts: 0 });
-  disposers.push(() => client.dispose());
-  return collect((sink) => client.subscribe(request as never, sink));
-};
-const wsAt = (gatewayUrl: string, request: Record<string, unknown>) => {
-  const client = createWsClient({ url: gatewayUrl.replace(/^http/, "ws").replace(/\/$/, "") + "/graphql", webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
-  disposers.push(() => client.dispose());
-  return collect((sink) => client.subscribe(request as never, sink));
-};
+const sseAt = (gatewayUrl: string, request: Record<string, unknown>) => collect((sink) => gatewaySse(gatewayUrl, disposers).subscribe(request as never, sink));
+const wsAt = (gatewayUrl: string, request: Record<string, unknown>) => collect((sink) => gatewayWs(gatewayUrl, disposers).subscribe(request as never, sink));
 async function publishUntil(make: () => DirectoryChange, heard: () => boolean) {
   for (let i = 0; i < 200 && !heard(); i++) {
     await stack.feed.publish(make());
