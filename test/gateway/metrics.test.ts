@@ -83,6 +83,9 @@ describe("/metrics", () => {
 
   it("labels are bounded: route templates without ids, operation names from a bounded set", async () => {
     await stack.query(`query Ad_hoc_${Date.now()} { employee(id: "10") { id } }`);
+    // a legacy reference list, whose address carries no API version (/directory/api/work-contract-…)
+    const listed = await stack.query(`{ employee(id: "10") { applicableEmployment { workContract { hiringType { id name } } } } }`);
+    expect(listed.errors).toBeUndefined();
     const { samples } = await scrape();
     const routes = samples.filter((s) => s.name === "upstream_requests_total").map((s) => s.labels.route!);
     expect(routes.length).toBeGreaterThan(0);

@@ -75,10 +75,15 @@ describe.runIf(redisAvailable())("a legacy write across replicas", () => {
 
   it("an updateLegacyUser through replica A is heard once by each subscriber on A and on B", async () => {
     const [a, b] = replicas.bed.replicas;
+    // both replicas hear the feed, and the ingestion has passed once (its first pass starts at the newest event)
+    await Promise.all(replicas.bed.replicas.map((r) => (r.feed as RedisFeed).subscribed()));
+    const polls = () => replicas.bed.directory.stats.snapshot().byRoute["GET /service-api/events"] ?? 0;
+    for (const end = Date.now() + 10_000; polls() < 2 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
     const query = `subscription { employeeChanged(ids: ["31"]) { eventId previousAttributes employee { givenName applicableJobPosition { department { name } } } } }`;
+    const errors: unknown[] = [];
     const subscribers = [a!, b!, a!, b!].map((replica, i) => {
       const heard: any[] = [];
-      const sink = { next: (r: any) => heard.push(r), error: () => {}, complete: () => {} };
+      const sink = { next: (r: any) => heard.push(r), error: (e: unknown) => errors.push(e instanceof Error ? e.message : e), complete: () => {} };
       if (i < 2) {
         const client = createClient({ url: replica.gateway.url.replace(/\/$/, "") + "/graphql/stream", retryAttempts: 0 });
         disposers.push(() => client.dispose());
@@ -103,7 +108,7 @@ describe.runIf(redisAvailable())("a legacy write across replicas", () => {
       await write(`Warm${i}`);
       await waitAll(1, 2500);
     }
-    expect(subscribers.map((h) => h.length).every((n) => n > 0), "every subscriber heard the warm-up").toBe(true);
+    expect(subscribers.map((h) => h.length).every((n) => n > 0), `every subscriber heard the warm-up: ${JSON.stringify({ heard: subscribers.map((h) => h.length), errors, polls: polls() })}`).toBe(true);
     await new Promise((r) => setTimeout(r, 500));
     for (const heard of subscribers) heard.length = 0;
 

@@ -3,8 +3,12 @@
  * the directory's API prefixes (docs/observability.md).
  */
 
-/** The prefixes of the directory's APIs; below one, a path's segments alternate between collection and id. */
-export const API_PREFIXES = ["/service-api", "/api/v3", "/directory/api/4.0", "/organization/structure/api"] as const;
+/**
+ * The prefixes of the directory's APIs; below one, a path's segments alternate between collection
+ * and id. `/directory/api` comes after its versioned `/4.0`: the legacy reference lists
+ * (`/directory/api/work-contract-hiring-types`…) carry no version (docs/interface.md).
+ */
+export const API_PREFIXES = ["/service-api", "/api/v3", "/directory/api/4.0", "/directory/api", "/organization/structure/api"] as const;
 
 /**
  * A path as an answer may name it: without its API prefix (`/service-api/employees/1` is
