@@ -101,7 +101,7 @@ describe("gateway subscriptions", () => {
     const open = [0, 1, 2].map(() => sse(CROSS, { ids: ["14"] }, headers));
     await publishUntil(() => change("14"), () => open.every((s) => s.results.length > 0));
     const refused = sse(CROSS, { ids: ["14"] }, headers);
-    await until(() => refused.results.length > 0 || refused.error !== null).catch(() => console.log("STATE", JSON.stringify(open.map((o) => o.results.map((r) => r.errors?.[0]?.message ?? "ok"))), JSON.stringify(refused)));
+    await until(() => refused.results.length > 0 || refused.error !== null);
     const error = refused.results[0]?.errors?.[0];
     expect(error?.message).toContain("Too many subscriptions");
     expect(error?.extensions?.code).toBe("RATE_LIMITED");
