@@ -1,6 +1,7 @@
 import { createClient as createSseClient } from "graphql-sse";
 import { createClient as createWsClient } from "graphql-ws";
 import WebSocket from "ws";
+import type { ChangeFeed, DirectoryChange } from "../../subgraphs/shared/events/index.js";
 
 /** What a subscription received: its results in order, the error that ended it, whether it completed. */
 export interface Received {
@@ -38,5 +39,13 @@ export async function until(check: () => boolean, ms = 8000): Promise<void> {
   while (!check()) {
     if (Date.now() > end) throw new Error("timed out");
     await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Publishes a change made by `make` every 30 ms until `heard` holds, at most `tries` times: a subscription is set up asynchronously. */
+export async function publishUntil(feed: ChangeFeed, make: () => DirectoryChange, heard: () => boolean, tries = 200): Promise<void> {
+  for (let i = 0; i < tries && !heard(); i++) {
+    await feed.publish(make());
+    await new Promise((r) => setTimeout(r, 30));
   }
 }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { DirectoryChange } from "../../subgraphs/shared/events/index.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { apiCalls } from "../helpers/subgraph.js";
-import { collect, gatewaySse, gatewayWs, until } from "../helpers/subscriptions.js";
+import { collect, gatewaySse, gatewayWs, until, publishUntil as publishChanges } from "../helpers/subscriptions.js";
 
 /**
  * The gateway's subscriptions (gateway/subscriptions.ts): a client over graphql-ws or graphql-sse
@@ -38,13 +38,9 @@ function ws(query: string, variables: Record<string, unknown> = {}, connectionPa
   return collect((sink) => client.subscribe({ query, variables }, sink));
 }
 
-/** publishes the same kind of change until every subscriber heard one (subscriptions are set up asynchronously) */
-async function publishUntil(make: () => DirectoryChange, heard: () => boolean) {
-  for (let i = 0; i < 200 && !heard(); i++) {
-    await stack.feed.publish(make());
-    await new Promise((r) => setTimeout(r, 30));
-  }
-}
+
+/** publishes until the subscriber(s) hear something (test/helpers/subscriptions.ts) */
+const publishUntil = (make: () => DirectoryChange, heard: () => boolean) => publishChanges(stack.feed, make, heard);
 
 describe("gateway subscriptions", () => {
   it("graphql-ws and graphql-sse clients receive a change with cross-subgraph fields", async () => {

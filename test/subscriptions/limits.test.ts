@@ -7,7 +7,7 @@ import { InProcessFeed, type DirectoryChange } from "../../subgraphs/shared/even
 import { changesOf, SlowSubscriber } from "../../subgraphs/shared/events/stream.js";
 import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 import { apiCalls } from "../helpers/subgraph.js";
-import { collect, gatewaySse, gatewayWs, until } from "../helpers/subscriptions.js";
+import { collect, gatewaySse, gatewayWs, until, publishUntil as publishChanges } from "../helpers/subscriptions.js";
 
 /** The limits of subscriptions: trusted documents, heartbeats, the drain, slow subscribers. */
 
@@ -32,12 +32,9 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 
 const sseAt = (gatewayUrl: string, request: Record<string, unknown>) => collect((sink) => gatewaySse(gatewayUrl, disposers).subscribe(request as never, sink));
 const wsAt = (gatewayUrl: string, request: Record<string, unknown>) => collect((sink) => gatewayWs(gatewayUrl, disposers).subscribe(request as never, sink));
-async function publishUntil(make: () => DirectoryChange, heard: () => boolean) {
-  for (let i = 0; i < 200 && !heard(); i++) {
-    await stack.feed.publish(make());
-    await new Promise((r) => setTimeout(r, 30));
-  }
-}
+
+/** publishes until the subscriber(s) hear something (test/helpers/subscriptions.ts) */
+const publishUntil = (make: () => DirectoryChange, heard: () => boolean) => publishChanges(stack.feed, make, heard);
 
 describe("trusted documents in enforce mode", () => {
   it("refuses an unlisted subscription by either transport with no upstream call, and serves a listed one by documentId", async () => {

@@ -1,4 +1,5 @@
 import { createClient, type Client } from "graphql-sse";
+import { publishUntil as publishChanges } from "../helpers/subscriptions.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DirectoryChange } from "../../subgraphs/shared/events/index.js";
 import { useStack } from "../helpers/stack.js";
@@ -48,13 +49,9 @@ const until = async (check: () => boolean, ms = 5000) => {
   }
 };
 
-/** publishes until the subscriber(s) hear something: the subscription is set up asynchronously */
-async function publishUntil(make: () => DirectoryChange, heard: () => boolean) {
-  for (let i = 0; i < 100 && !heard(); i++) {
-    await stack.feed.publish(make());
-    await new Promise((r) => setTimeout(r, 30));
-  }
-}
+
+/** publishes until the subscriber(s) hear something (test/helpers/subscriptions.ts) */
+const publishUntil = (make: () => DirectoryChange, heard: () => boolean) => publishChanges(stack.feed, make, heard, 100);
 
 describe("people subgraph subscriptions over SSE", () => {
   it("an employee change carries the employee as it is now, and the event's facts", async () => {
