@@ -1,9 +1,8 @@
-import { createGatewayRuntime, type GatewayRuntime } from "@graphql-hive/gateway-runtime";
-import { buildHTTPExecutor, type AsyncFetchFn } from "@graphql-tools/executor-http";
+import type { GatewayRuntime } from "@graphql-hive/gateway-runtime";
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hiveGatewayConfig } from "../../gateway/hive.config.js";
+import { hiveRuntime } from "../helpers/hive.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { postGraphQL } from "../helpers/stack.js";
 
@@ -28,12 +27,7 @@ const stack = useGatewayStack({ secret: SECRET, env: { FILE_LINK_SECRET: "hive-f
 let hive: GatewayRuntime;
 
 beforeAll(() => {
-  hive = createGatewayRuntime({
-    ...hiveGatewayConfig(stack.gatewayEnv),
-    transports: { http: { getSubgraphExecutor: ({ transportEntry, fetch }) => buildHTTPExecutor({ endpoint: transportEntry.location!, fetch: fetch as AsyncFetchFn }) } },
-    logging: false,
-    landingPage: false,
-  });
+  hive = hiveRuntime(stack.gatewayEnv);
   const people = new URL(stack.subgraphs.people!.url);
   route = (req, res) => {
     if (!(req.url ?? "").startsWith("/files/")) return void hive(req, res);

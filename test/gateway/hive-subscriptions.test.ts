@@ -1,9 +1,8 @@
-import { createGatewayRuntime, type GatewayRuntime } from "@graphql-hive/gateway-runtime";
-import { buildHTTPExecutor, type AsyncFetchFn } from "@graphql-tools/executor-http";
+import type { GatewayRuntime } from "@graphql-hive/gateway-runtime";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hiveGatewayConfig } from "../../gateway/hive.config.js";
+import { hiveRuntime } from "../helpers/hive.js";
 import type { DirectoryChange } from "../../subgraphs/shared/events/index.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 
@@ -19,16 +18,7 @@ let server: Server;
 let hiveUrl: string;
 
 beforeAll(async () => {
-  hive = createGatewayRuntime({
-    ...hiveGatewayConfig(stack.gatewayEnv),
-    transports: {
-      http: {
-        getSubgraphExecutor: ({ transportEntry, fetch }) => buildHTTPExecutor({ endpoint: transportEntry.location!, fetch: fetch as AsyncFetchFn }),
-      },
-    },
-    logging: false,
-    landingPage: false,
-  });
+  hive = hiveRuntime(stack.gatewayEnv);
   server = createServer(hive);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   hiveUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;

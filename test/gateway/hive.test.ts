@@ -1,9 +1,8 @@
-import { createGatewayRuntime, type GatewayRuntime } from "@graphql-hive/gateway-runtime";
-import { buildHTTPExecutor, type AsyncFetchFn } from "@graphql-tools/executor-http";
+import type { GatewayRuntime } from "@graphql-hive/gateway-runtime";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hiveGatewayConfig } from "../../gateway/hive.config.js";
+import { hiveRuntime } from "../helpers/hive.js";
 import { encodeNodeId } from "../../subgraphs/shared/graphql/node.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
@@ -26,19 +25,7 @@ const operations = loadOperations();
 
 beforeAll(async () => {
   demo = pickDemoData(stack.directory.company);
-  hive = createGatewayRuntime({
-    ...hiveGatewayConfig(stack.gatewayEnv),
-    // `@graphql-mesh/transport-http` (the package the runtime would load for `http` subgraphs)
-    // is not installed; it is a thin wrapper of this executor from the runtime's own dependencies,
-    // on the runtime's fetch (whose hooks pass the configuration's propagated headers on)
-    transports: {
-      http: {
-        getSubgraphExecutor: ({ transportEntry, fetch }) => buildHTTPExecutor({ endpoint: transportEntry.location!, fetch: fetch as AsyncFetchFn }),
-      },
-    },
-    logging: false,
-    landingPage: false,
-  });
+  hive = hiveRuntime(stack.gatewayEnv);
   server = createServer(hive);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   hiveUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;

@@ -1,9 +1,8 @@
-import { createGatewayRuntime, type GatewayRuntime } from "@graphql-hive/gateway-runtime";
-import { buildHTTPExecutor, type AsyncFetchFn } from "@graphql-tools/executor-http";
+import type { GatewayRuntime } from "@graphql-hive/gateway-runtime";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hiveGatewayConfig } from "../../gateway/hive.config.js";
+import { hiveRuntime } from "../helpers/hive.js";
 import { useGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
 import { postGraphQL, upstreamCalls } from "../helpers/stack.js";
 
@@ -20,14 +19,7 @@ const BOUND_S = 3;
 
 /** Hive Gateway on the committed supergraph over `stack`'s subgraphs, as a company would run it */
 async function startHive(stack: GatewayStack): Promise<{ url: string; close: () => Promise<void> }> {
-  const hive: GatewayRuntime = createGatewayRuntime({
-    ...hiveGatewayConfig(stack.gatewayEnv),
-    transports: {
-      http: { getSubgraphExecutor: ({ transportEntry, fetch }) => buildHTTPExecutor({ endpoint: transportEntry.location!, fetch: fetch as AsyncFetchFn }) },
-    },
-    logging: false,
-    landingPage: false,
-  });
+  const hive: GatewayRuntime = hiveRuntime(stack.gatewayEnv);
   const server: Server = createServer(hive);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
