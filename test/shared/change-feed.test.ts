@@ -97,6 +97,28 @@ describe.runIf(redisAvailable())("change feed across replicas on a real Redis", 
     stop();
   });
 
+  it("a replica whose SUBSCRIBE is not answered in time (a starved or stuck Redis) keeps trying, and hears every change once it is in place", async () => {
+    redis.freeze();
+    const state = new SharedState({ url: redis.url, prefix: "feedtest:", timeoutMs: 200 }, logger);
+    const late = createChangeFeed(state, logger) as RedisFeed;
+    try {
+      // several command timeouts go by before Redis answers again
+      await new Promise((r) => setTimeout(r, 800));
+      redis.thaw();
+      await late.subscribed();
+      const heard: string[] = [];
+      const stop = late.listen((c) => heard.push(c.id));
+      await until(() => states.every((s) => s.healthy), 5000);
+      await feeds[0]!.publish(change("after-the-freeze"));
+      await until(() => heard.includes("after-the-freeze"), 3000);
+      stop();
+    } finally {
+      redis.thaw();
+      await late.close();
+      await state.close();
+    }
+  });
+
   it("with Redis down a publish does not fail: the change reaches this replica; the feed resumes when Redis is back", async () => {
     const heard: string[] = [];
     const other: string[] = [];

@@ -27,6 +27,7 @@ export class RedisFeed implements ChangeFeed {
   private readonly channel: string;
   private readonly seen = new Set<string>();
   private readonly ready: Promise<void>;
+  private closed = false;
 
   constructor(
     private readonly state: SharedState,
@@ -35,16 +36,30 @@ export class RedisFeed implements ChangeFeed {
     if (state.redis === null) throw new Error("RedisFeed needs REDIS_URL");
     this.channel = `${state.prefix}changes`;
     // a connection of its own (a subscribed connection runs no other command); it queues its
-    // SUBSCRIBE until connected and subscribes again after each reconnection
-    this.subscriber = state.redis.duplicate({ enableOfflineQueue: true, autoResubscribe: true, lazyConnect: false });
+    // SUBSCRIBE until connected and subscribes again after each reconnection. Unlike the shared
+    // connection it has no command timeout and retries across reconnections: a SUBSCRIBE that timed
+    // out would leave this replica deaf to every other replica's changes for good (a starved event
+    // loop or a stuck Redis past REDIS_TIMEOUT_MS at start), so it waits its answer instead.
+    this.subscriber = state.redis.duplicate({ enableOfflineQueue: true, autoResubscribe: true, lazyConnect: false, commandTimeout: undefined, maxRetriesPerRequest: null });
     this.subscriber.on("error", () => undefined); // the shared state logs Redis going away
     this.subscriber.on("messageBuffer", (channel: Buffer, message: Buffer) => {
       if (channel.toString() === this.channel) this.heard(message);
     });
-    this.ready = this.subscriber.subscribe(this.channel).then(
-      () => undefined,
-      () => undefined,
-    );
+    this.ready = this.subscribe();
+  }
+
+  /** SUBSCRIBE until it is in place (each refusal logged, then tried again a second later), or the feed closes. */
+  private async subscribe(): Promise<void> {
+    while (!this.closed) {
+      try {
+        await this.subscriber.subscribe(this.channel);
+        return;
+      } catch (err) {
+        if (this.closed) return;
+        this.logger.warn("change feed: SUBSCRIBE failed; trying again", { error: (err as Error).message.slice(0, 200) });
+        await new Promise((resolve) => setTimeout(resolve, 1000).unref());
+      }
+    }
   }
 
   /** resolves once the subscription is in place (tests, and a start that wants no change missed) */
@@ -93,6 +108,7 @@ export class RedisFeed implements ChangeFeed {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.subscriber.disconnect(false);
   }
 }
