@@ -14,7 +14,6 @@ import { employmentReference } from "./employment/employment.reference.js";
 import { employmentTemplateReference } from "./employment-template/employment-template.reference.js";
 import { legalEntityReference } from "./legal-entity/legal-entity.reference.js";
 import { occupationCategoryReference } from "./occupation-category/occupation-category.reference.js";
-import { EmploymentResolver } from "./employment/employment.resolver.js";
 import { LegacyUserResolver } from "./legacy-user/legacy-user.resolver.js";
 import { LegacyUsersResolver } from "./legacy-user/legacy-users.resolver.js";
 import { timeEntryReference } from "./time-entry/time-entry.reference.js";
@@ -25,7 +24,7 @@ import { WorkContractResolver } from "./work-contract/work-contract.resolver.js"
 /**
  * The legacy-time subgraph: the whole legacy API (users, departments, work contracts,
  * establishments, time entries, axis sections). It owns WorkContract, TimeEntry and AxisSection
- * and contributes legacy fields to Employee, Employment, Department and BusinessEstablishment.
+ * and contributes legacy fields to Employee, Department and BusinessEstablishment.
  */
 export const subgraph: SubgraphModule = {
   name: "legacy-time",
@@ -39,7 +38,6 @@ export const subgraph: SubgraphModule = {
       ...naming,
       resolvers: [
         EmployeeResolver,
-        EmploymentResolver,
         DepartmentResolver,
         LegacyDepartmentResolver,
         BusinessEstablishmentResolver,

@@ -1,11 +1,13 @@
 import DataLoader from "dataloader";
 import { type SubgraphContext } from "../shared/graphql/index.js";
+import { LEGACY_PAGE, WORK_CONTRACTS_PATH, compare, groupedByOwner } from "../shared/legacy/work-contracts.js";
 import {
   asError,
   chunk,
   groupBy,
   isLegacyId,
   keyedLoader,
+  listByIdsLoader,
   legacyAll,
   legacyAllByValues,
   legacyCount,
@@ -28,6 +30,7 @@ import {
   type RestTimeEntry,
   type RestTimesheet,
   type RestWorkContract,
+  type RestCurrentEmployment,
 } from "./rest.js";
 
 /**
@@ -53,13 +56,12 @@ import {
 export const USERS_PATH = "/api/v3/users";
 export const DEPARTMENTS_PATH = "/api/v3/departments";
 export const ESTABLISHMENTS_PATH = "/organization/structure/api/establishments";
-export const WORK_CONTRACTS_PATH = "/directory/api/4.0/work-contracts";
 export const TIME_ENTRIES_PATH = "/api/v3/timeentries";
 export const AXIS_SECTIONS_PATH = "/api/v3/axisSections";
 export const TIMESHEETS_PATH = "/api/v3/timmitimesheets";
 
-/** the largest page of the work-contract and time-entry lists (docs/interface.md#legacy-paging) */
-export const LEGACY_PAGE = 1000;
+// the work-contract read people shares (subgraphs/shared/legacy/work-contracts.ts)
+export { LEGACY_PAGE, WORK_CONTRACTS_PATH, workContractsByOwnerLoader } from "../shared/legacy/work-contracts.js";
 
 export const legacyUserLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("legacyUser", () =>
@@ -154,20 +156,13 @@ export const workContractLoader = (ctx: SubgraphContext) =>
     singleReadLoader<RestWorkContract>(ctx.upstream, (id) => `${WORK_CONTRACTS_PATH}/${id}`, { api: "legacy", unwrap: legacyData }),
   );
 
+/** The current API's employments by id with the caller's credentials, for their owners (one call per 100): a contract's employment has its id. */
+export const employmentOwnerLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("employmentOwner", () => listByIdsLoader<RestCurrentEmployment>(ctx.upstream, "/employments"));
+
 export const timeEntryLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("timeEntry", () =>
     singleReadLoader<RestTimeEntry>(ctx.upstream, (id) => `${TIME_ENTRIES_PATH}/${id}`, { api: "legacy", unwrap: legacyData }),
-  );
-
-/** The work contracts of each employee (by owner id), by start date. */
-export const workContractsByOwnerLoader = (ctx: SubgraphContext) =>
-  ctx.loaders.get("workContractsByOwner", () =>
-    groupedByOwner<RestWorkContract>(
-      ctx.upstream,
-      WORK_CONTRACTS_PATH,
-      (owners) => legacyAllByValues<RestWorkContract>(ctx.upstream, WORK_CONTRACTS_PATH, "ownerId", owners, { limit: LEGACY_PAGE }, "page"),
-      (a, b) => compare(a.startsOn, b.startsOn) || a.id - b.id,
-    ),
   );
 
 /**
@@ -333,27 +328,7 @@ export const timesheetLoader = (ctx: SubgraphContext) =>
     ),
   );
 
-/**
- * A one-to-many loader over owner ids (the shared `groupedLoader` over a legacy list), each
- * owner's items in `order`: keys that cannot be legacy ids get [] without a call.
- */
-function groupedByOwner<T extends { ownerId: number }>(
-  session: UpstreamSession,
-  path: string,
-  fetch: (owners: string[]) => Promise<T[]>,
-  order: (a: T, b: T) => number,
-): DataLoader<string, T[]> {
-  const read = async (owners: string[]) => {
-    const valid = [...new Set(owners.filter(isLegacyId))];
-    return valid.length > 0 ? (await fetch(valid)).sort(order) : [];
-  };
-  return groupedLoader<T>(session, path, "ownerId", (item) => String(item.ownerId), {}, read);
-}
-
 export function byStartsAt(a: RestTimeEntry, b: RestTimeEntry): number {
   return compare(a.startsAt, b.startsAt) || a.id - b.id;
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -47,7 +47,7 @@ export function parentDepartmentId(parentId: string | number | null | undefined)
   return last !== undefined && /^\d{1,15}$/.test(last) ? Number(last) : null;
 }
 
-export type RestWorkContract = Static<typeof Legacy.WorkContract>;
+export type { RestWorkContract } from "../shared/legacy/work-contracts.js";
 export type RestLegacyEstablishment = Static<typeof Legacy.Establishment>;
 /** The owner of a time entry or timesheet as the legacy API writes it. */
 export type LegacyOwner = Static<typeof Legacy.TimeEntryOwner>;
@@ -82,3 +82,5 @@ export function sectionNames(section: Pick<RestAxisSectionFlat, "multilingualNam
 
 /** An employee of the current API, as far as the forward-mode visibility check needs it. */
 export type RestCurrentEmployee = Pick<Static<typeof Current.employee>, "id">;
+/** An employment of the current API as legacy-time reads it: its owner (the employee of its work contract). */
+export type RestCurrentEmployment = Pick<Static<typeof Current.employment>, "id" | "employee">;

@@ -42,10 +42,10 @@ describe("announcements: the later entity fetches, one request per subgraph", ()
     expect(timesheet["legacy-time"]!.query).toMatch(new RegExp(`^query ${ANNOUNCEMENT_OPERATION}\\(\\$representations: \\[_Any!\\]!, \\$from: Date!, \\$to: Date!\\) \\{\\n  _entities\\(representations: \\$representations\\) \\{\\n    \\.\\.\\. on Employee \\{\\n      timeEntries\\(from: \\$from, to: \\$to\\)`));
 
     const profile = announced("EmployeeProfile");
-    expect(Object.keys(profile).sort()).toEqual(["legacy-time", "organisation"]);
+    // people provides the work contract: no legacy-time fetch follows
+    expect(Object.keys(profile).sort()).toEqual(["organisation"]);
     const fragments = (query: string) => [...query.matchAll(/^ {4}\.\.\. on (\w+)/gm)].map((m) => m[1]);
     expect(fragments(profile.organisation!.query)).toEqual(["LegalEntity", "EmploymentTemplate", "Department", "JobQualification", "OccupationCategory"]);
-    expect(fragments(profile["legacy-time"]!.query)).toEqual(["Employment"]);
 
     const orgChart = announced("OrgChart");
     expect(fragments(orgChart.people!.query)).toEqual(["Department", "Employee"]);
@@ -87,7 +87,7 @@ describe("the split: the part of a root lookup's fetch that later fetches need, 
     });
     expect(part("Timesheet").fetch.operation).toBe(`query Timesheet__people__0${SPLIT_PART}($id:ID!){employee(id:$id){__typename id}}`);
     expect(part("EmployeeProfile").fetch.operation).toBe(
-      `query EmployeeProfile__people__0${SPLIT_PART}($id:ID!){employee(id:$id){applicableEmployment{__typename id legalEntity{__typename id}template{__typename id}employee{id}}` +
+      `query EmployeeProfile__people__0${SPLIT_PART}($id:ID!){employee(id:$id){applicableEmployment{legalEntity{__typename id}template{__typename id}}` +
         "employments(first:10){nodes{jobPositions(first:20){nodes{department{__typename id}jobQualification{__typename id}occupationCategory{__typename id}}}}}}}",
     );
   });

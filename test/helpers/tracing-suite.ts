@@ -118,7 +118,8 @@ export function tracingSuite(protocol: OtlpProtocol): void {
       // speculative entity fetches)
       const byId = new Map(spans.map((s) => [s.spanId, s]));
       const subgraphSpans = spans.filter((s) => s.kind === SPAN_KIND.server && s !== root);
-      expect(new Set(subgraphSpans.map((s) => s.attributes["directory_graph.component"]))).toEqual(new Set(["people", "organisation", "legacy-time"]));
+      // EmployeeProfile reads people and organisation (people provides the legacy work contract)
+      expect(new Set(subgraphSpans.map((s) => s.attributes["directory_graph.component"]))).toEqual(new Set(["people", "organisation"]));
       for (const span of subgraphSpans) {
         const hop = byId.get(span.parentSpanId)!;
         expect(hop).toMatchObject({ kind: SPAN_KIND.client, name: "POST" });
@@ -220,7 +221,7 @@ export function tracingSuite(protocol: OtlpProtocol): void {
     it("the gateway's log line and each subgraph's line of the operation share its request id and trace id", () => {
       const ofOperation = lines.filter((l) => l.msg === "operation" && l.requestId === requestId);
       const components = new Set(ofOperation.map((l) => l.component));
-      expect(components).toEqual(new Set(["gateway", "people", "organisation", "legacy-time"]));
+      expect(components).toEqual(new Set(["gateway", "people", "organisation"]));
       for (const line of ofOperation) {
         expect(line.traceId).toBe(traceId);
         expect(line.spanId).toMatch(/^[0-9a-f]{16}$/);

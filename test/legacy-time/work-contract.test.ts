@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { useStack } from "../helpers/stack.js";
 import { entitiesQuery, legacyGet, range, representations } from "./helpers.js";
 
-/** WorkContract, and Employment.workContract batched by the owner the gateway supplies (@requires). */
+/** WorkContract, read alone or, for a router's `_entities`, together through the employments of the same ids. */
 
 const stack = useStack({ subgraphs: ["legacy-time"] });
 let url: string;
@@ -66,52 +66,29 @@ describe("WorkContract", () => {
     expect(bad.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
   });
 
-  it("resolves references by single reads, the list having no id filter", async () => {
-    const some = contracts.slice(0, 5);
+  it("resolves one reference by a single read, the list having no id filter", async () => {
     stack.resetStats();
-    const res = await stack.gql(url, entitiesQuery("WorkContract", "id startsOn"), {
+    const res = await stack.gql(url, entitiesQuery("WorkContract", "id startsOn"), { r: representations("WorkContract", [contracts[0].id]) });
+    expect(res.errors).toBeUndefined();
+    expect(res.data._entities).toEqual([{ id: String(contracts[0].id), startsOn: contracts[0].startsOn }]);
+    expect(stack.stats().byRoute).toEqual({ "GET /directory/api/4.0/work-contracts/{id}": 1 });
+  });
+
+  it("resolves many references through their employments in two calls however many, an id no employment carries by its single read", async () => {
+    const some = contracts.slice(0, 40);
+    stack.resetStats();
+    const res = await stack.gql(url, entitiesQuery("WorkContract", "id startsOn owner { id }"), {
       r: representations("WorkContract", [...some.map((c) => c.id), 999999]),
     });
     expect(res.errors).toBeUndefined();
-    expect(res.data._entities).toEqual([...some.map((c) => ({ id: String(c.id), startsOn: c.startsOn })), null]);
-    expect(stack.stats().byRoute).toEqual({ "GET /directory/api/4.0/work-contracts/{id}": 6 });
+    expect(res.data._entities).toEqual([...some.map((c) => ({ id: String(c.id), startsOn: c.startsOn, owner: { id: String(c.ownerId) } })), null]);
+    const { "POST /connect/token": _token, ...calls } = stack.stats().byRoute;
+    expect(calls).toEqual({
+      "GET /service-api/employments": 1,
+      "GET /directory/api/4.0/work-contracts": 1,
+      "GET /directory/api/4.0/work-contracts/{id}": 1,
+    });
   });
 });
 
-describe("Employment.workContract", () => {
-  const query = entitiesQuery("Employment", "id workContract { id owner { id } trialPeriodDays isApplicable }");
 
-  it("is the contract of the same id, found among the owner's contracts in one list call for many employments", async () => {
-    const some = contracts.slice(0, 40);
-    stack.resetStats();
-    const res = await stack.gql(url, query, {
-      r: some.map((c) => ({ __typename: "Employment", id: String(c.id), employee: { id: String(c.ownerId) } })),
-    });
-    expect(res.errors).toBeUndefined();
-    expect(res.data._entities).toEqual(
-      some.map((c) => ({
-        id: String(c.id),
-        workContract: { id: String(c.id), owner: { id: String(c.ownerId) }, trialPeriodDays: c.trialPeriodDays, isApplicable: c.isApplicable },
-      })),
-    );
-    expect(stack.stats().byRoute).toEqual({ "GET /directory/api/4.0/work-contracts": 1 });
-  });
-
-  it("falls back to a single read per employment when the representation lacks the owner", async () => {
-    const some = contracts.slice(0, 4);
-    stack.resetStats();
-    const res = await stack.gql(url, query, { r: representations("Employment", some.map((c) => c.id)) });
-    expect(res.errors).toBeUndefined();
-    expect(res.data._entities.map((e: any) => e.workContract.id)).toEqual(some.map((c) => String(c.id)));
-    expect(stack.stats().byRoute).toEqual({ "GET /directory/api/4.0/work-contracts/{id}": 4 });
-  });
-
-  it("is null when the owner has no contract of that id", async () => {
-    const other = contracts.find((c) => c.ownerId !== contracts[0].ownerId);
-    const res = await stack.gql(url, query, {
-      r: [{ __typename: "Employment", id: String(other.id), employee: { id: String(contracts[0].ownerId) } }],
-    });
-    expect(res.errors).toBeUndefined();
-    expect(res.data._entities[0].workContract).toBeNull();
-  });
-});

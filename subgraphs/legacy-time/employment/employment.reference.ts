@@ -1,8 +1,4 @@
-import type { EmploymentRef } from "./employment.js";
+import { keyOnlyReference } from "../../shared/graphql/index.js";
 
-/** The people subgraph resolves the employment; the representation keeps the owner it carries. */
-export const employmentReference = {
-  __resolveReference(reference: EmploymentRef): EmploymentRef {
-    return reference.employee?.id ? { id: reference.id, employee: { id: reference.employee.id } } : { id: reference.id };
-  },
-};
+/** The people subgraph resolves the rest of an Employment; legacy-time only needs its key. */
+export const employmentReference = keyOnlyReference;

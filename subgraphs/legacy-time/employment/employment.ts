@@ -1,25 +1,14 @@
 import { Directive, Field, ID, ObjectType } from "type-graphql";
-import { Employee, type EmployeeRef } from "../employee/employee.js";
 
 /**
- * An employment (owned by the people subgraph). Its legacy work contract carries the same id,
- * but the work-contract list can only be filtered by owner: `employee` is declared `@external`
- * so that `workContract` can `@require` the owner's id from the people subgraph and batch by
- * owner (employment.resolver.ts).
+ * An employment (owned by the people subgraph), which its legacy work contract names by the same
+ * id; legacy-time returns it by key only (WorkContract.employment) and the people subgraph
+ * resolves the rest. `Employment.workContract` is people's: it reads the contract in its own
+ * fetch (subgraphs/shared/legacy/work-contracts.ts), so no router waits for a legacy-time fetch after it.
  */
 @ObjectType()
 @Directive('@key(fields: "id")')
 export class Employment {
   @Field(() => ID)
   id!: string;
-
-  @Field(() => Employee, { nullable: true })
-  @Directive("@external")
-  employee?: EmployeeRef | null;
-}
-
-/** An employment as the gateway sends it: its key, and the owner when `workContract` is asked for. */
-export interface EmploymentRef {
-  id: string;
-  employee?: EmployeeRef | null;
 }

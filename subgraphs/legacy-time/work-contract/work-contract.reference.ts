@@ -1,10 +1,10 @@
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import type { RestWorkContract } from "../rest.js";
-import { readWorkContract } from "./work-contract.resolver.js";
+import { workContractByReferenceLoader } from "./work-contract.resolver.js";
 
-/** Single reads with bounded concurrency: the work-contract list cannot be filtered by id. */
+/** The contracts of one `_entities` call together (the list has no id filter: workContractByReferenceLoader). */
 export const workContractReference = {
   __resolveReference(reference: { id: string }, ctx: SubgraphContext): Promise<RestWorkContract | null> {
-    return readWorkContract(ctx, reference.id);
+    return workContractByReferenceLoader(ctx).load(reference.id);
   },
 };

@@ -1,7 +1,8 @@
+import DataLoader from "dataloader";
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Args, ArgsType, Ctx, Field, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, ArgsType, Ctx, Directive, Field, FieldResolver, ID, Info, Int, Query, Resolver, Root } from "type-graphql";
 import { DateScalar, LocalDateTimeScalar, PageArgs, RestFilter, connectionType, renamedFrom, replacedByEdge, cursorScope, ref, selects, type ConnectionResult } from "../../shared/graphql/index.js";
-import { isLegacyId, type QueryParams } from "../../shared/upstream/index.js";
+import { asError, isLegacyId, loadEvery, type QueryParams } from "../../shared/upstream/index.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
 import { BusinessEstablishment } from "../business-establishment/business-establishment.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
@@ -9,7 +10,7 @@ import { Employment } from "../employment/employment.js";
 import { EmploymentTemplate } from "../employment-template/employment-template.js";
 import { OccupationCategory } from "../occupation-category/occupation-category.js";
 import { legacyConnection, legacyListConnection, legacyStart } from "../connections.js";
-import { WORK_CONTRACTS_PATH, archivedWorkContractsByOwnerLoader, workContractLoader, workContractReference } from "../loaders.js";
+import { WORK_CONTRACTS_PATH, archivedWorkContractsByOwnerLoader, employmentOwnerLoader, workContractLoader, workContractReference, workContractsByOwnerLoader } from "../loaders.js";
 import { LegacyReference } from "../legacy-user/legacy-reference.js";
 import { loadIfVisible } from "../visibility.js";
 import type { RestWorkContract } from "../rest.js";
@@ -143,7 +144,8 @@ export class WorkContractResolver {
     return workContractReference(ctx, "temporaryContractGroundId", contract.temporaryContractGroundId);
   }
 
-  @FieldResolver(() => LocalDateTimeScalar, { description: "When the contract last changed (legacy local time)." })
+  @FieldResolver(() => LocalDateTimeScalar)
+  @Directive("@shareable")
   lastUpdatedAt(@Root() contract: RestWorkContract): string {
     return contract.lastModifiedAt;
   }
@@ -175,3 +177,36 @@ export async function readWorkContract(ctx: SubgraphContext, id: string): Promis
   if (!contract) return null;
   return loadIfVisible(ctx, String(contract.ownerId), async () => contract);
 }
+
+/**
+ * Work contracts by id for `_entities` (a router that reads, from legacy-time, a field of the
+ * contract people's `Employment.workContract` does not provide; `nodes`): one alone is
+ * `readWorkContract`; several are found through their employments, which carry the same ids:
+ * the current API's employments by id with the caller's credentials (one call per 100), then
+ * their owners' contracts (one list call per 100 owners), two calls however many. An id that no
+ * employment the caller can read carries is read alone, as `readWorkContract` does.
+ */
+export const workContractByReferenceLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get(
+    "workContractByReference",
+    () =>
+      new DataLoader<string, RestWorkContract | null>(async (keys) => {
+        const ids = keys.filter(isLegacyId);
+        // each id read alone keeps its own outcome: one the caller may not see fails alone
+        const alone = (id: string) => readWorkContract(ctx, id).catch(asError);
+        if (ids.length <= 1) return Promise.all(keys.map((id) => (isLegacyId(id) ? alone(id) : null)));
+        const found = new Map<string, RestWorkContract>();
+        const owners = new Map<string, string>();
+        try {
+          const employments = await loadEvery(employmentOwnerLoader(ctx), ids);
+          employments.forEach((employment, i) => {
+            if (employment?.employee?.id) owners.set(ids[i]!, employment.employee.id);
+          });
+          const contracts = await loadEvery(workContractsByOwnerLoader(ctx), [...new Set(owners.values())]);
+          for (const contract of contracts.flat()) if (owners.get(String(contract.id)) === String(contract.ownerId)) found.set(String(contract.id), contract);
+        } catch (err) {
+          return keys.map(() => asError(err));
+        }
+        return Promise.all(keys.map((id) => (!isLegacyId(id) ? null : (found.get(id) ?? (owners.has(id) ? null : alone(id))))));
+      }),
+  );

@@ -4,29 +4,33 @@ import { DateScalar, LocalDateTimeScalar, formerName, replacedByEdge } from "../
 /**
  * A legacy work contract (`/directory/api/4.0/work-contracts`), the legacy side of an employment:
  * it carries the employment's id. Fields read as the REST payload names them; the owner,
- * establishment and the people named by id are references (work-contract.resolver.ts).
+ * establishment and the people named by id are references (work-contract.resolver.ts). The members
+ * people provides on `Employment.workContract` (read in its own fetch) are `@shareable`, and their
+ * descriptions are in the shared catalogue (subgraphs/shared/graphql/descriptions.ts).
  */
 @ObjectType({ description: "A legacy work contract: the legacy view of an employment, with the same id." })
 @Directive('@key(fields: "id")')
 export class WorkContract {
-  @Field(() => ID, { description: "Equals the id of the employment." })
+  @Field(() => ID)
   id!: number;
 
-  @Field(() => String, { nullable: true, description: "Identifier in a third-party system; may be non-unique." })
+  @Field(() => String, { nullable: true })
+  @Directive("@shareable")
   externalId!: string | null;
 
   @Field(() => Int, replacedByEdge("template"))
   typeId!: number;
 
   @Field(() => DateScalar)
+  @Directive("@shareable")
   startsOn!: string;
 
-  @Field(() => DateScalar, { nullable: true, description: "Null if unknown." })
+  @Field(() => DateScalar, { nullable: true })
+  @Directive("@shareable")
   endsOn!: string | null;
 
-  @Field(() => Boolean, {
-    description: "The employee's applicable contract: the ongoing one today; else the first upcoming one; else the last one.",
-  })
+  @Field(() => Boolean)
+  @Directive("@shareable")
   isApplicable!: boolean;
 
   @Field(() => Int, { nullable: true, ...replacedByEdge("hiringType") })
@@ -35,22 +39,27 @@ export class WorkContract {
   @Field(() => Int, { nullable: true, ...replacedByEdge("terminationReason") })
   terminationReasonId!: number | null;
 
-  @Field(() => Int, { nullable: true, description: "Length of the initial trial period in days." })
+  @Field(() => Int, { nullable: true })
+  @Directive("@shareable")
   trialPeriodDays!: number | null;
 
-  @Field(() => Int, { nullable: true, description: "Initial length plus the renewal, in days." })
+  @Field(() => Int, { nullable: true })
+  @Directive("@shareable")
   renewedTrialPeriodDays!: number | null;
 
-  @Field(() => DateScalar, { name: "trialPeriodEndsOn", nullable: true, description: "Last day of the initial trial period (legacy `trialPeriodEndDate`)." })
+  @Field(() => DateScalar, { name: "trialPeriodEndsOn", nullable: true })
+  @Directive("@shareable")
   trialPeriodEndDate!: string | null;
 
-  @Field(() => DateScalar, { name: "renewedTrialPeriodEndsOn", nullable: true, description: "Last day of the renewed trial period (legacy `trialPeriodEndDate2`)." })
+  @Field(() => DateScalar, { name: "renewedTrialPeriodEndsOn", nullable: true })
+  @Directive("@shareable")
   trialPeriodEndDate2!: string | null;
 
   @Field(() => Int, { nullable: true, ...replacedByEdge("temporaryContractGround") })
   temporaryContractGroundId!: number | null;
 
   @Field(() => LocalDateTimeScalar)
+  @Directive("@shareable")
   createdAt!: string;
 
   @Field(() => LocalDateTimeScalar, formerName("lastUpdatedAt", "every last change is `lastUpdatedAt` in the graph."))

@@ -1,5 +1,6 @@
 import { getArgumentValues, getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo, type SelectionNode } from "graphql";
 import { childConnection, edgeArgsQuery, knownChildren, readsBeyondKey, RestFilter, someField, type SubgraphContext } from "../../shared/graphql/index.js";
+import { workContractsByOwnerLoader } from "../../shared/legacy/work-contracts.js";
 import { groupBy, isListable } from "../../shared/upstream/index.js";
 import { readsDefinitionDetails } from "../employee-attribute/definition-selection.js";
 import { employmentsOfEmployee, jobPositionsOfEmployee, jobPositionsOfEmployment, reportsOfManager } from "../edges.js";
@@ -22,7 +23,9 @@ import type { RestEmployee } from "../rest.js";
  *   operation reads the applicable position, the manager or positions of an employment: it
  *   answers the reference to the applicable position and each employment's positions, so neither
  *   waits for the employee, then for the employment, nor reads again;
- * - every probationary period of the employee, when the operation reads those of an employment.
+ * - every probationary period of the employee, when the operation reads those of an employment;
+ * - the employee's legacy work contracts, when the operation reads an employment's `workContract`
+ *   (people provides it, docs/graph.md#what-a-company-router-gets).
  * Every read goes through a loader of the request (or of the operation, operation-scope.ts), so a
  * second request of the operation that asks the same finds it read or in flight.
  * Nothing here answers the client: a read that fails is read again by its field, which reports it.
@@ -73,6 +76,10 @@ export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo,
     knownChildren(ctx, jobPositionsOfEmployee).expect(positions.then((list) => [[id, list] as const]));
     knownChildren(ctx, jobPositionsOfEmployment).expect(positions.then((list) => groupBy(list, (p) => p.employment.id)));
     void positions.catch(() => undefined);
+  }
+
+  if (mentions("applicableEmployment", "workContract") || mentions("employments", "workContract")) {
+    startIgnoringFailure(() => workContractsByOwnerLoader(ctx).load(id));
   }
 
   if (mentions("applicableEmployment", "probationaryPeriods") || mentions("employments", "probationaryPeriods")) {

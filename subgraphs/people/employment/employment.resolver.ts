@@ -1,6 +1,9 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { FileReference, fileReference } from "../employee/file-reference.js";
-import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, Ctx, Directive, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
+import { type RestWorkContract, workContractsByOwnerLoader } from "../../shared/legacy/work-contracts.js";
+import { isLegacyId } from "../../shared/upstream/index.js";
+import { PROVIDED_WORK_CONTRACT_FIELDS, WorkContract } from "../work-contract/work-contract.js";
 import { DateScalar, listConnection, type SubgraphContext, childConnection, referenceTo, entityRef } from "../../shared/graphql/index.js";
 import { listQuery, PageArgs } from "../../shared/graphql/index.js";
 import { jobPositionsOfEmployment } from "../edges.js";
@@ -79,5 +82,21 @@ export class EmploymentResolver {
   @FieldResolver(() => [ProbationaryPeriod], { nullable: true })
   async probationaryPeriods(@Root() employment: RestEmployment, @Ctx() ctx: SubgraphContext) {
     return probationaryPeriodsByEmploymentLoader(ctx).load(employment.id);
+  }
+
+  /**
+   * Read here, not in legacy-time, so that any router's people fetch carries it (docs/graph.md#what-a-company-router-gets):
+   * the work-contract list of the owner, one call per 100 owners of the operation, started with
+   * the employee's own reads by `prefetchEmployee`. The employment was read with the caller's
+   * credentials, so in forward mode its owner is one the caller can read: the legacy API (the
+   * facade's key) is asked only then.
+   */
+  @FieldResolver(() => WorkContract, { nullable: true, description: "The legacy work contract of this employment (same id)." })
+  @Directive(`@provides(fields: "${PROVIDED_WORK_CONTRACT_FIELDS}")`)
+  async workContract(@Root() employment: RestEmployment, @Ctx() ctx: SubgraphContext): Promise<RestWorkContract | null> {
+    const ownerId = employment.employee?.id;
+    if (!ownerId || !isLegacyId(employment.id)) return null;
+    const contracts = await workContractsByOwnerLoader(ctx).load(ownerId);
+    return contracts.find((c) => String(c.id) === employment.id) ?? null;
   }
 }

@@ -1,0 +1,52 @@
+import type DataLoader from "dataloader";
+import type { Static } from "@sinclair/typebox";
+import type * as Legacy from "../../../contract/legacy-shapes.js";
+import { type SubgraphContext } from "../graphql/index.js";
+import { groupedLoader, isLegacyId, legacyAllByValues, type UpstreamSession } from "../upstream/index.js";
+
+/**
+ * The one legacy read two subgraphs make (docs/graph.md#what-a-company-router-gets): the work
+ * contracts of employees. legacy-time owns `WorkContract` and reads them for its fields; people
+ * provides `Employment.workContract` from the same read, so that any router's people fetch
+ * carries the contract instead of sending legacy-time a fetch after it.
+ */
+
+/** A legacy work contract as the directory writes it (docs/interface.md#legacy-work-contract). */
+export type RestWorkContract = Static<typeof Legacy.WorkContract>;
+
+export const WORK_CONTRACTS_PATH = "/directory/api/4.0/work-contracts";
+
+/** the largest page of the work-contract and time-entry lists (docs/interface.md#legacy-paging) */
+export const LEGACY_PAGE = 1000;
+
+/** The work contracts of each employee (by owner id), by start date: one list call per 100 owners, pages of 1000. */
+export const workContractsByOwnerLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("workContractsByOwner", () =>
+    groupedByOwner<RestWorkContract>(
+      ctx.upstream,
+      WORK_CONTRACTS_PATH,
+      (owners) => legacyAllByValues<RestWorkContract>(ctx.upstream, WORK_CONTRACTS_PATH, "ownerId", owners, { limit: LEGACY_PAGE }, "page"),
+      (a, b) => compare(a.startsOn, b.startsOn) || a.id - b.id,
+    ),
+  );
+
+/**
+ * A one-to-many loader over owner ids (the shared `groupedLoader` over a legacy list), each
+ * owner's items in `order`: keys that cannot be legacy ids get [] without a call.
+ */
+export function groupedByOwner<T extends { ownerId: number }>(
+  session: UpstreamSession,
+  path: string,
+  fetch: (owners: string[]) => Promise<T[]>,
+  order: (a: T, b: T) => number,
+): DataLoader<string, T[]> {
+  const read = async (owners: string[]) => {
+    const valid = [...new Set(owners.filter(isLegacyId))];
+    return valid.length > 0 ? (await fetch(valid)).sort(order) : [];
+  };
+  return groupedLoader<T>(session, path, "ownerId", (item) => String(item.ownerId), {}, read);
+}
+
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,66 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { useStack } from "../helpers/stack.js";
+import { representations } from "../helpers/subgraph.js";
+import { query } from "./helpers.js";
+
+/**
+ * `Employment.workContract`, provided by people (docs/graph.md#what-a-company-router-gets): read in
+ * the people fetch itself, from the owners' legacy work-contract lists, so that no router sends
+ * legacy-time a fetch after people's for it.
+ */
+
+const stack = useStack({ subgraphs: ["people"] });
+const LEGACY_AUTH = { authorization: "service application=demo-api-key" };
+let contracts: any[];
+
+beforeAll(async () => {
+  await query(stack, `{ employee(id: "1") { id } }`);
+  const owners = Array.from({ length: 60 }, (_, i) => i + 1).join(",");
+  const res = await fetch(`${stack.directory.url}/directory/api/4.0/work-contracts?ownerId=${owners}&limit=1000`, { headers: LEGACY_AUTH });
+  contracts = ((await res.json()) as any).items;
+});
+
+/** Runs `fn` with fresh statistics: its upstream calls by route, both APIs, the token left out. */
+async function counting<T>(fn: () => Promise<T>): Promise<{ result: T; calls: Record<string, number> }> {
+  stack.resetStats();
+  const result = await fn();
+  const { "POST /connect/token": _token, ...calls } = stack.stats().byRoute;
+  return { result, calls };
+}
+
+const PROVIDED = "id externalId startsOn endsOn isApplicable trialPeriodDays renewedTrialPeriodDays trialPeriodEndsOn renewedTrialPeriodEndsOn createdAt lastUpdatedAt";
+const ENTITIES = `query($r: [_Any!]!) { _entities(representations: $r) { ... on Employment { id workContract { ${PROVIDED} } } } }`;
+
+describe("Employment.workContract in the people subgraph", () => {
+  it("is the contract of the same id with every provided member, for 40 employments in one employment call and one work-contract call", async () => {
+    const some = contracts.slice(0, 40);
+    const { result, calls } = await counting(() => query(stack, ENTITIES, { r: representations("Employment", some.map((c) => c.id)) }));
+    expect(result._entities).toEqual(
+      some.map((c) => ({
+        id: String(c.id),
+        workContract: {
+          id: String(c.id),
+          externalId: c.externalId,
+          startsOn: c.startsOn,
+          endsOn: c.endsOn,
+          isApplicable: c.isApplicable,
+          trialPeriodDays: c.trialPeriodDays,
+          renewedTrialPeriodDays: c.renewedTrialPeriodDays,
+          trialPeriodEndsOn: c.trialPeriodEndDate,
+          renewedTrialPeriodEndsOn: c.trialPeriodEndDate2,
+          createdAt: c.createdAt,
+          lastUpdatedAt: c.lastModifiedAt,
+        },
+      })),
+    );
+    expect(calls).toEqual({ "GET /service-api/employments": 1, "GET /directory/api/4.0/work-contracts": 1 });
+  });
+
+  it("starts the owner's contracts with the employee's own reads: employee(id) reading its applicable employment's contract waits for no employment", async () => {
+    const owner = contracts[0].ownerId;
+    const { result, calls } = await counting(() => query(stack, `query($id: ID!) { employee(id: $id) { applicableEmployment { workContract { id isApplicable } } } }`, { id: String(owner) }));
+    const applicable = contracts.find((c) => c.ownerId === owner && c.isApplicable);
+    expect(result.employee.applicableEmployment.workContract).toEqual(applicable ? { id: String(applicable.id), isApplicable: true } : null);
+    expect(calls["GET /directory/api/4.0/work-contracts"]).toBe(1);
+  });
+});
