@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { useStack } from "../helpers/stack.js";
 import { representations } from "../helpers/subgraph.js";
 import { query } from "./helpers.js";
@@ -62,5 +63,26 @@ describe("Employment.workContract in the people subgraph", () => {
     const applicable = contracts.find((c) => c.ownerId === owner && c.isApplicable);
     expect(result.employee.applicableEmployment.workContract).toEqual(applicable ? { id: String(applicable.id), isApplicable: true } : null);
     expect(calls["GET /directory/api/4.0/work-contracts"]).toBe(1);
+  });
+});
+
+describe("Employment.workContract through the gateway", () => {
+  const gateway = useGatewayStack();
+
+  it("a field people does not provide comes from legacy-time for a page of employments in calls that do not grow with the page", async () => {
+    const read = async (first: number) => {
+      gateway.resetStats();
+      const res = await gateway.query(`query($first: Int) { employments(first: $first) { nodes { id workContract { id isApplicable owner { givenName } isArchived } } } }`, { first });
+      expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+      const { "POST /connect/token": _token, ...calls } = gateway.stats().byRoute;
+      return { nodes: res.data.employments.nodes as any[], calls };
+    };
+    await read(1);
+    const few = await read(5);
+    const many = await read(60);
+    expect(many.nodes.filter((n) => n.workContract !== null).length).toBeGreaterThan(40);
+    for (const node of many.nodes.filter((n) => n.workContract)) expect(node.workContract.id).toBe(node.id);
+    expect(Object.values(many.calls).reduce((a, b) => a + b, 0)).toBe(Object.values(few.calls).reduce((a, b) => a + b, 0));
+    expect(many.calls["GET /directory/api/4.0/work-contracts/{id}"]).toBeUndefined();
   });
 });
