@@ -446,8 +446,8 @@ async function routerTable(ops: Op[]): Promise<string> {
 /**
  * Each of our gateway's round-saving mechanisms that a setting switches, on and off
  * (docs/graph.md#which-mechanism-fires-when): everything on, each off alone, and all off (`lean`).
- * Lookup speculation (GATEWAY_LOOKUP_SPECULATION) too; the subgraphs' mechanisms (prefetchEmployee,
- * embedded priming, adaptive and operation-scoped loaders) have no setting, and are on in every column.
+ * Lookup speculation (GATEWAY_LOOKUP_SPECULATION) too; then each of the subgraphs' mechanisms off
+ * alone (SUBGRAPH_MECHANISMS_OFF), over a subgraphs process of its own.
  */
 const MECHANISM_VARIANTS: Array<{ name: string; settings: Record<string, string>; subgraphs?: Record<string, string> }> = [
   { name: "all on", settings: {} },
@@ -458,6 +458,8 @@ const MECHANISM_VARIANTS: Array<{ name: string; settings: Record<string, string>
   { name: "all three off", settings: { ...SPECULATION_OFF, GATEWAY_LOOKUP_SPECULATION: "false" } },
   { name: "prefetchEmployee off", settings: {}, subgraphs: { SUBGRAPH_MECHANISMS_OFF: "prefetch-employee" } },
   { name: "operation-scoped loaders off", settings: {}, subgraphs: { SUBGRAPH_MECHANISMS_OFF: "operation-scope" } },
+  { name: "embedded priming off", settings: {}, subgraphs: { SUBGRAPH_MECHANISMS_OFF: "embedded-priming" } },
+  { name: "adaptive loaders off", settings: {}, subgraphs: { SUBGRAPH_MECHANISMS_OFF: "adaptive-loaders" } },
 ];
 
 /**

@@ -1,5 +1,5 @@
 import { primeEmbedded, type EmbeddedPrime, type SubgraphContext } from "../shared/graphql/index.js";
-import { adaptiveLoader } from "../shared/upstream/index.js";
+import { adaptiveLoader, type AdaptiveLoaderOptions } from "../shared/upstream/index.js";
 import type {
   RestBusinessEstablishment,
   RestDepartment,
@@ -25,9 +25,13 @@ import type {
 
 const path = (collection: string) => (id: string) => `/${collection}/${encodeURIComponent(id)}`;
 
+/** The shared adaptive loader, with single reads only when SUBGRAPH_MECHANISMS_OFF lists `adaptive-loaders`. */
+const referenceLoader = <T extends { id: string }>(ctx: SubgraphContext, options: AdaptiveLoaderOptions) =>
+  adaptiveLoader<T>(ctx.upstream, { ...options, singleReadsOnly: ctx.mechanismsOff?.has("adaptive-loaders") ?? false });
+
 export const legalEntityLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("legalEntity", () =>
-    adaptiveLoader<RestLegalEntity>(ctx.upstream, { list: "/legal-entities", single: path("legal-entities") }),
+    referenceLoader<RestLegalEntity>(ctx, { list: "/legal-entities", single: path("legal-entities") }),
   );
 
 /**
@@ -38,7 +42,7 @@ export const legalEntityLoader = (ctx: SubgraphContext) =>
  */
 export function establishmentEmbeds(ctx: SubgraphContext): EmbeddedPrime[] {
   const operation = ctx.operation;
-  if (!operation || !operation.fieldsOf("BusinessEstablishment").has("legalEntity") || !operation.readsBeyondKey("LegalEntity")) return [];
+  if (!operation || ctx.mechanismsOff?.has("embedded-priming") || !operation.fieldsOf("BusinessEstablishment").has("legalEntity") || !operation.readsBeyondKey("LegalEntity")) return [];
   return [
     {
       restType: "legal-entity",
@@ -53,7 +57,7 @@ export const businessEstablishmentLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("businessEstablishment", () => {
     const embeds = establishmentEmbeds(ctx);
     const operation = ctx.operation;
-    return adaptiveLoader<RestBusinessEstablishment>(ctx.upstream, {
+    return referenceLoader<RestBusinessEstablishment>(ctx, {
       list: "/business-establishments",
       single: path("business-establishments"),
       ...(embeds.length > 0 && operation ? { embedded: (answer) => primeEmbedded(answer, embeds, operation.selected) } : {}),
@@ -61,48 +65,48 @@ export const businessEstablishmentLoader = (ctx: SubgraphContext) =>
   });
 
 export const departmentLoader = (ctx: SubgraphContext) =>
-  ctx.loaders.get("department", () => adaptiveLoader<RestDepartment>(ctx.upstream, { list: "/departments", single: path("departments") }));
+  ctx.loaders.get("department", () => referenceLoader<RestDepartment>(ctx, { list: "/departments", single: path("departments") }));
 
 /** The specification has no single read of an employment template (docs/interface.md#reads): the list is read whole. */
 export const employmentTemplateLoader = (ctx: SubgraphContext) =>
-  ctx.loaders.get("employmentTemplate", () => adaptiveLoader<RestEmploymentTemplate>(ctx.upstream, { list: "/employment-templates" }));
+  ctx.loaders.get("employmentTemplate", () => referenceLoader<RestEmploymentTemplate>(ctx, { list: "/employment-templates" }));
 
 export const occupationCategoryLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("occupationCategory", () =>
-    adaptiveLoader<RestOccupationCategory>(ctx.upstream, { list: "/occupation-categories", single: path("occupation-categories") }),
+    referenceLoader<RestOccupationCategory>(ctx, { list: "/occupation-categories", single: path("occupation-categories") }),
   );
 
 /** The specification has no single read of a job qualification (docs/interface.md#reads): the list is read whole. */
 export const jobQualificationLoader = (ctx: SubgraphContext) =>
-  ctx.loaders.get("jobQualification", () => adaptiveLoader<RestJobQualification>(ctx.upstream, { list: "/job-qualifications" }));
+  ctx.loaders.get("jobQualification", () => referenceLoader<RestJobQualification>(ctx, { list: "/job-qualifications" }));
 
 /** Professions: a small list with a single read (`GET /professions[/{id}]`), read with the job qualifications' scope. */
 export const professionLoader = (ctx: SubgraphContext) =>
-  ctx.loaders.get("profession", () => adaptiveLoader<RestProfession>(ctx.upstream, { list: "/professions", single: path("professions") }));
+  ctx.loaders.get("profession", () => referenceLoader<RestProfession>(ctx, { list: "/professions", single: path("professions") }));
 
 /** The specification has no single read of a taxonomy (docs/interface.md#reads): the list is read whole. */
 export const taxonomyLoader = (ctx: SubgraphContext) =>
-  ctx.loaders.get("taxonomy", () => adaptiveLoader<RestTaxonomy>(ctx.upstream, { list: "/taxonomies" }));
+  ctx.loaders.get("taxonomy", () => referenceLoader<RestTaxonomy>(ctx, { list: "/taxonomies" }));
 
 export const taxonomyLabelLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("taxonomyLabel", () =>
-    adaptiveLoader<RestTaxonomyLabel>(ctx.upstream, { list: "/taxonomy-labels", single: path("taxonomy-labels") }),
+    referenceLoader<RestTaxonomyLabel>(ctx, { list: "/taxonomy-labels", single: path("taxonomy-labels") }),
   );
 
 /** Webhook endpoints (scope webhook-endpoints). */
 export const webhookEndpointLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("webhookEndpoint", () =>
-    adaptiveLoader<RestWebhookEndpoint>(ctx.upstream, { list: "/webhook-endpoints", single: path("webhook-endpoints") }),
+    referenceLoader<RestWebhookEndpoint>(ctx, { list: "/webhook-endpoints", single: path("webhook-endpoints") }),
   );
 
 /** Events (scope events): the directory leaves out, and answers 404 for, an event about an employee the caller may not see. */
 export const eventLoader = (ctx: SubgraphContext) =>
-  ctx.loaders.get("event", () => adaptiveLoader<RestEvent>(ctx.upstream, { list: "/events", single: path("events") }));
+  ctx.loaders.get("event", () => referenceLoader<RestEvent>(ctx, { list: "/events", single: path("events") }));
 
 /** Webhook deliveries (read with scope webhook-deliveries). */
 export const webhookDeliveryLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("webhookDelivery", () =>
-    adaptiveLoader<RestWebhookDelivery>(ctx.upstream, { list: "/webhook-deliveries", single: path("webhook-deliveries") }),
+    referenceLoader<RestWebhookDelivery>(ctx, { list: "/webhook-deliveries", single: path("webhook-deliveries") }),
   );
 
 /**
@@ -111,7 +115,7 @@ export const webhookDeliveryLoader = (ctx: SubgraphContext) =>
  */
 export const webhookDeliveryAttemptLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("webhookDeliveryAttempt", () =>
-    adaptiveLoader<RestWebhookDeliveryAttempt>(ctx.upstream, { list: "/webhook-delivery-attempts", single: path("webhook-delivery-attempts") }),
+    referenceLoader<RestWebhookDeliveryAttempt>(ctx, { list: "/webhook-delivery-attempts", single: path("webhook-delivery-attempts") }),
   );
 
 /**

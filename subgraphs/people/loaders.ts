@@ -229,7 +229,7 @@ const EMPLOYMENT_MEMBERS = { startsOn: ["start"], endsOn: ["end"] } as const;
  */
 export function employeeListEmbeds(ctx: SubgraphContext, info: GraphQLResolveInfo): EmbeddedPrime[] {
   const items = connectionItems(info);
-  if (items.typeName === null) return [];
+  if (items.typeName === null || ctx.mechanismsOff?.has("embedded-priming")) return [];
   const out: EmbeddedPrime[] = [];
   const position = fieldTypeName(info.schema, items.typeName, "applicableJobPosition");
   if (position && readsReference(items.selections, info, "applicableJobPosition")) {

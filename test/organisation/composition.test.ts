@@ -8,10 +8,6 @@ describe("composition", () => {
     expect(await composeFromCode("organisation")).toEqual({ errors: [], hints: [] });
   });
 
-  it("organisation composes with the people subgraph without errors or hints", async () => {
-    expect(await composeFromCode("organisation", ["people"])).toEqual({ errors: [], hints: [] });
-  });
-
   it("organisation composes with the people and legacy-time subgraphs without errors or hints", async () => {
     expect(await composeFromCode("organisation", ["people", "legacy-time"])).toEqual({ errors: [], hints: [] });
   });

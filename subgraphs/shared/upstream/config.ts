@@ -113,7 +113,8 @@ export interface UpstreamConfig {
   referenceFreshMs?: number;
   /**
    * SUBGRAPH_MECHANISMS_OFF, default none: the subgraphs' round-saving mechanisms turned off, for
-   * measuring what each buys (`prefetch-employee`, `operation-scope`; bench/run.ts mechanismTable)
+   * measuring what each buys (`prefetch-employee`, `operation-scope`, `embedded-priming`,
+   * `adaptive-loaders`; bench/run.ts mechanismTable)
    */
   mechanismsOff?: ReadonlySet<string>;
   /** DIRECTORY_ETAG_CACHE_TTL_S, default 3600: how long a shared ETag entry lives in Redis */
@@ -239,7 +240,7 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
 }
 
 /** SUBGRAPH_MECHANISMS_OFF: the names it may list */
-const MECHANISMS = ["prefetch-employee", "operation-scope"];
+const MECHANISMS = ["prefetch-employee", "operation-scope", "embedded-priming", "adaptive-loaders"];
 
 function mechanismsOff(e: Environment): ReadonlySet<string> {
   const names = (e.text("SUBGRAPH_MECHANISMS_OFF") ?? "").split(",").map((name: string) => name.trim()).filter(Boolean);

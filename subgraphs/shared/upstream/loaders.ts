@@ -220,8 +220,8 @@ export function singleReadLoader<T>(
  *
  * `primeAll` makes items read elsewhere in the request (a root list's page) known: a reference to
  * one of them costs nothing. `all()` is the whole collection, read at most once per request.
- * Fires for every reference into such a list; no setting turns it off
- * (docs/graph.md#which-mechanism-fires-when).
+ * Fires for every reference into such a list; SUBGRAPH_MECHANISMS_OFF=adaptive-loaders makes it
+ * single reads only, for measuring it (docs/graph.md#which-mechanism-fires-when).
  */
 export class AdaptiveLoader<T extends { id: string }> extends DataLoader<string, T | null> {
   private readonly known = new Map<string, T>();
@@ -339,7 +339,7 @@ export class AdaptiveLoader<T extends { id: string }> extends DataLoader<string,
         return answer();
       }
       if (wanted().length === 0) return answer();
-      if (wanted().length === 1 && this.firstPage === null) return answer(await this.singleReads(wanted()));
+      if (this.options.singleReadsOnly || (wanted().length === 1 && this.firstPage === null)) return answer(await this.singleReads(wanted()));
 
       const first = await this.readFirstPage();
       const missing = wanted();
@@ -366,6 +366,11 @@ export interface AdaptiveLoaderOptions {
    * read's representation) here, to prime the loaders of what it embeds (docs/graph.md#batching-rules)
    */
   embedded?: (answer: Pick<Envelope<unknown>, "embedded">) => void;
+  /**
+   * every id by its single read, as a client that knows no better would (SUBGRAPH_MECHANISMS_OFF=
+   * adaptive-loaders: for measuring what the choice saves); a list without single read is read whole still
+   */
+  singleReadsOnly?: boolean;
 }
 
 const PAGE = 100;
