@@ -1,5 +1,5 @@
-import { getArgumentValues, getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo, type SelectionNode } from "graphql";
-import { childConnection, edgeArgsQuery, knownChildren, readsBeyondKey, RestFilter, someField, type SubgraphContext } from "../../shared/graphql/index.js";
+import { getArgumentValues, getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo } from "graphql";
+import { childConnection, edgeArgsQuery, knownChildren, readsBeyondKey, RestFilter, selectedFields, someField, type SubgraphContext } from "../../shared/graphql/index.js";
 import { groupBy, isListable } from "../../shared/upstream/index.js";
 import { readsDefinitionDetails } from "../employee-attribute/definition-selection.js";
 import { employmentsOfEmployee, jobPositionsOfEmployee, jobPositionsOfEmployment, reportsOfManager } from "../edges.js";
@@ -89,19 +89,6 @@ export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo,
     );
     void periods.catch(() => undefined);
   }
-}
-
-/** The fields selected at this level, by name (through fragments). */
-function selectedFields(selections: readonly SelectionNode[], info: GraphQLResolveInfo, into = new Map<string, FieldNode[]>()): Map<string, FieldNode[]> {
-  for (const sel of selections) {
-    if (sel.kind === "Field") into.set(sel.name.value, [...(into.get(sel.name.value) ?? []), sel]);
-    else if (sel.kind === "InlineFragment") selectedFields(sel.selectionSet.selections, info, into);
-    else {
-      const fragment = info.fragments[sel.name.value];
-      if (fragment) selectedFields(fragment.selectionSet.selections, info, into);
-    }
-  }
-  return into;
 }
 
 /** Whether a field named `name` is selected anywhere below `node`. */
