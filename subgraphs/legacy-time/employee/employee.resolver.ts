@@ -2,7 +2,6 @@ import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Args, ArgsType, Ctx, Directive, Field, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import { isLegacyId } from "../../shared/upstream/index.js";
 import { DateScalar, LocalDateTimeScalar, PageArgs, badUserInput, formerName, pageSize, renamedFrom, selects, type ConnectionResult, type SubgraphContext } from "../../shared/graphql/index.js";
-import { ErrorCode, codedError } from "../../../platform/error-codes.js";
 import { LegacyUser } from "../legacy-user/legacy-user.js";
 import { MAX_LISTED_TIME_ENTRIES, TooManyTimeEntries } from "../loaders.js";
 import { loadIfVisible, visibleEmployeeLoader } from "../visibility.js";
@@ -52,24 +51,16 @@ class TimeEntriesArgs {
  */
 @Resolver(() => Employee)
 export class EmployeeResolver {
-  // people's field, shared (docs/graph.md#what-a-company-router-gets): the same signature, description and answers
+  // people's field, shared (docs/graph.md#what-a-company-router-gets): the same signature, description and answers;
+  // it provides the names, read with the employee
   @Directive("@shareable")
+  @Directive('@provides(fields: "givenName familyName")')
   @Query(() => Employee, { nullable: true, description: "One employee; null when it does not exist or is not visible." })
   employee(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<RestCurrentEmployee | null> {
     // the id is the current API's, refused as people's is before any call (index.ts idsByField)
     prefetchEmployee(ctx, info, id);
     // the current API's employee, with the caller's token in forward mode: null when it does not exist or the caller cannot see it
     return visibleEmployeeLoader(ctx).load(id);
-  }
-
-  @FieldResolver(() => String)
-  async givenName(@Root() employee: EmployeeRef, @Ctx() ctx: SubgraphContext): Promise<string> {
-    return employee.givenName ?? (await currentEmployee(ctx, employee.id)).givenName;
-  }
-
-  @FieldResolver(() => String)
-  async familyName(@Root() employee: EmployeeRef, @Ctx() ctx: SubgraphContext): Promise<string> {
-    return employee.familyName ?? (await currentEmployee(ctx, employee.id)).familyName;
   }
 
   // lists are nullable so that a refusal (FORBIDDEN) or a failed upstream call nulls this field alone, not the employee
@@ -144,13 +135,3 @@ export class EmployeeResolver {
   }
 }
 
-/**
- * The current API's employee behind a reference whose names were not read with it (a router
- * asking them of this subgraph for an employee another field returned): one `/employees?id=`
- * call per 100 employees of the request, the caller's token in forward mode.
- */
-async function currentEmployee(ctx: SubgraphContext, id: string): Promise<RestCurrentEmployee> {
-  const found = await visibleEmployeeLoader(ctx).load(id);
-  if (!found) throw codedError(ErrorCode.NOT_FOUND, `Employee ${id} does not exist or the caller cannot read it.`);
-  return found;
-}

@@ -5,9 +5,11 @@ import { Directive, Field, ID, ObjectType } from "type-graphql";
  * legacy API knows about the person: legacy user, work contracts and time entries
  * (employee.resolver.ts). The legacy user of the same id is the same person.
  *
- * It also serves the employee's names, shared with people (`@shareable`), and `employee(id:)`:
- * an operation that reads of one employee only its id, its names and legacy data is one fetch of
- * this subgraph under any Federation 2 router (docs/graph.md#what-a-company-router-gets).
+ * It also shares people's `employee(id:)`, which provides the employee's names (people's fields,
+ * `@external` here): an operation that reads of one employee only its id, its names and legacy
+ * data is one fetch of this subgraph under any Federation 2 router
+ * (docs/graph.md#what-a-company-router-gets). Only that root provides them: a router still asks
+ * people for the names of an employee any other field returns, with the others of its fetch.
  */
 @ObjectType()
 @Directive('@key(fields: "id")')
@@ -15,19 +17,17 @@ export class Employee {
   @Field(() => ID)
   id!: string;
 
-  // the same field as people's, answered from the current API's employee (employee.resolver.ts)
-  @Directive("@shareable")
+  // people's field, provided by `employee(id:)` (employee.resolver.ts) from the current API's employee
+  @Directive("@external")
   @Field(() => String)
   givenName!: string;
 
-  @Directive("@shareable")
+  @Directive("@external")
   @Field(() => String)
   familyName!: string;
 }
 
-/** What this subgraph holds of an employee: its key, and its names when it read the employee. */
+/** What this subgraph holds of an employee: its key. */
 export interface EmployeeRef {
   id: string;
-  givenName?: string;
-  familyName?: string;
 }
