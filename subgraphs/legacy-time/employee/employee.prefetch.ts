@@ -1,5 +1,5 @@
-import { getArgumentValues, getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo } from "graphql";
-import { pageSize, selectedFields, selects, type SubgraphContext } from "../../shared/graphql/index.js";
+import type { GraphQLResolveInfo } from "graphql";
+import { pageSize, prefetchScope, selects, type SubgraphContext } from "../../shared/graphql/index.js";
 import { legacyUserRead, timeEntriesRead, timeEntryConnectionRead, workContractsRead, type TimeEntriesArguments } from "./employee.reads.js";
 
 /**
@@ -21,31 +21,19 @@ import { legacyUserRead, timeEntriesRead, timeEntryConnectionRead, workContracts
  */
 export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo, id: string): void {
   if (ctx.mechanismsOff?.has("prefetch-employee")) return;
-  const type = getNamedType(info.returnType);
-  if (!isObjectType(type)) return;
-  const fields = selectedFields(info.fieldNodes.flatMap((n) => n.selectionSet?.selections ?? []), info);
-  const args = (node: FieldNode): Record<string, any> => {
-    const def = type.getFields()[node.name.value];
-    return def ? getArgumentValues(def, node, info.variableValues) : {};
-  };
-  // a prefetch's failure is not its own: the field that reads the same loader reports it
-  const startIgnoringFailure = (started: () => Promise<unknown>) => {
-    try {
-      void started().catch(() => undefined);
-    } catch {
-      // a field whose arguments are refused says so itself
-    }
-  };
+  const scope = prefetchScope(info);
+  if (!scope) return;
+  const { fields, args, childInfo, start } = scope;
 
   for (const node of fields.get("timeEntries") ?? []) {
-    startIgnoringFailure(() => timeEntriesRead(ctx, id, args(node) as TimeEntriesArguments));
+    start(() => timeEntriesRead(ctx, id, args(node) as TimeEntriesArguments));
   }
   for (const node of fields.get("timeEntryConnection") ?? []) {
-    startIgnoringFailure(() => {
+    start(() => {
       const a = args(node);
-      return timeEntryConnectionRead(ctx, id, a, pageSize(a.first), selects({ ...info, fieldNodes: [node] }, "totalCount"));
+      return timeEntryConnectionRead(ctx, id, a, pageSize(a.first), selects(childInfo(node), "totalCount"));
     });
   }
-  if (fields.has("workContracts") || fields.has("applicableWorkContract")) startIgnoringFailure(() => workContractsRead(ctx, id));
-  if (fields.has("legacyUser") || fields.has("legacyProfile")) startIgnoringFailure(() => legacyUserRead(ctx, id));
+  if (fields.has("workContracts") || fields.has("applicableWorkContract")) start(() => workContractsRead(ctx, id));
+  if (fields.has("legacyUser") || fields.has("legacyProfile")) start(() => legacyUserRead(ctx, id));
 }

@@ -1,5 +1,5 @@
-import { getArgumentValues, getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo } from "graphql";
-import { childConnection, edgeArgsQuery, knownChildren, readsBeyondKey, RestFilter, selectedFields, someField, type SubgraphContext } from "../../shared/graphql/index.js";
+import type { FieldNode, GraphQLResolveInfo } from "graphql";
+import { childConnection, edgeArgsQuery, knownChildren, readsBeyondKey, prefetchScope, RestFilter, someField, type SubgraphContext } from "../../shared/graphql/index.js";
 import { groupBy, isListable } from "../../shared/upstream/index.js";
 import { readsDefinitionDetails } from "../employee-attribute/definition-selection.js";
 import { employmentsOfEmployee, jobPositionsOfEmployee, jobPositionsOfEmployment, reportsOfManager } from "../edges.js";
@@ -32,22 +32,9 @@ import type { RestEmployee } from "../rest.js";
  */
 export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo, id: string): void {
   if (!isListable(id) || ctx.mechanismsOff?.has("prefetch-employee")) return;
-  const type = getNamedType(info.returnType);
-  if (!isObjectType(type)) return;
-  const fields = selectedFields(info.fieldNodes.flatMap((n) => n.selectionSet?.selections ?? []), info);
-  const childInfo = (node: FieldNode): GraphQLResolveInfo => ({ ...info, fieldNodes: [node] });
-  const args = (node: FieldNode): Record<string, any> => {
-    const def = type.getFields()[node.name.value];
-    return def ? getArgumentValues(def, node, info.variableValues) : {};
-  };
-  // a prefetch's failure is not its own: the field that reads the same loader reports it
-  const startIgnoringFailure = (started: () => Promise<unknown>) => {
-    try {
-      void started().catch(() => undefined);
-    } catch {
-      // a field whose arguments are refused says so itself
-    }
-  };
+  const scope = prefetchScope(info);
+  if (!scope) return;
+  const { fields, args, childInfo, start: startIgnoringFailure } = scope;
   const mentions = (name: string, field: string) => fields.get(name)?.some((node) => deepMentions(node, field, info)) ?? false;
 
   const reports = fields.get("directReports")?.[0];

@@ -120,23 +120,6 @@ export function someField(selections: readonly SelectionNode[], info: GraphQLRes
 }
 
 /**
- * The fields selected at this level of a selection set, by name, through inline fragments and
- * fragment spreads (a field selected twice, under two aliases, has two nodes): what a root
- * field's prefetch reads of the object it returns.
- */
-export function selectedFields(selections: readonly SelectionNode[], info: GraphQLResolveInfo, into = new Map<string, FieldNode[]>()): Map<string, FieldNode[]> {
-  for (const sel of selections) {
-    if (sel.kind === "Field") into.set(sel.name.value, [...(into.get(sel.name.value) ?? []), sel]);
-    else if (sel.kind === "InlineFragment") selectedFields(sel.selectionSet.selections, info, into);
-    else {
-      const fragment = info.fragments[sel.name.value];
-      if (fragment) selectedFields(fragment.selectionSet.selections, info, into);
-    }
-  }
-  return into;
-}
-
-/**
  * Whether the operation reads anything of the current field's object besides its key (`id`,
  * `__typename`), through fragments too (a field under `@skip` counts as read, which only costs the
  * read it would have saved).
