@@ -96,3 +96,22 @@ describe("Timesheet under a company's router", () => {
     }
   });
 });
+
+describe("Timesheet through our gateway", () => {
+  it("answers as the plan before legacy-time shared employee(id:): people's employee, its time entries by legacy-time's entity fetch", async () => {
+    const variables = variablesOf(demo, timesheet);
+    const answer = await stack.query(timesheet.source, variables);
+    expect(answer.errors).toBeUndefined();
+    // the former plan, fetch by fetch, against the subgraphs themselves
+    const person = await stack.gql(stack.subgraphs.people!.url, "query($id: ID!) { employee(id: $id) { id givenName familyName } }", { id: variables.id });
+    const selection = timesheet.source.slice(timesheet.source.indexOf("timeEntries(")).replace(/\}\s*\}\s*$/, "");
+    const entries = await stack.gql(
+      stack.subgraphs["legacy-time"]!.url,
+      `query($r: [_Any!]!, $from: Date!, $to: Date!) { _entities(representations: $r) { ... on Employee { ${selection} } } }`,
+      { r: [{ __typename: "Employee", id: variables.id }], from: variables.from, to: variables.to },
+    );
+    expect(entries.errors).toBeUndefined();
+    expect(entries.data._entities[0].timeEntries.length).toBeGreaterThan(0);
+    expect(answer.data).toEqual({ employee: { ...person.data.employee, timeEntries: entries.data._entities[0].timeEntries } });
+  });
+});
