@@ -76,6 +76,11 @@ export type FieldChecks = Record<string, (args: Record<string, any>) => void>;
 
 export interface InputCheckOptions {
   ids: IdRule;
+  /**
+   * the id rule of particular fields' arguments, by coordinate (`Query.employee`), where it is not
+   * `ids`: legacy-time's `employee(id:)` takes the current API's ids, as people's does
+   */
+  idsByField?: Readonly<Record<string, IdRule>>;
   /** throws when `after` is not a cursor of this service (a subgraph's signature check; the gateway's check of its shape, `checkCursorShape`) */
   after?: (cursor: string) => void;
   fields?: FieldChecks;
@@ -202,10 +207,12 @@ export function checkOperation(
       continue; // execution reports it
     }
     const at = node.alias?.value ?? node.name.value;
+    const own = options.idsByField?.[coordinate];
+    const rules = own ? { ...options, ids: own } : options;
     for (const arg of field.args) {
       const value = args[arg.name];
       if (value === undefined || value === null) continue;
-      checkValue(value, arg.type, `${at}.${arg.name}`, arg.name, options, only);
+      checkValue(value, arg.type, `${at}.${arg.name}`, arg.name, rules, only);
       if (only === "scalars") continue;
       if (arg.name === "first" && getNamedType(arg.type).name === "Int") checkFirst(value as number, `${at}.first`);
       if (arg.name === "after" && typeof value === "string") options.after?.(value);

@@ -1,6 +1,6 @@
 import type { SubgraphModule } from "../shared/graphql/index.js";
 import { buildFederatedSchema } from "../shared/graphql/index.js";
-import { legacyApiId } from "../../platform/input-checks.js";
+import { currentApiId, legacyApiId } from "../../platform/input-checks.js";
 import { axisSectionReference } from "./axis-section/axis-section.reference.js";
 import { AxisSectionResolver } from "./axis-section/axis-section.resolver.js";
 import { businessEstablishmentReference } from "./business-establishment/business-establishment.reference.js";
@@ -24,7 +24,9 @@ import { WorkContractResolver } from "./work-contract/work-contract.resolver.js"
 /**
  * The legacy-time subgraph: the whole legacy API (users, departments, work contracts,
  * establishments, time entries, axis sections). It owns WorkContract, TimeEntry and AxisSection
- * and contributes legacy fields to Employee, Department and BusinessEstablishment.
+ * and contributes legacy fields to Employee, Department and BusinessEstablishment;
+ * it shares people's `employee(id:)` and the employee's names, so that an operation reading only
+ * those and legacy data of one employee is one fetch of this subgraph.
  */
 export const subgraph: SubgraphModule = {
   name: "legacy-time",
@@ -32,6 +34,8 @@ export const subgraph: SubgraphModule = {
   defaultPort: 4003,
   // its arguments name legacy records: integers
   ids: legacyApiId,
+  // but `employee(id:)` is people's, shared: an employee's id of the current API, refused as people's refuses it
+  idsByField: { "Query.employee": currentApiId },
   fieldRules: legacyTimeFieldRules,
   buildSchema: (naming) =>
     buildFederatedSchema({

@@ -80,7 +80,10 @@ export function sectionNames(section: Pick<RestAxisSectionFlat, "multilingualNam
   return out;
 }
 
-/** An employee of the current API, as far as the forward-mode visibility check needs it. */
-export type RestCurrentEmployee = Pick<Static<typeof Current.employee>, "id">;
+/**
+ * An employee of the current API, as far as this subgraph reads it: whether the caller can see it
+ * (forward mode), and the names `employee(id:)` answers beside the legacy data.
+ */
+export type RestCurrentEmployee = Pick<Static<typeof Current.employee>, "id" | "givenName" | "familyName">;
 /** An employment of the current API as legacy-time reads it: its owner (the employee of its work contract). */
 export type RestCurrentEmployment = Pick<Static<typeof Current.employment>, "id" | "employee">;

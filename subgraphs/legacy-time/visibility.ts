@@ -11,8 +11,10 @@ import { type RestCurrentEmployee } from "./rest.js";
  */
 
 /**
- * Forward mode: the employees the caller can read through the current API with its own token.
- * null for an employee the caller cannot see.
+ * The current API's employees by id (`/employees?id=`, one call per 100): in forward mode those
+ * the caller can read with its own token, null for one it cannot see; in service mode every one
+ * that exists. Forward mode's visibility checks read it, and so does `employee(id:)`
+ * (employee/employee.resolver.ts), which answers the employee's names from it.
  */
 export const visibleEmployeeLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("visibleEmployee", () => listByIdsLoader<RestCurrentEmployee>(ctx.upstream, "/employees"));

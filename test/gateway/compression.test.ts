@@ -137,7 +137,7 @@ it("the gateway asks its subgraphs for uncompressed answers (an internal hop: CP
     await fetch(stack.gateway.url.replace(String(stack.gateway.port), String(gateway.port)), {
       method: "POST",
       headers: { "content-type": "application/json", "accept-encoding": "gzip" },
-      body: JSON.stringify({ query: '{ employee(id: "1") { id } }' }),
+      body: JSON.stringify({ query: '{ employee(id: "1") { id email } }' }),
     });
     expect(asked).toBe("identity");
   } finally {

@@ -26,8 +26,8 @@ const edgeUrl = `http://127.0.0.1:${(edge.address() as AddressInfo).port}`;
 const stack = useGatewayStack({ secret: SECRET, env: { FILE_LINK_SECRET: "hive-files-link-secret-0123456789", FILE_LINK_BASE_URL: edgeUrl } });
 let hive: GatewayRuntime;
 
-beforeAll(() => {
-  hive = hiveRuntime(stack.gatewayEnv);
+beforeAll(async () => {
+  hive = await hiveRuntime(stack.gatewayEnv);
   const people = new URL(stack.subgraphs.people!.url);
   route = (req, res) => {
     if (!(req.url ?? "").startsWith("/files/")) return void hive(req, res);

@@ -18,7 +18,7 @@ let server: Server;
 let hiveUrl: string;
 
 beforeAll(async () => {
-  hive = hiveRuntime(stack.gatewayEnv);
+  hive = await hiveRuntime(stack.gatewayEnv);
   server = createServer(hive);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   hiveUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;

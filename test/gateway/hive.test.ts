@@ -25,7 +25,7 @@ const operations = loadOperations();
 
 beforeAll(async () => {
   demo = pickDemoData(stack.directory.company);
-  hive = hiveRuntime(stack.gatewayEnv);
+  hive = await hiveRuntime(stack.gatewayEnv);
   server = createServer(hive);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   hiveUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { FetchNode, PlanNode, QueryPlan } from "@apollo/query-planner";
 import { findAnnouncements, findCandidates, splitOf } from "../../gateway/apollo/plan-rewrites.js";
 import { ANNOUNCEMENT_OPERATION, SPLIT_PART } from "../../platform/speculation-protocol.js";
-import { recordedPlan } from "../helpers/plans.js";
+import { planOf, recordedPlan } from "../helpers/plans.js";
 
 /**
  * The plan rewrites of gateway/apollo/plan-rewrites.ts, as pure functions of the plans the planner
@@ -12,7 +12,15 @@ import { recordedPlan } from "../helpers/plans.js";
  */
 
 const ops = ["DirectorySearch", "EmployeeProfile", "OrgChart", "Timesheet", "UpdateTimeEntry"] as const;
-const plan = (name: (typeof ops)[number]): QueryPlan => recordedPlan(name);
+/**
+ * A page of employees and their time entries: people's list, then legacy-time's entities with the
+ * operation's variables (Timesheet was that example, before legacy-time shared `employee(id:)`:
+ * it is one legacy-time fetch now)
+ */
+const TEAM_TIMES = `query TeamTimes($from: Date!, $to: Date!) {
+  employees(first: 5) { nodes { id timeEntries(from: $from, to: $to) { id startsAt } } }
+}`;
+const plan = (name: (typeof ops)[number] | "TeamTimes"): QueryPlan => (name === "TeamTimes" ? planOf(TEAM_TIMES, name) : recordedPlan(name));
 const fetchNames = (node: PlanNode): string[] => {
   if (node.kind === "Fetch") return [node.operationName ?? "?"];
   if (node.kind === "Flatten") return fetchNames(node.node);
@@ -21,25 +29,28 @@ const fetchNames = (node: PlanNode): string[] => {
 };
 
 describe("lookup speculation: the next fetches a root lookup by id makes predictable", () => {
-  it("OrgChart: the department's members, from $departmentId; Timesheet: the time entries, from $id", () => {
-    const summary = (name: (typeof ops)[number]) => findCandidates(plan(name)).map((c) => ({ id: c.id, typename: c.typename, fetch: c.fetch.operationName }));
+  it("OrgChart: the department's members, from $departmentId", () => {
+    const summary = (name: Parameters<typeof plan>[0]) => findCandidates(plan(name)).map((c) => ({ id: c.id, typename: c.typename, fetch: c.fetch.operationName }));
     expect(summary("OrgChart")).toEqual([{ id: { variable: "departmentId" }, typename: "Department", fetch: "OrgChart__people__1" }]);
-    expect(summary("Timesheet")).toEqual([{ id: { variable: "id" }, typename: "Employee", fetch: "Timesheet__legacy_time__1" }]);
   });
 
-  it("none where the root is no lookup by id, the next fetches are deeper than the root field, or a mutation", () => {
+  it("none where the root is no lookup by id, the next fetches are deeper than the root field, a mutation, or one fetch alone", () => {
     for (const name of ["DirectorySearch", "EmployeeProfile", "UpdateTimeEntry"] as const) expect(findCandidates(plan(name)), name).toEqual([]);
+    // legacy-time's employee(id:) answers the whole of it (docs/graph.md#what-a-company-router-gets)
+    expect(fetchNames(plan("Timesheet").node as PlanNode)).toEqual(["Timesheet__legacy_time__0"]);
+    expect(findCandidates(plan("Timesheet"))).toEqual([]);
   });
 });
 
 describe("announcements: the later entity fetches, one request per subgraph", () => {
-  const announced = (name: (typeof ops)[number]) => Object.fromEntries(findAnnouncements(plan(name)).map((a) => [a.serviceName, a]));
+  const announced = (name: Parameters<typeof plan>[0]) => Object.fromEntries(findAnnouncements(plan(name)).map((a) => [a.serviceName, a]));
 
   it("gathers each subgraph's later entity selections into one GatewayPrefetch with no representation, and the variables they use", () => {
-    const timesheet = announced("Timesheet");
-    expect(Object.keys(timesheet)).toEqual(["legacy-time"]);
-    expect(timesheet["legacy-time"]!.variables).toEqual(["from", "to"]);
-    expect(timesheet["legacy-time"]!.query).toMatch(new RegExp(`^query ${ANNOUNCEMENT_OPERATION}\\(\\$representations: \\[_Any!\\]!, \\$from: Date!, \\$to: Date!\\) \\{\\n  _entities\\(representations: \\$representations\\) \\{\\n    \\.\\.\\. on Employee \\{\\n      timeEntries\\(from: \\$from, to: \\$to\\)`));
+    const times = announced("TeamTimes");
+    expect(Object.keys(times)).toEqual(["legacy-time"]);
+    expect(times["legacy-time"]!.variables).toEqual(["from", "to"]);
+    expect(times["legacy-time"]!.query).toMatch(new RegExp(`^query ${ANNOUNCEMENT_OPERATION}\\(\\$representations: \\[_Any!\\]!, \\$from: Date!, \\$to: Date!\\) \\{\\n  _entities\\(representations: \\$representations\\) \\{\\n    \\.\\.\\. on Employee \\{\\n      timeEntries\\(from: \\$from, to: \\$to\\)`));
+    expect(findCandidates(plan("TeamTimes")), "a list is no lookup").toEqual([]);
 
     const profile = announced("EmployeeProfile");
     // people provides the work contract: no legacy-time fetch follows
@@ -53,13 +64,14 @@ describe("announcements: the later entity fetches, one request per subgraph", ()
     expect(fragments(announced("DirectorySearch").organisation!.query)).toEqual(["Department", "BusinessEstablishment"]);
   });
 
-  it("announces nothing for a plan with a mutation", () => {
+  it("announces nothing for a plan with a mutation, nor for a plan of one fetch", () => {
     expect(findAnnouncements(plan("UpdateTimeEntry"))).toEqual([]);
+    expect(findAnnouncements(plan("Timesheet"))).toEqual([]);
   });
 });
 
 describe("the split: the part of a root lookup's fetch that later fetches need, asked beside it", () => {
-  const part = (name: (typeof ops)[number]) => {
+  const part = (name: Parameters<typeof plan>[0]) => {
     const planned = plan(name);
     const { split, subgraph, planned: node } = splitOf(planned);
     expect(node).toBe(planned.node);
@@ -85,15 +97,14 @@ describe("the split: the part of a root lookup's fetch that later fetches need, 
       variableUsages: ["departmentId"],
       operationKind: "query",
     });
-    expect(part("Timesheet").fetch.operation).toBe(`query Timesheet__people__0${SPLIT_PART}($id:ID!){employee(id:$id){__typename id}}`);
     expect(part("EmployeeProfile").fetch.operation).toBe(
       `query EmployeeProfile__people__0${SPLIT_PART}($id:ID!){employee(id:$id){applicableEmployment{legalEntity{__typename id}template{__typename id}}` +
         "employments(first:10){nodes{jobPositions(first:20){nodes{department{__typename id}jobQualification{__typename id}occupationCategory{__typename id}}}}}}}",
     );
   });
 
-  it("leaves a search (no lookup by id) and a mutation as planned", () => {
-    for (const name of ["DirectorySearch", "UpdateTimeEntry"] as const) expect(splitOf(plan(name)).split, name).toBeNull();
+  it("leaves a search (no lookup by id), a mutation and a plan of one fetch as planned", () => {
+    for (const name of ["DirectorySearch", "UpdateTimeEntry", "Timesheet"] as const) expect(splitOf(plan(name)).split, name).toBeNull();
   });
 });
 

@@ -19,7 +19,7 @@ const BOUND_S = 3;
 
 /** Hive Gateway on the committed supergraph over `stack`'s subgraphs, as a company would run it */
 async function startHive(stack: GatewayStack): Promise<{ url: string; close: () => Promise<void> }> {
-  const hive: GatewayRuntime = hiveRuntime(stack.gatewayEnv);
+  const hive: GatewayRuntime = await hiveRuntime(stack.gatewayEnv);
   const server: Server = createServer(hive);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {

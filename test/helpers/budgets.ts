@@ -24,7 +24,7 @@ export const BUDGETS: Readonly<Record<string, Budget>> = {
   // (announced, legal entities embedded), then the managers (the department's among them: the
   // two people fetches share the operation's loaders)
   OrgChart: { calls: 4, rounds: 2 },
-  // the employee beside legacy-time's time entries (speculate.ts), then the entries' sections
+  // one legacy-time fetch (its employee(id:)): the employee beside the time entries (its prefetch), then the entries' sections
   Timesheet: { calls: 3, rounds: 2 },
   UpdateTimeEntry: { calls: 2, rounds: 2 },
   // the page (positions embedded) beside the departments and establishments (announced), then the managers

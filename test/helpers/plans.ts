@@ -13,10 +13,20 @@ import { loadOperations } from "../../harness/operations.js";
 export const PLANS_DIR = new URL("../gateway/fixtures/plans/", import.meta.url);
 
 export function plannedOperations(): Array<{ name: string; plan: QueryPlan }> {
-  const supergraph = Supergraph.build(readFileSync(new URL("../../schema/supergraph.graphql", import.meta.url), "utf8"));
-  const apiSchema = supergraph.apiSchema();
-  const planner = new QueryPlanner(supergraph);
-  return loadOperations().map((o) => ({ name: o.name, plan: planner.buildQueryPlan(operationFromDocument(apiSchema, parse(o.source), { operationName: o.name })) }));
+  return loadOperations().map((o) => ({ name: o.name, plan: planOf(o.source, o.name) }));
+}
+
+let planner: { plan(source: string, name: string): QueryPlan } | undefined;
+
+/** The installed planner's plan of one operation over the committed supergraph. */
+export function planOf(source: string, operationName: string): QueryPlan {
+  if (!planner) {
+    const supergraph = Supergraph.build(readFileSync(new URL("../../schema/supergraph.graphql", import.meta.url), "utf8"));
+    const apiSchema = supergraph.apiSchema();
+    const queryPlanner = new QueryPlanner(supergraph);
+    planner = { plan: (text, name) => queryPlanner.buildQueryPlan(operationFromDocument(apiSchema, parse(text), { operationName: name })) };
+  }
+  return planner.plan(source, operationName);
 }
 
 /** A plan as a fixture holds it: the JSON of its nodes, without the parsed documents' `loc`. */

@@ -284,7 +284,7 @@ export function tracingSuite(protocol: OtlpProtocol): void {
     it("retries: one client span per attempt with its number and status, and a retry event on the subgraph's span", async () => {
       stack.directory.faults.set({ errorRate: 1, errorStatus: 503 });
       try {
-        const { spans: failed, body } = await traced(tracing!, receiver, `${gateway.url}graphql`, '{ employee(id: "10") { id givenName } }');
+        const { spans: failed, body } = await traced(tracing!, receiver, `${gateway.url}graphql`, '{ employee(id: "10") { id givenName email } }');
         expect(body.errors?.[0]?.extensions?.code).toBe("UPSTREAM_UNAVAILABLE");
         const attempts = failed.filter(isRestCall);
         expect(attempts.map((s) => [s.attributes["directory_graph.upstream.attempt"], s.attributes["http.request.resend_count"], s.attributes["http.response.status_code"]])).toEqual([

@@ -104,6 +104,22 @@ describe("forward mode", () => {
     ]);
   });
 
+  it("employee(id:), shared with people: the employee the caller can read, with its legacy data; null for one it cannot, as people's", async () => {
+    const query = `query($id: ID!) { employee(id: $id) { id givenName familyName timeEntries(from: "${OPEN_WEEK.from}", to: "${OPEN_WEEK.to}") { id } } }`;
+    const seen = await stack.gql(url, query, { id: visible[0]! }, limited);
+    expect(seen.errors).toBeUndefined();
+    expect(seen.data.employee).toEqual({ id: visible[0], givenName: expect.any(String), familyName: expect.any(String), timeEntries: expect.any(Array) });
+    const unseen = await stack.gql(url, query, { id: hidden[0]! }, limited);
+    expect(unseen.errors).toBeUndefined();
+    expect(unseen.data).toEqual({ employee: null });
+    // the service's view has it: null above is the caller's view, not a missing employee
+    const everyone = await stack.gql(url, query, { id: hidden[0]! }, full);
+    expect(everyone.data.employee.id).toBe(hidden[0]);
+    const anonymous = await stack.gql(url, query, { id: visible[0]! });
+    expect(anonymous.data).toEqual({ employee: null });
+    expect(anonymous.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+  });
+
   it("checks the visibility of 100 employees with one current-API call", async () => {
     stack.resetStats();
     const res = await stack.gql(url, PROFILE, { r: employees(range(1, 100)) }, limited);

@@ -1,18 +1,17 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Args, ArgsType, Ctx, Field, FieldResolver, Info, Resolver, Root } from "type-graphql";
+import { Arg, Args, ArgsType, Ctx, Directive, Field, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import { isLegacyId } from "../../shared/upstream/index.js";
-import { DateScalar, LocalDateTimeScalar, PageArgs, badUserInput, formerName, pageSize, readRenamedFilter, renamedFrom, selects, type ConnectionResult, type SubgraphContext } from "../../shared/graphql/index.js";
+import { DateScalar, LocalDateTimeScalar, PageArgs, badUserInput, formerName, pageSize, renamedFrom, selects, type ConnectionResult, type SubgraphContext } from "../../shared/graphql/index.js";
 import { LegacyUser } from "../legacy-user/legacy-user.js";
-import { timeEntryPagesLoader } from "../connections.js";
-import { MAX_LISTED_TIME_ENTRIES, TooManyTimeEntries, legacyUserLoader, timeEntriesLoader, workContractsByOwnerLoader } from "../loaders.js";
-import { loadIfVisible } from "../visibility.js";
-import type { RestLegacyUser, RestTimeEntry, RestWorkContract } from "../rest.js";
+import { MAX_LISTED_TIME_ENTRIES, TooManyTimeEntries } from "../loaders.js";
+import { loadIfVisible, visibleEmployeeLoader } from "../visibility.js";
+import type { RestCurrentEmployee, RestLegacyUser, RestTimeEntry, RestWorkContract } from "../rest.js";
 import { EmployeeTimeEntryFilter, TimeEntry } from "../time-entry/time-entry.js";
-import { TimeEntryConnection, timeEntryQuery } from "../time-entry/time-entry.resolver.js";
+import { TimeEntryConnection } from "../time-entry/time-entry.resolver.js";
 import { WorkContract } from "../work-contract/work-contract.js";
 import { Employee, type EmployeeRef } from "./employee.js";
-import { checkFieldRules } from "../../../platform/field-rules.js";
-import { legacyTimeFieldRules } from "../field-rules.js";
+import { prefetchEmployee } from "./employee.prefetch.js";
+import { legacyUserRead, timeEntriesRead, timeEntryConnectionRead, workContractsRead } from "./employee.reads.js";
 
 @ArgsType()
 class TimeEntryConnectionArgs extends PageArgs {
@@ -52,10 +51,22 @@ class TimeEntriesArgs {
  */
 @Resolver(() => Employee)
 export class EmployeeResolver {
+  // people's field, shared (docs/graph.md#what-a-company-router-gets): the same signature, description and answers;
+  // it provides the names, read with the employee
+  @Directive("@shareable")
+  @Directive('@provides(fields: "givenName familyName")')
+  @Query(() => Employee, { nullable: true, description: "One employee; null when it does not exist or is not visible." })
+  employee(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<RestCurrentEmployee | null> {
+    // the id is the current API's, refused as people's is before any call (index.ts idsByField)
+    prefetchEmployee(ctx, info, id);
+    // the current API's employee, with the caller's token in forward mode: null when it does not exist or the caller cannot see it
+    return visibleEmployeeLoader(ctx).load(id);
+  }
+
   // lists are nullable so that a refusal (FORBIDDEN) or a failed upstream call nulls this field alone, not the employee
   @FieldResolver(() => [WorkContract], { nullable: true, description: "The employee's legacy work contracts, by start date." })
   workContracts(@Root() employee: EmployeeRef, @Ctx() ctx: SubgraphContext): Promise<RestWorkContract[]> {
-    return loadIfVisible(ctx, employee.id, () => workContractsByOwnerLoader(ctx).load(employee.id));
+    return loadIfVisible(ctx, employee.id, () => workContractsRead(ctx, employee.id));
   }
 
   @FieldResolver(() => WorkContract, {
@@ -63,7 +74,7 @@ export class EmployeeResolver {
     description: "The applicable work contract: the ongoing one today; else the first upcoming one; else the last one.",
   })
   async applicableWorkContract(@Root() employee: EmployeeRef, @Ctx() ctx: SubgraphContext): Promise<RestWorkContract | null> {
-    const contracts = await loadIfVisible(ctx, employee.id, () => workContractsByOwnerLoader(ctx).load(employee.id));
+    const contracts = await loadIfVisible(ctx, employee.id, () => workContractsRead(ctx, employee.id));
     return contracts.find((c) => c.isApplicable) ?? null;
   }
 
@@ -79,15 +90,14 @@ export class EmployeeResolver {
     @Args(() => TimeEntriesArgs) args: TimeEntriesArgs,
     @Ctx() ctx: SubgraphContext,
   ): Promise<RestTimeEntry[]> {
-    const { from, to, lastUpdatedSince, includeTheoretical } = readRenamedFilter(args, [["modifiedSince", "lastUpdatedSince"]], "");
-    checkFieldRules(legacyTimeFieldRules["Employee.timeEntries"], { from, to });
-    const query = timeEntryQuery({ startsOn: { from, to }, lastUpdatedSince, includeTheoretical });
+    // the arguments' refusals come before any call
+    const read = timeEntriesRead(ctx, employee.id, args);
     try {
-      return await loadIfVisible(ctx, employee.id, () => timeEntriesLoader(ctx).load({ ownerId: employee.id, query }));
+      return await loadIfVisible(ctx, employee.id, () => read);
     } catch (err) {
       if (!(err instanceof TooManyTimeEntries)) throw err;
       throw badUserInput(
-        `Employee.timeEntries reads at most ${MAX_LISTED_TIME_ENTRIES} entries for 100 employees of an operation, and from ${from} to ${to} ` +
+        `Employee.timeEntries reads at most ${MAX_LISTED_TIME_ENTRIES} entries for 100 employees of an operation, and from ${args.from} to ${args.to} ` +
           `they have ${err.count}: narrow the range or page through Employee.timeEntryConnection`,
         "to",
       );
@@ -106,17 +116,15 @@ export class EmployeeResolver {
     @Ctx() ctx: SubgraphContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<ConnectionResult<RestTimeEntry>> {
-    const first = pageSize(args.first);
-    const query = timeEntryQuery(args.filter ?? {});
-    return loadIfVisible(ctx, employee.id, () =>
-      timeEntryPagesLoader(ctx, query).load({ parentId: employee.id, first, after: args.after ?? null, totalCount: selects(info, "totalCount") }),
-    );
+    const read = timeEntryConnectionRead(ctx, employee.id, args, pageSize(args.first), selects(info, "totalCount"));
+    return loadIfVisible(ctx, employee.id, () => read);
   }
 
   @FieldResolver(() => LegacyUser, { nullable: true, description: "The employee as the legacy API's user; null when it has none." })
   legacyUser(@Root() employee: EmployeeRef, @Ctx() ctx: SubgraphContext): Promise<RestLegacyUser | null> {
+    // an id that cannot be a legacy user's has none: null without a call, nor a visibility check
     if (!isLegacyId(employee.id)) return Promise.resolve(null);
-    return loadIfVisible(ctx, employee.id, () => legacyUserLoader(ctx).load(employee.id));
+    return loadIfVisible(ctx, employee.id, () => legacyUserRead(ctx, employee.id));
   }
 
   // the name before 0.1.0's renames, kept deprecated for at least one minor version (CHANGELOG.md);
@@ -126,3 +134,4 @@ export class EmployeeResolver {
     return this.legacyUser(employee, ctx);
   }
 }
+

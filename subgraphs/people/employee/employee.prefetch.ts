@@ -1,5 +1,5 @@
-import { getArgumentValues, getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo, type SelectionNode } from "graphql";
-import { childConnection, edgeArgsQuery, knownChildren, readsBeyondKey, RestFilter, someField, type SubgraphContext } from "../../shared/graphql/index.js";
+import type { FieldNode, GraphQLResolveInfo } from "graphql";
+import { childConnection, edgeArgsQuery, knownChildren, readsBeyondKey, prefetchScope, RestFilter, someField, type SubgraphContext } from "../../shared/graphql/index.js";
 import { workContractsByOwnerLoader } from "../../shared/legacy/work-contracts.js";
 import { groupBy, isListable } from "../../shared/upstream/index.js";
 import { readsDefinitionDetails } from "../employee-attribute/definition-selection.js";
@@ -35,22 +35,9 @@ import type { RestEmployee } from "../rest.js";
  */
 export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo, id: string): void {
   if (!isListable(id) || ctx.mechanismsOff?.has("prefetch-employee")) return;
-  const type = getNamedType(info.returnType);
-  if (!isObjectType(type)) return;
-  const fields = selectedFields(info.fieldNodes.flatMap((n) => n.selectionSet?.selections ?? []), info);
-  const childInfo = (node: FieldNode): GraphQLResolveInfo => ({ ...info, fieldNodes: [node] });
-  const args = (node: FieldNode): Record<string, any> => {
-    const def = type.getFields()[node.name.value];
-    return def ? getArgumentValues(def, node, info.variableValues) : {};
-  };
-  // a prefetch's failure is not its own: the field that reads the same loader reports it
-  const startIgnoringFailure = (started: () => Promise<unknown>) => {
-    try {
-      void started().catch(() => undefined);
-    } catch {
-      // a field whose arguments are refused says so itself
-    }
-  };
+  const scope = prefetchScope(info);
+  if (!scope) return;
+  const { fields, args, childInfo, start: startIgnoringFailure } = scope;
   const mentions = (name: string, field: string) => fields.get(name)?.some((node) => deepMentions(node, field, info)) ?? false;
 
   const reports = fields.get("directReports")?.[0];
@@ -96,19 +83,6 @@ export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo,
     );
     void periods.catch(() => undefined);
   }
-}
-
-/** The fields selected at this level, by name (through fragments). */
-function selectedFields(selections: readonly SelectionNode[], info: GraphQLResolveInfo, into = new Map<string, FieldNode[]>()): Map<string, FieldNode[]> {
-  for (const sel of selections) {
-    if (sel.kind === "Field") into.set(sel.name.value, [...(into.get(sel.name.value) ?? []), sel]);
-    else if (sel.kind === "InlineFragment") selectedFields(sel.selectionSet.selections, info, into);
-    else {
-      const fragment = info.fragments[sel.name.value];
-      if (fragment) selectedFields(fragment.selectionSet.selections, info, into);
-    }
-  }
-  return into;
 }
 
 /** Whether a field named `name` is selected anywhere below `node`. */

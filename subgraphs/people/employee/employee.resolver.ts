@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Portrait, portraitOf } from "./portrait.js";
 import { employeeIncludes } from "./portrait-selection.js";
-import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, Ctx, Directive, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import { DateScalar, listConnection, type SubgraphContext, childConnection, edgeArgsQuery, referenceTo } from "../../shared/graphql/index.js";
 import { RestFilter } from "../../shared/graphql/index.js";
 import { listQuery } from "../../shared/graphql/index.js";
@@ -28,6 +28,8 @@ import { prefetchEmployee } from "./employee.prefetch.js";
 
 @Resolver(() => Employee)
 export class EmployeeResolver {
+  // shared with legacy-time, which answers it the same way (docs/graph.md#what-a-company-router-gets)
+  @Directive("@shareable")
   @Query(() => Employee, { nullable: true, description: "One employee; null when it does not exist or is not visible." })
   employee(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<RestEmployee | null> {
     prefetchEmployee(ctx, info, id);

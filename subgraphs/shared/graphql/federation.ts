@@ -1,6 +1,6 @@
 import { buildSubgraphSchema } from "@apollo/subgraph";
 import { printSchemaWithDirectives } from "@graphql-tools/utils";
-import { graphql, isObjectType, parse, type GraphQLSchema } from "graphql";
+import { graphql, isObjectType, parse, visit, type ConstDirectiveNode, type DocumentNode, type GraphQLSchema } from "graphql";
 import { buildSchema, createResolversMap, type BuildSchemaOptions } from "type-graphql";
 import { describeDocument } from "./descriptions.js";
 import { namespaceSubgraph } from "./namespace.js";
@@ -39,12 +39,24 @@ export async function buildFederatedSchema(options: SubgraphSchemaOptions): Prom
     resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...reference };
   }
   const nodes = withNodes(parse(`${FEDERATION_LINK}\n${printSchemaWithDirectives(schema)}`), resolvers, { owner: nodeOwner ?? false });
-  const described = tagDocument(describeDocument(nodes.document));
+  const described = tagDocument(describeDocument(inOneOrder(nodes.document)));
   const named = prefix ? namespaceSubgraph(described, nodes.resolvers, prefix) : { document: described, resolvers: nodes.resolvers };
   return buildSubgraphSchema({
     typeDefs: named.document,
     // type-graphql's resolver map is structurally the same as Apollo's
     resolvers: named.resolvers as never,
+  });
+}
+
+/**
+ * The directives a field's decorators declare, by name: type-graphql takes one per `@Directive`
+ * and prints them in the order the decorators ran, which is not the same under every loader
+ * (legacy-time's `employee(id:)` is `@provides` and `@shareable`), while the committed SDL must be.
+ */
+function inOneOrder(document: DocumentNode): DocumentNode {
+  const byName = (a: ConstDirectiveNode, b: ConstDirectiveNode) => (a.name.value < b.name.value ? -1 : a.name.value > b.name.value ? 1 : 0);
+  return visit(document, {
+    FieldDefinition: (field) => ((field.directives?.length ?? 0) > 1 ? { ...field, directives: [...field.directives!].sort(byName) } : undefined),
   });
 }
 

@@ -14,3 +14,4 @@ export * from "./entities.js";
 export { isIsoDate } from "../../../platform/user-input.js";
 export * from "./embedded.js";
 export * from "./renamed.js";
+export * from "./prefetch.js";

@@ -67,6 +67,8 @@ export interface SubgraphServerOptions {
   debugErrors?: boolean;
   /** the rule of the ids this subgraph's arguments carry (default: the current API's) */
   ids?: IdRule;
+  /** the id rule of particular fields' arguments by coordinate, where it is not `ids` */
+  idsByField?: Readonly<Record<string, IdRule>>;
   /** argument rules of particular fields, run before the operation (field-rules.ts, input-checks.ts) */
   fieldRules?: FieldRules;
   /** argument checks of particular fields, run before the operation after their rules (input-checks.ts) */
@@ -134,6 +136,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       unknownOperationIsClientError<SubgraphContext>(),
       inputChecks<SubgraphContext>({
         ids,
+        ...(options.idsByField ? { idsByField: options.idsByField } : {}),
         after: (cursor) => verifiedCursorPayload(options.upstream.cursors, cursor),
         fields: fieldRuleChecks(options.fieldRules ?? {}, options.fieldChecks),
         prefix: options.prefix,

@@ -26,6 +26,8 @@ export interface SubgraphModule {
   buildSchema(naming?: SchemaNaming): Promise<GraphQLSchema>;
   /** the rule of the ids its arguments carry (default: the current API's) */
   ids?: IdRule;
+  /** the id rule of particular fields' arguments by coordinate, where it is not `ids` */
+  idsByField?: Readonly<Record<string, IdRule>>;
   /**
    * argument rules of particular fields, as data (platform/field-rules.ts), run on the whole
    * operation before it starts; `npm run schema` writes them to `schema/field-checks.json`, the
@@ -89,6 +91,7 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     production: options.production,
     debugErrors: options.debugErrors,
     ids: module.ids,
+    ...(module.idsByField ? { idsByField: module.idsByField } : {}),
     fieldRules: module.fieldRules,
     fieldChecks: module.fieldChecks,
     prefix: options.prefix ?? null,

@@ -1,0 +1,117 @@
+import type { GatewayRuntime } from "@graphql-hive/gateway-runtime";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BUDGETS } from "../helpers/budgets.js";
+import { hiveRuntime } from "../helpers/hive.js";
+import { useGatewayStack } from "../helpers/gateway-stack.js";
+import { loadOperations, operationNamed, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
+import { measureRounds } from "../helpers/rounds.js";
+import { postGraphQL, upstreamCalls } from "../helpers/stack.js";
+
+/**
+ * What a company's router makes of Timesheet (docs/graph.md#what-a-company-router-gets): legacy-time
+ * shares people's `employee(id:)` and provides the employee's names, so Hive Gateway's Rust planner
+ * sends legacy-time one fetch, whose root starts the time entries beside the employee's read; its
+ * JS planner does not take the names the root provides and asks people for them, beside
+ * legacy-time's fetch rather than before it. Either way the subgraph fetches are one round, and
+ * the upstream calls and rounds are our gateway's. Before, the router asked people for the
+ * employee, then legacy-time for the entries with the employee's key: a round more.
+ */
+
+const stack = useGatewayStack();
+const timesheet = operationNamed(loadOperations(), "Timesheet");
+let demo: Demo;
+const routers: Record<string, { url: string; fetches: Array<{ subgraph: string; body: string }>; close(): Promise<void> }> = {};
+
+async function startHive(rustPlanner: boolean) {
+  const fetches: Array<{ subgraph: string; body: string }> = [];
+  const hive: GatewayRuntime = await hiveRuntime(stack.gatewayEnv, { rustPlanner, onSubgraphFetch: (subgraph, body) => fetches.push({ subgraph, body }) });
+  const server: Server = createServer(hive);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
+    fetches,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await hive.dispose();
+    },
+  };
+}
+
+beforeAll(async () => {
+  demo = pickDemoData(stack.directory.company);
+  routers["Hive, JS planner"] = await startHive(false);
+  routers["Hive, Rust planner"] = await startHive(true);
+});
+
+afterAll(async () => {
+  for (const router of Object.values(routers)) await router.close();
+});
+
+/** The calls and rounds of one run, after a run that plans and fetches the token; the routes of the first round */
+async function measure(run: () => Promise<{ errors?: unknown; data?: any }>) {
+  const checked = async () => {
+    const response = await run();
+    expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
+    return response;
+  };
+  await checked();
+  stack.resetStats();
+  const answer = await checked();
+  const calls = upstreamCalls(stack.stats());
+  const byRoute = stack.stats().byRoute;
+  const { waves } = await measureRounds(stack.directory, checked);
+  return { answer: answer.data, calls, byRoute, rounds: waves.length, firstRound: [...waves[0]!].sort() };
+}
+
+describe("Timesheet under a company's router", () => {
+  it.each([
+    ["Hive, Rust planner", ["legacy-time"]],
+    ["Hive, JS planner", ["legacy-time", "people"]],
+  ])("%s: root fetches only (%j), the same calls and rounds as our gateway", async (name, subgraphs) => {
+    const variables = variablesOf(demo, timesheet);
+    const ours = await measure(() => stack.query(timesheet.source, variables));
+    const router = routers[name]!;
+    const theirs = await measure(() => postGraphQL(router.url, timesheet.source, variables));
+    expect(theirs.answer).toEqual(ours.answer);
+    // the employee's read beside the time entries, then the entries' axis sections
+    expect({ calls: theirs.calls, rounds: theirs.rounds }).toEqual({ calls: ours.calls, rounds: ours.rounds });
+    expect(ours).toMatchObject({ calls: BUDGETS.Timesheet!.calls, rounds: BUDGETS.Timesheet!.rounds });
+    // (the JS planner's people fetch reads the employee by the URL legacy-time reads it by: the
+    // stack's one upstream client sends it once; subgraphs in processes of their own, twice)
+    expect(theirs.byRoute).toEqual(ours.byRoute);
+    expect(theirs.firstRound).toEqual(["/api/v3/timeentries", "/service-api/employees"]);
+    // the router's own rounds: root fetches, sent together; none waits for another's key (no _entities)
+    router.fetches.length = 0;
+    await postGraphQL(router.url, timesheet.source, variables);
+    expect(router.fetches.map((f) => f.subgraph).sort()).toEqual(subgraphs);
+    for (const fetch of router.fetches) {
+      const query = JSON.parse(fetch.body).query as string;
+      expect(query).toMatch(/^query[^{]*\{\s*employee\(id: ?\$id\)\s*\{/);
+      expect(query).not.toContain("_entities");
+    }
+  });
+});
+
+describe("Timesheet through our gateway", () => {
+  it("answers as the plan before legacy-time shared employee(id:): people's employee, its time entries by legacy-time's entity fetch", async () => {
+    const variables = variablesOf(demo, timesheet);
+    const answer = await stack.query(timesheet.source, variables);
+    expect(answer.errors).toBeUndefined();
+    // the former plan, fetch by fetch, against the subgraphs themselves
+    const person = await stack.gql(stack.subgraphs.people!.url, "query($id: ID!) { employee(id: $id) { id givenName familyName } }", { id: variables.id });
+    const selection = timesheet.source.slice(timesheet.source.indexOf("timeEntries(")).replace(/\}\s*\}\s*$/, "");
+    const entries = await stack.gql(
+      stack.subgraphs["legacy-time"]!.url,
+      `query($r: [_Any!]!, $from: Date!, $to: Date!) { _entities(representations: $r) { ... on Employee { ${selection} } } }`,
+      { r: [{ __typename: "Employee", id: variables.id }], from: variables.from, to: variables.to },
+    );
+    expect(entries.errors).toBeUndefined();
+    expect(entries.data._entities[0].timeEntries.length).toBeGreaterThan(0);
+    expect(answer.data).toEqual({ employee: { ...person.data.employee, timeEntries: entries.data._entities[0].timeEntries } });
+  });
+});
