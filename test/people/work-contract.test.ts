@@ -5,7 +5,7 @@ import { representations } from "../helpers/subgraph.js";
 import { query } from "./helpers.js";
 
 /**
- * `Employment.workContract`, provided by people (docs/graph.md#what-a-company-router-gets): read in
+ * `Employment.workContract`, served by people (docs/graph.md#what-a-company-router-gets): read in
  * the people fetch itself, from the owners' legacy work-contract lists, so that no router sends
  * legacy-time a fetch after people's for it.
  */
@@ -33,7 +33,7 @@ const PROVIDED = "id externalId startsOn endsOn isApplicable trialPeriodDays ren
 const ENTITIES = `query($r: [_Any!]!) { _entities(representations: $r) { ... on Employment { id workContract { ${PROVIDED} } } } }`;
 
 describe("Employment.workContract in the people subgraph", () => {
-  it("is the contract of the same id with every provided member, for 40 employments in one employment call and one work-contract call", async () => {
+  it("is the contract of the same id with every member people serves, for 40 employments in one employment call and one work-contract call", async () => {
     const some = contracts.slice(0, 40);
     const { result, calls } = await counting(() => query(stack, ENTITIES, { r: representations("Employment", some.map((c) => c.id)) }));
     expect(result._entities).toEqual(
@@ -69,7 +69,7 @@ describe("Employment.workContract in the people subgraph", () => {
 describe("Employment.workContract through the gateway", () => {
   const gateway = useGatewayStack();
 
-  it("a field people does not provide comes from legacy-time for a page of employments in calls that do not grow with the page", async () => {
+  it("a field people does not serve comes from legacy-time for a page of employments in calls that do not grow with the page", async () => {
     const read = async (first: number) => {
       gateway.resetStats();
       const res = await gateway.query(`query($first: Int) { employments(first: $first) { nodes { id workContract { id isApplicable owner { givenName } isArchived } } } }`, { first });

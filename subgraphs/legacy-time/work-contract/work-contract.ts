@@ -5,7 +5,7 @@ import { DateScalar, LocalDateTimeScalar, formerName, replacedByEdge } from "../
  * A legacy work contract (`/directory/api/4.0/work-contracts`), the legacy side of an employment:
  * it carries the employment's id. Fields read as the REST payload names them; the owner,
  * establishment and the people named by id are references (work-contract.resolver.ts). The members
- * people provides on `Employment.workContract` (read in its own fetch) are `@shareable`, and their
+ * people serves on `Employment.workContract` (read in its own fetch) are `@shareable`, and their
  * descriptions are in the shared catalogue (subgraphs/shared/graphql/descriptions.ts).
  */
 @ObjectType({ description: "A legacy work contract: the legacy view of an employment, with the same id." })

@@ -25,7 +25,7 @@ import type { RestEmployee } from "../rest.js";
  *   waits for the employee, then for the employment, nor reads again;
  * - every probationary period of the employee, when the operation reads those of an employment;
  * - the employee's legacy work contracts, when the operation reads an employment's `workContract`
- *   (people provides it, docs/graph.md#what-a-company-router-gets).
+ *   (people serves it, docs/graph.md#what-a-company-router-gets).
  * Every read goes through a loader of the request (or of the operation, operation-scope.ts), so a
  * second request of the operation that asks the same finds it read or in flight.
  * Nothing here answers the client: a read that fails is read again by its field, which reports it.

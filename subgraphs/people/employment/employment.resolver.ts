@@ -1,9 +1,9 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { FileReference, fileReference } from "../employee/file-reference.js";
-import { Arg, Args, Ctx, Directive, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
 import { type RestWorkContract, workContractsByOwnerLoader } from "../../shared/legacy/work-contracts.js";
 import { isLegacyId } from "../../shared/upstream/index.js";
-import { PROVIDED_WORK_CONTRACT_FIELDS, WorkContract } from "../work-contract/work-contract.js";
+import { WorkContract } from "../work-contract/work-contract.js";
 import { DateScalar, listConnection, type SubgraphContext, childConnection, referenceTo, entityRef } from "../../shared/graphql/index.js";
 import { listQuery, PageArgs } from "../../shared/graphql/index.js";
 import { jobPositionsOfEmployment } from "../edges.js";
@@ -92,7 +92,6 @@ export class EmploymentResolver {
    * facade's key) is asked only then.
    */
   @FieldResolver(() => WorkContract, { nullable: true, description: "The legacy work contract of this employment (same id)." })
-  @Directive(`@provides(fields: "${PROVIDED_WORK_CONTRACT_FIELDS}")`)
   async workContract(@Root() employment: RestEmployment, @Ctx() ctx: SubgraphContext): Promise<RestWorkContract | null> {
     const ownerId = employment.employee?.id;
     if (!ownerId || !isLegacyId(employment.id)) return null;

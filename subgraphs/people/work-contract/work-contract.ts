@@ -2,11 +2,14 @@ import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
 import { DateScalar, LocalDateTimeScalar } from "../../shared/graphql/index.js";
 
 /**
- * A legacy work contract (owned by legacy-time), as people provides it on `Employment.workContract`:
+ * A legacy work contract (owned by legacy-time), as people serves it on `Employment.workContract`:
  * its key and the members a contract writes as they are, read in the people fetch itself
- * (docs/graph.md#what-a-company-router-gets). They are `@external`: people serves them only on that
- * path (`@provides`); any other field of the contract, or the contract reached another way, comes
- * from legacy-time by the key. Types as legacy-time declares them; the descriptions are the shared catalogue's (subgraphs/shared/graphql/descriptions.ts).
+ * (docs/graph.md#what-a-company-router-gets). They are `@shareable` (legacy-time's too) rather than
+ * `@external` and provided: Hive's JS planner ignores `@provides`, and sent people a second fetch
+ * for them. The key is not resolvable here, so people serves them only below
+ * `Employment.workContract`; any other field of the contract comes from legacy-time by the key.
+ * Types as legacy-time declares them; the descriptions are the shared catalogue's
+ * (subgraphs/shared/graphql/descriptions.ts).
  */
 @ObjectType()
 @Directive('@key(fields: "id", resolvable: false)')
@@ -15,46 +18,42 @@ export class WorkContract {
   id!: number;
 
   @Field(() => String, { nullable: true })
-  @Directive("@external")
+  @Directive("@shareable")
   externalId!: string | null;
 
   @Field(() => DateScalar)
-  @Directive("@external")
+  @Directive("@shareable")
   startsOn!: string;
 
   @Field(() => DateScalar, { nullable: true })
-  @Directive("@external")
+  @Directive("@shareable")
   endsOn!: string | null;
 
   @Field(() => Boolean)
-  @Directive("@external")
+  @Directive("@shareable")
   isApplicable!: boolean;
 
   @Field(() => Int, { nullable: true })
-  @Directive("@external")
+  @Directive("@shareable")
   trialPeriodDays!: number | null;
 
   @Field(() => Int, { nullable: true })
-  @Directive("@external")
+  @Directive("@shareable")
   renewedTrialPeriodDays!: number | null;
 
   @Field(() => DateScalar, { name: "trialPeriodEndsOn", nullable: true })
-  @Directive("@external")
+  @Directive("@shareable")
   trialPeriodEndDate!: string | null;
 
   @Field(() => DateScalar, { name: "renewedTrialPeriodEndsOn", nullable: true })
-  @Directive("@external")
+  @Directive("@shareable")
   trialPeriodEndDate2!: string | null;
 
   @Field(() => LocalDateTimeScalar)
-  @Directive("@external")
+  @Directive("@shareable")
   createdAt!: string;
 
   @Field(() => LocalDateTimeScalar, { name: "lastUpdatedAt" })
-  @Directive("@external")
+  @Directive("@shareable")
   lastModifiedAt!: string;
 }
-
-/** What `@provides` on `Employment.workContract` lists: every external field above. */
-export const PROVIDED_WORK_CONTRACT_FIELDS =
-  "externalId startsOn endsOn isApplicable trialPeriodDays renewedTrialPeriodDays trialPeriodEndsOn renewedTrialPeriodEndsOn createdAt lastUpdatedAt";

@@ -163,7 +163,7 @@ const CATALOGUE: Readonly<Record<string, string>> = {
   "AxisSectionInput.code": "New short code of the section.",
   "AxisSectionInput.axisId": "Moves the section to another analytical axis.",
   "AxisSectionInput.isPublic": "Whether every user may book time on the section.",
-  // the members people provides on Employment.workContract, in both subgraphs
+  // the members people serves on Employment.workContract, in both subgraphs
   "WorkContract.id": "Equals the id of the employment.",
   "WorkContract.externalId": "Identifier in a third-party system; may be non-unique.",
   "WorkContract.startsOn": "First day of the contract (the employment's start).",

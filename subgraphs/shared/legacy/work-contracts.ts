@@ -7,7 +7,7 @@ import { groupedLoader, isLegacyId, legacyAllByValues, type UpstreamSession } fr
 /**
  * The one legacy read two subgraphs make (docs/graph.md#what-a-company-router-gets): the work
  * contracts of employees. legacy-time owns `WorkContract` and reads them for its fields; people
- * provides `Employment.workContract` from the same read, so that any router's people fetch
+ * serves `Employment.workContract` from the same read, so that any router's people fetch
  * carries the contract instead of sending legacy-time a fetch after it.
  */
 
