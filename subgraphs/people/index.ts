@@ -1,3 +1,4 @@
+import { workContractReference } from "./work-contract/work-contract.reference.js";
 import type { SubgraphModule } from "../shared/graphql/index.js";
 import { buildFederatedSchema, edgeFieldChecks } from "../shared/graphql/index.js";
 import { unusedPubSub, ChangeSubscriptions, EmployeeChangeResolver, EmploymentChangeResolver, JobPositionChangeResolver } from "./changes/changes.js";
@@ -82,6 +83,7 @@ export const subgraph: SubgraphModule = {
         EmploymentTemplate: employmentTemplateReference,
         JobQualification: jobQualificationReference,
         OccupationCategory: occupationCategoryReference,
+        WorkContract: workContractReference,
       },
     }),
 };

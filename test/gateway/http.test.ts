@@ -38,7 +38,7 @@ const PROFILE = `query($id: ID!) {
   employee(id: $id) {
     id
     applicableJobPosition { department { name } }
-    workContracts { id }
+    manager { workContracts { id } }
   }
 }`;
 
@@ -66,7 +66,7 @@ describe("SUBGRAPH_SECRET", () => {
     const response = await stack.query(PROFILE, { id: demo.profile.id });
     expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
     expect(response.data.employee.applicableJobPosition.department.name).toEqual(expect.any(String));
-    expect(response.data.employee.workContracts[0].id).toEqual(expect.any(String));
+    expect(response.data.employee.manager.workContracts[0].id).toEqual(expect.any(String));
   });
 });
 
@@ -94,7 +94,7 @@ describe("health and readiness", () => {
     const gateway = await extraGateway({ LEGACY_TIME_URL: await deadUrl() });
     const response = await postGraphQL(gateway.url, PROFILE, { id: demo.profile.id });
     expect(response.data.employee.applicableJobPosition.department.name).toEqual(expect.any(String));
-    expect(response.data.employee.workContracts ?? null).toBeNull();
+    expect(response.data.employee.manager.workContracts ?? null).toBeNull();
     expect(response.errors?.length).toBeGreaterThan(0);
   });
 

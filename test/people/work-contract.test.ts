@@ -85,4 +85,21 @@ describe("Employment.workContract through the gateway", () => {
     expect(Object.values(many.calls).reduce((a, b) => a + b, 0)).toBe(Object.values(few.calls).reduce((a, b) => a + b, 0));
     expect(many.calls["GET /directory/api/4.0/work-contracts/{id}"]).toBeUndefined();
   });
+
+  it("nodes(nodeIds:) of 30 contracts answers their members from people, the rest from legacy-time, in calls that do not grow with the ids", async () => {
+    const some = contracts.slice(0, 30);
+    const nodeIds = some.map((c) => Buffer.from(`WorkContract:${c.id}`).toString("base64url"));
+    const read = async (ids: string[]) => {
+      gateway.resetStats();
+      const res = await gateway.query(`query($ids: [ID!]!) { nodes(nodeIds: $ids) { ... on WorkContract { id startsOn isApplicable owner { id } } } }`, { ids });
+      expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
+      const { "POST /connect/token": _token, ...calls } = gateway.stats().byRoute;
+      return { nodes: res.data.nodes as any[], calls };
+    };
+    await read(nodeIds.slice(0, 2));
+    const few = await read(nodeIds.slice(0, 3));
+    const many = await read(nodeIds);
+    expect(many.nodes).toEqual(some.map((c) => ({ id: String(c.id), startsOn: c.startsOn, isApplicable: c.isApplicable, owner: { id: String(c.ownerId) } })));
+    expect(many.calls).toEqual(few.calls);
+  });
 });

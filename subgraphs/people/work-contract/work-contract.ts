@@ -6,8 +6,9 @@ import { DateScalar, LocalDateTimeScalar } from "../../shared/graphql/index.js";
  * its key and the members a contract writes as they are, read in the people fetch itself
  * (docs/graph.md#what-a-company-router-gets). They are `@shareable` (legacy-time's too) rather than
  * `@external` and provided: Hive's JS planner ignores `@provides`, and sent people a second fetch
- * for them. The key is not resolvable here, so people serves them only below
- * `Employment.workContract`; any other field of the contract comes from legacy-time by the key.
+ * for them. The key is not resolvable here, so no plan enters people for a contract: people serves
+ * them below `Employment.workContract` and for the contracts `node`/`nodes` answer
+ * (work-contract.reference.ts); any other field of the contract comes from legacy-time by the key.
  * Types as legacy-time declares them; the descriptions are the shared catalogue's
  * (subgraphs/shared/graphql/descriptions.ts).
  */
