@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDirectory, type RunningDirectory } from "../../directory/server.js";
 import { Logger } from "../../platform/log.js";
 import { processMetrics } from "../../platform/metrics.js";
-import type { DirectoryChange } from "../../subgraphs/shared/events/index.js";
+import { RedisFeed, type DirectoryChange } from "../../subgraphs/shared/events/index.js";
 import { EventIngestion } from "../../subgraphs/shared/events/ingest.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
@@ -135,6 +135,8 @@ describe.runIf(available)("DIRECTORY_EVENTS=poll on Redis", () => {
         feed.listen((c) => heard.push(c.id));
         return new EventIngestion(u, feed, { mode: "poll", publicUrl: null, secret: `whsec_${Buffer.alloc(32).toString("base64")}`, pollMs: 1000 }, silent);
       });
+      // both feeds subscribed on Redis before the one publish (pub/sub keeps nothing for a late subscriber)
+      await Promise.all(upstreams.map((u) => (u.changes as RedisFeed).subscribed()));
       const event = { id: "777001", type: "event", topic: "employment.updated", occurredAt: new Date().toISOString(), data: { id: "8", type: "employment", url: "http://x/8" }, businessEstablishment: { id: "2" }, previousAttributes: {} };
       const outcomes = await Promise.all(ingestions.map((i) => i.ingest(event, "poll")));
       expect(outcomes.sort()).toEqual(["duplicate", "received"]);
