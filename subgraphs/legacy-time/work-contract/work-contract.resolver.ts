@@ -10,10 +10,11 @@ import { Employment } from "../employment/employment.js";
 import { EmploymentTemplate } from "../employment-template/employment-template.js";
 import { OccupationCategory } from "../occupation-category/occupation-category.js";
 import { legacyConnection, legacyListConnection, legacyStart } from "../connections.js";
-import { WORK_CONTRACTS_PATH, archivedWorkContractsByOwnerLoader, employmentOwnerLoader, workContractLoader, workContractReference, workContractsByOwnerLoader } from "../loaders.js";
+import { WORK_CONTRACTS_PATH, archivedWorkContractsByOwnerLoader, employmentOwnerLoader, workContractLoader, workContractReference } from "../loaders.js";
+import { contractOfEmployment } from "../../shared/legacy/work-contracts.js";
 import { LegacyReference } from "../legacy-user/legacy-reference.js";
 import { loadIfVisible } from "../visibility.js";
-import type { RestWorkContract } from "../rest.js";
+import type { RestCurrentEmployment, RestWorkContract } from "../rest.js";
 import { WorkContract, WorkContractFilter } from "./work-contract.js";
 
 export const WorkContractConnection = connectionType("WorkContract", WorkContract);
@@ -195,18 +196,20 @@ export const workContractByReferenceLoader = (ctx: SubgraphContext) =>
         // each id read alone keeps its own outcome: one the caller may not see fails alone
         const alone = (id: string) => readWorkContract(ctx, id).catch(asError);
         if (ids.length <= 1) return Promise.all(keys.map((id) => (isLegacyId(id) ? alone(id) : null)));
-        const found = new Map<string, RestWorkContract>();
-        const owners = new Map<string, string>();
+        let employments: Map<string, RestCurrentEmployment>;
         try {
-          const employments = await loadEvery(employmentOwnerLoader(ctx), ids);
-          employments.forEach((employment, i) => {
-            if (employment?.employee?.id) owners.set(ids[i]!, employment.employee.id);
-          });
-          const contracts = await loadEvery(workContractsByOwnerLoader(ctx), [...new Set(owners.values())]);
-          for (const contract of contracts.flat()) if (owners.get(String(contract.id)) === String(contract.ownerId)) found.set(String(contract.id), contract);
+          const read = await loadEvery(employmentOwnerLoader(ctx), ids);
+          employments = new Map(read.flatMap((employment, i) => (employment?.employee?.id ? [[ids[i]!, employment] as const] : [])));
         } catch (err) {
           return keys.map(() => asError(err));
         }
-        return Promise.all(keys.map((id) => (!isLegacyId(id) ? null : (found.get(id) ?? (owners.has(id) ? null : alone(id))))));
+        // the owners' contracts, one list call per 100 owners (the loader batches them)
+        return Promise.all(
+          keys.map((id) => {
+            if (!isLegacyId(id)) return null;
+            const employment = employments.get(id);
+            return employment ? contractOfEmployment(ctx, employment).catch(asError) : alone(id);
+          }),
+        );
       }),
   );

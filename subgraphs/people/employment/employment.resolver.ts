@@ -1,8 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { FileReference, fileReference } from "../employee/file-reference.js";
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Query, Resolver, Root } from "type-graphql";
-import { type RestWorkContract, workContractsByOwnerLoader } from "../../shared/legacy/work-contracts.js";
-import { isLegacyId } from "../../shared/upstream/index.js";
+import { contractOfEmployment, type RestWorkContract } from "../../shared/legacy/work-contracts.js";
 import { WorkContract } from "../work-contract/work-contract.js";
 import { DateScalar, listConnection, type SubgraphContext, childConnection, referenceTo, entityRef } from "../../shared/graphql/index.js";
 import { listQuery, PageArgs } from "../../shared/graphql/index.js";
@@ -92,10 +91,8 @@ export class EmploymentResolver {
    * facade's key) is asked only then.
    */
   @FieldResolver(() => WorkContract, { nullable: true, description: "The legacy work contract of this employment (same id)." })
-  async workContract(@Root() employment: RestEmployment, @Ctx() ctx: SubgraphContext): Promise<RestWorkContract | null> {
-    const ownerId = employment.employee?.id;
-    if (!ownerId || !isLegacyId(employment.id)) return null;
-    const contracts = await workContractsByOwnerLoader(ctx).load(ownerId);
-    return contracts.find((c) => String(c.id) === employment.id) ?? null;
+  workContract(@Root() employment: RestEmployment, @Ctx() ctx: SubgraphContext): Promise<RestWorkContract | null> {
+    return contractOfEmployment(ctx, employment);
   }
+
 }

@@ -1,5 +1,5 @@
 import type { SubgraphContext } from "../../shared/graphql/index.js";
-import { type RestWorkContract, workContractsByOwnerLoader } from "../../shared/legacy/work-contracts.js";
+import { contractOfEmployment, type RestWorkContract } from "../../shared/legacy/work-contracts.js";
 import { isLegacyId } from "../../shared/upstream/index.js";
 import { employmentLoader } from "../loaders.js";
 
@@ -14,9 +14,6 @@ export const workContractReference = {
   async __resolveReference(reference: { id: string }, ctx: SubgraphContext): Promise<RestWorkContract | null> {
     if (!isLegacyId(reference.id)) return null;
     const employment = await employmentLoader(ctx).load(reference.id);
-    const ownerId = employment?.employee?.id;
-    if (!ownerId) return null;
-    const contracts = await workContractsByOwnerLoader(ctx).load(ownerId);
-    return contracts.find((c) => String(c.id) === reference.id) ?? null;
+    return employment ? contractOfEmployment(ctx, employment) : null;
   },
 };

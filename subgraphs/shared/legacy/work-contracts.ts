@@ -31,6 +31,17 @@ export const workContractsByOwnerLoader = (ctx: SubgraphContext) =>
   );
 
 /**
+ * The work contract of an employment (the same id), found among its owner's: null for an employment
+ * without owner or whose id the legacy API cannot have. The owners of one request share their calls.
+ */
+export async function contractOfEmployment(ctx: SubgraphContext, employment: { id: string; employee?: { id: string } | null }): Promise<RestWorkContract | null> {
+  const ownerId = employment.employee?.id;
+  if (!ownerId || !isLegacyId(employment.id)) return null;
+  const contracts = await workContractsByOwnerLoader(ctx).load(ownerId);
+  return contracts.find((c) => String(c.id) === employment.id) ?? null;
+}
+
+/**
  * A one-to-many loader over owner ids (the shared `groupedLoader` over a legacy list), each
  * owner's items in `order`: keys that cannot be legacy ids get [] without a call.
  */
