@@ -129,9 +129,11 @@ describe("the stop of npm start", () => {
     await npm.waitFor(/^gateway: /m, 30_000);
     expect((await fetch(`${gatewayUrl}ready`)).status).toBe(200);
     // what a terminal does on Ctrl-C, twice in quick succession: every process of the group gets
-    // each one, node both from the kernel and from npm passing it on
+    // each one, node both from the kernel and from npm passing it on. The second is sent once
+    // node has taken the first (its "shutting down" line): copies sent before that may merge into
+    // one pending signal in the kernel, so a starved machine would otherwise deliver only one
     npm.signalGroup("SIGINT");
-    await sleep(5);
+    await npm.waitFor(/shutting down/);
     npm.signalGroup("SIGINT");
     await npm.exited;
     const out = npm.stdout() + npm.stderr();
