@@ -1,37 +1,19 @@
 import { Directive, Field, ID, InputType, Int, ObjectType } from "type-graphql";
-import { DateScalar, LocalDateTimeScalar, formerName, replacedByEdge } from "../../shared/graphql/index.js";
+import { LocalDateTimeScalar, formerName, replacedByEdge } from "../../shared/graphql/index.js";
+import { WorkContractMembers } from "../../shared/legacy/work-contract-members.js";
 
 /**
  * A legacy work contract (`/directory/api/4.0/work-contracts`), the legacy side of an employment:
  * it carries the employment's id. Fields read as the REST payload names them; the owner,
  * establishment and the people named by id are references (work-contract.resolver.ts). The members
- * people serves on `Employment.workContract` (read in its own fetch) are `@shareable`, and their
- * descriptions are in the shared catalogue (subgraphs/shared/graphql/descriptions.ts).
+ * people serves on `Employment.workContract` (read in its own fetch) are `@shareable`, declared
+ * once for both subgraphs (subgraphs/shared/legacy/work-contract-members.ts).
  */
 @ObjectType({ description: "A legacy work contract: the legacy view of an employment, with the same id." })
 @Directive('@key(fields: "id")')
-export class WorkContract {
-  @Field(() => ID)
-  id!: number;
-
-  @Field(() => String, { nullable: true })
-  @Directive("@shareable")
-  externalId!: string | null;
-
+export class WorkContract extends WorkContractMembers {
   @Field(() => Int, replacedByEdge("template"))
   typeId!: number;
-
-  @Field(() => DateScalar)
-  @Directive("@shareable")
-  startsOn!: string;
-
-  @Field(() => DateScalar, { nullable: true })
-  @Directive("@shareable")
-  endsOn!: string | null;
-
-  @Field(() => Boolean)
-  @Directive("@shareable")
-  isApplicable!: boolean;
 
   @Field(() => Int, { nullable: true, ...replacedByEdge("hiringType") })
   hiringTypeId!: number | null;
@@ -39,28 +21,8 @@ export class WorkContract {
   @Field(() => Int, { nullable: true, ...replacedByEdge("terminationReason") })
   terminationReasonId!: number | null;
 
-  @Field(() => Int, { nullable: true })
-  @Directive("@shareable")
-  trialPeriodDays!: number | null;
-
-  @Field(() => Int, { nullable: true })
-  @Directive("@shareable")
-  renewedTrialPeriodDays!: number | null;
-
-  @Field(() => DateScalar, { name: "trialPeriodEndsOn", nullable: true })
-  @Directive("@shareable")
-  trialPeriodEndDate!: string | null;
-
-  @Field(() => DateScalar, { name: "renewedTrialPeriodEndsOn", nullable: true })
-  @Directive("@shareable")
-  trialPeriodEndDate2!: string | null;
-
   @Field(() => Int, { nullable: true, ...replacedByEdge("temporaryContractGround") })
   temporaryContractGroundId!: number | null;
-
-  @Field(() => LocalDateTimeScalar)
-  @Directive("@shareable")
-  createdAt!: string;
 
   @Field(() => LocalDateTimeScalar, formerName("lastUpdatedAt", "every last change is `lastUpdatedAt` in the graph."))
   lastModifiedAt!: string;

@@ -1,5 +1,6 @@
-import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
-import { DateScalar, LocalDateTimeScalar } from "../../shared/graphql/index.js";
+import { Directive, Field, ObjectType } from "type-graphql";
+import { LocalDateTimeScalar } from "../../shared/graphql/index.js";
+import { WorkContractMembers } from "../../shared/legacy/work-contract-members.js";
 
 /**
  * A legacy work contract (owned by legacy-time), as people serves it on `Employment.workContract`:
@@ -9,51 +10,12 @@ import { DateScalar, LocalDateTimeScalar } from "../../shared/graphql/index.js";
  * for them. The key is not resolvable here, so no plan enters people for a contract: people serves
  * them below `Employment.workContract` and for the contracts `node`/`nodes` answer
  * (work-contract.reference.ts); any other field of the contract comes from legacy-time by the key.
- * Types as legacy-time declares them; the descriptions are the shared catalogue's
- * (subgraphs/shared/graphql/descriptions.ts).
+ * The shared members are declared once for both subgraphs
+ * (subgraphs/shared/legacy/work-contract-members.ts).
  */
 @ObjectType()
 @Directive('@key(fields: "id", resolvable: false)')
-export class WorkContract {
-  @Field(() => ID)
-  id!: number;
-
-  @Field(() => String, { nullable: true })
-  @Directive("@shareable")
-  externalId!: string | null;
-
-  @Field(() => DateScalar)
-  @Directive("@shareable")
-  startsOn!: string;
-
-  @Field(() => DateScalar, { nullable: true })
-  @Directive("@shareable")
-  endsOn!: string | null;
-
-  @Field(() => Boolean)
-  @Directive("@shareable")
-  isApplicable!: boolean;
-
-  @Field(() => Int, { nullable: true })
-  @Directive("@shareable")
-  trialPeriodDays!: number | null;
-
-  @Field(() => Int, { nullable: true })
-  @Directive("@shareable")
-  renewedTrialPeriodDays!: number | null;
-
-  @Field(() => DateScalar, { name: "trialPeriodEndsOn", nullable: true })
-  @Directive("@shareable")
-  trialPeriodEndDate!: string | null;
-
-  @Field(() => DateScalar, { name: "renewedTrialPeriodEndsOn", nullable: true })
-  @Directive("@shareable")
-  trialPeriodEndDate2!: string | null;
-
-  @Field(() => LocalDateTimeScalar)
-  @Directive("@shareable")
-  createdAt!: string;
-
+export class WorkContract extends WorkContractMembers {
   @Field(() => LocalDateTimeScalar, { name: "lastUpdatedAt" })
   @Directive("@shareable")
   lastModifiedAt!: string;
