@@ -14,7 +14,6 @@ import {
   legacyData,
   legacyItems,
   legacyListByIdsLoader,
-  groupedLoader,
   MAX_FILTER_VALUES,
   singleReadLoader,
   type QueryParams,
@@ -331,4 +330,3 @@ export const timesheetLoader = (ctx: SubgraphContext) =>
 export function byStartsAt(a: RestTimeEntry, b: RestTimeEntry): number {
   return compare(a.startsAt, b.startsAt) || a.id - b.id;
 }
-

@@ -134,4 +134,3 @@ export class EmployeeResolver {
     return this.legacyUser(employee, ctx);
   }
 }
-

@@ -94,5 +94,4 @@ export class EmploymentResolver {
   workContract(@Root() employment: RestEmployment, @Ctx() ctx: SubgraphContext): Promise<RestWorkContract | null> {
     return contractOfEmployment(ctx, employment);
   }
-
 }
