@@ -1,9 +1,10 @@
 import DataLoader from "dataloader";
 import { type SubgraphContext } from "../shared/graphql/index.js";
-import { LEGACY_PAGE, WORK_CONTRACTS_PATH, compare, groupedByOwner } from "../shared/legacy/work-contracts.js";
+import { LEGACY_PAGE, WORK_CONTRACTS_PATH, groupedByOwner } from "../shared/legacy/work-contracts.js";
 import {
   asError,
   chunk,
+  compareText,
   groupBy,
   isLegacyId,
   keyedLoader,
@@ -328,5 +329,5 @@ export const timesheetLoader = (ctx: SubgraphContext) =>
   );
 
 export function byStartsAt(a: RestTimeEntry, b: RestTimeEntry): number {
-  return compare(a.startsAt, b.startsAt) || a.id - b.id;
+  return compareText(a.startsAt, b.startsAt) || a.id - b.id;
 }

@@ -2,6 +2,7 @@ import { buildSubgraphSchema } from "@apollo/subgraph";
 import { printSchemaWithDirectives } from "@graphql-tools/utils";
 import { graphql, isObjectType, parse, visit, type ConstDirectiveNode, type DocumentNode, type GraphQLSchema } from "graphql";
 import { buildSchema, createResolversMap, type BuildSchemaOptions } from "type-graphql";
+import { compareText } from "../upstream/index.js";
 import { describeDocument } from "./descriptions.js";
 import { namespaceSubgraph } from "./namespace.js";
 import { withNodes } from "./node.js";
@@ -54,7 +55,7 @@ export async function buildFederatedSchema(options: SubgraphSchemaOptions): Prom
  * (legacy-time's `employee(id:)` is `@provides` and `@shareable`), while the committed SDL must be.
  */
 function inOneOrder(document: DocumentNode): DocumentNode {
-  const byName = (a: ConstDirectiveNode, b: ConstDirectiveNode) => (a.name.value < b.name.value ? -1 : a.name.value > b.name.value ? 1 : 0);
+  const byName = (a: ConstDirectiveNode, b: ConstDirectiveNode) => compareText(a.name.value, b.name.value);
   return visit(document, {
     FieldDefinition: (field) => ((field.directives?.length ?? 0) > 1 ? { ...field, directives: [...field.directives!].sort(byName) } : undefined),
   });

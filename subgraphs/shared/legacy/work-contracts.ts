@@ -2,7 +2,7 @@ import type DataLoader from "dataloader";
 import type { Static } from "@sinclair/typebox";
 import type * as Legacy from "../../../contract/legacy-shapes.js";
 import { type SubgraphContext } from "../graphql/index.js";
-import { groupedLoader, isLegacyId, legacyAllByValues, type UpstreamSession } from "../upstream/index.js";
+import { compareText, groupedLoader, isLegacyId, legacyAllByValues, type UpstreamSession } from "../upstream/index.js";
 
 /**
  * The one legacy read two subgraphs make (docs/graph.md#what-a-company-router-gets): the work
@@ -26,7 +26,7 @@ export const workContractsByOwnerLoader = (ctx: SubgraphContext) =>
       ctx.upstream,
       WORK_CONTRACTS_PATH,
       (owners) => legacyAllByValues<RestWorkContract>(ctx.upstream, WORK_CONTRACTS_PATH, "ownerId", owners, { limit: LEGACY_PAGE }, "page"),
-      (a, b) => compare(a.startsOn, b.startsOn) || a.id - b.id,
+      (a, b) => compareText(a.startsOn, b.startsOn) || a.id - b.id,
     ),
   );
 
@@ -56,8 +56,4 @@ export function groupedByOwner<T extends { ownerId: number }>(
     return valid.length > 0 ? (await fetch(valid)).sort(order) : [];
   };
   return groupedLoader<T>(session, path, "ownerId", (item) => String(item.ownerId), {}, read);
-}
-
-export function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

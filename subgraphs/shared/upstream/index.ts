@@ -22,5 +22,5 @@ export {
   type ParentKeys,
 } from "./loaders.js";
 export { isLegacyId, legacyAll, legacyAllByValues, legacyData, legacyCount, legacyItems, legacyListByIdsLoader, legacyPages, legacyWindow, pageWindows, type LegacyPaging } from "./legacy.js";
-export { MAX_FILTER_VALUES, asError, chunk, followPages, groupBy, isListable, nextPageCursor, type FollowedPage } from "./util.js";
+export { MAX_FILTER_VALUES, asError, chunk, compareText, followPages, groupBy, isListable, nextPageCursor, type FollowedPage } from "./util.js";
 export { missingMembers, useExpectationLogger } from "./expectations.js";

@@ -124,6 +124,11 @@ export function groupBy<T>(items: readonly T[], keyOf: (item: T) => string | und
   return groups;
 }
 
+/** Two strings in code-unit order, as `sort` wants it (ISO dates and times, names of the schema): not the locale's. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** A thrown value as an Error (a DataLoader settles a failed key with an Error). */
 export function asError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
