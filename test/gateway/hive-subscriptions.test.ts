@@ -1,8 +1,5 @@
-import type { GatewayRuntime } from "@graphql-hive/gateway-runtime";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hiveRuntime } from "../helpers/hive.js";
+import { serveHive, type ServedHive } from "../helpers/hive.js";
 import type { DirectoryChange } from "../../subgraphs/shared/events/index.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 
@@ -13,25 +10,15 @@ import { useGatewayStack } from "../helpers/gateway-stack.js";
  */
 
 const stack = useGatewayStack({ secret: "hive-subscriptions-secret" });
-let hive: GatewayRuntime;
-let server: Server;
+let hive: ServedHive;
 let hiveUrl: string;
 
 beforeAll(async () => {
-  hive = await hiveRuntime(stack.gatewayEnv);
-  server = createServer(hive);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  hiveUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  hive = await serveHive(stack.gatewayEnv);
+  hiveUrl = hive.url;
 });
 
-afterAll(async () => {
-  await new Promise<void>((resolve) => {
-    if (!server) return resolve();
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-  await hive?.dispose();
-});
+afterAll(async () => hive?.close());
 
 describe("Hive Gateway on the committed supergraph", () => {
   it("serves a subscription whose event carries cross-subgraph fields", async () => {

@@ -1,8 +1,5 @@
-import type { GatewayRuntime } from "@graphql-hive/gateway-runtime";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hiveRuntime } from "../helpers/hive.js";
+import { serveHive, type ServedHive } from "../helpers/hive.js";
 import { encodeNodeId } from "../../subgraphs/shared/graphql/node.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
@@ -18,27 +15,17 @@ import { postGraphQL } from "../helpers/stack.js";
 
 const stack = useGatewayStack({ secret: "hive-test-secret" });
 let demo: Demo;
-let hive: GatewayRuntime;
-let server: Server;
+let hive: ServedHive;
 let hiveUrl: string;
 const operations = loadOperations();
 
 beforeAll(async () => {
   demo = pickDemoData(stack.directory.company);
-  hive = await hiveRuntime(stack.gatewayEnv);
-  server = createServer(hive);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  hiveUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+  hive = await serveHive(stack.gatewayEnv);
+  hiveUrl = hive.url;
 });
 
-afterAll(async () => {
-  await new Promise<void>((resolve) => {
-    if (!server) return resolve();
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-  await hive?.dispose();
-});
+afterAll(async () => hive?.close());
 
 async function both(source: string, variables: Record<string, unknown>) {
   const apollo = await stack.query(source, variables);

@@ -1,8 +1,5 @@
-import type { GatewayRuntime } from "@graphql-hive/gateway-runtime";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hiveRuntime } from "../helpers/hive.js";
+import { serveHive, type ServedHive } from "../helpers/hive.js";
 import { useGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
 import { postGraphQL, upstreamCalls } from "../helpers/stack.js";
 
@@ -17,23 +14,6 @@ import { postGraphQL, upstreamCalls } from "../helpers/stack.js";
 const QUERY = "query D($id: ID!) { department(id: $id) { id name } }";
 const BOUND_S = 3;
 
-/** Hive Gateway on the committed supergraph over `stack`'s subgraphs, as a company would run it */
-async function startHive(stack: GatewayStack): Promise<{ url: string; close: () => Promise<void> }> {
-  const hive: GatewayRuntime = await hiveRuntime(stack.gatewayEnv);
-  const server: Server = createServer(hive);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await hive.dispose();
-    },
-  };
-}
-
 function routers(stack: GatewayStack, hiveUrl: () => string) {
   const read = async (via: "ours" | "hive", id: string): Promise<string> => {
     const res = via === "ours" ? await stack.query(QUERY, { id }) : await postGraphQL(hiveUrl(), QUERY, { id });
@@ -45,9 +25,9 @@ function routers(stack: GatewayStack, hiveUrl: () => string) {
 
 describe("reference data held warm for DIRECTORY_REFERENCE_FRESH_S", () => {
   const stack = useGatewayStack({ env: { DIRECTORY_REFERENCE_FRESH_S: String(BOUND_S) } });
-  let hive: { url: string; close: () => Promise<void> };
+  let hive: ServedHive;
   beforeAll(async () => {
-    hive = await startHive(stack);
+    hive = await serveHive(stack.gatewayEnv);
   });
   afterAll(async () => hive?.close());
 
@@ -94,9 +74,9 @@ describe("reference data held warm for DIRECTORY_REFERENCE_FRESH_S", () => {
 
 describe("with the bound off (DIRECTORY_REFERENCE_FRESH_S=0, the default)", () => {
   const stack = useGatewayStack();
-  let hive: { url: string; close: () => Promise<void> };
+  let hive: ServedHive;
   beforeAll(async () => {
-    hive = await startHive(stack);
+    hive = await serveHive(stack.gatewayEnv);
   });
   afterAll(async () => hive?.close());
 

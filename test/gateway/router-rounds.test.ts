@@ -1,9 +1,6 @@
-import type { GatewayRuntime } from "@graphql-hive/gateway-runtime";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUDGETS } from "../helpers/budgets.js";
-import { hiveRuntime } from "../helpers/hive.js";
+import { serveHive } from "../helpers/hive.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, operationNamed, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
 import { measureRounds } from "../helpers/rounds.js";
@@ -27,20 +24,8 @@ const routers: Record<string, { url: string; fetches: Array<{ subgraph: string; 
 
 async function startHive(rustPlanner: boolean) {
   const fetches: Array<{ subgraph: string; body: string }> = [];
-  const hive: GatewayRuntime = await hiveRuntime(stack.gatewayEnv, { rustPlanner, onSubgraphFetch: (subgraph, body) => fetches.push({ subgraph, body }) });
-  const server: Server = createServer(hive);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
-    fetches,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await hive.dispose();
-    },
-  };
+  const served = await serveHive(stack.gatewayEnv, { rustPlanner, onSubgraphFetch: (subgraph, body) => fetches.push({ subgraph, body }) });
+  return { ...served, fetches };
 }
 
 beforeAll(async () => {

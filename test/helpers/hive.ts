@@ -1,5 +1,7 @@
 import { createGatewayRuntime, type GatewayRuntime } from "@graphql-hive/gateway-runtime";
 import { buildHTTPExecutor, type AsyncFetchFn } from "@graphql-tools/executor-http";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { hiveGatewayConfig } from "../../gateway/hive.config.js";
 
 export interface HiveOptions {
@@ -38,4 +40,28 @@ export async function hiveRuntime(gatewayEnv: Record<string, string>, options: H
     logging: false,
     landingPage: false,
   });
+}
+
+export interface ServedHive {
+  /** its GraphQL endpoint */
+  url: string;
+  /** closes its server (and the connections left open) and disposes of the runtime */
+  close(): Promise<void>;
+}
+
+/** `hiveRuntime` behind an HTTP server of its own on a free loopback port, as a company serves it. */
+export async function serveHive(gatewayEnv: Record<string, string>, options: HiveOptions = {}): Promise<ServedHive> {
+  const hive = await hiveRuntime(gatewayEnv, options);
+  const server = createServer(hive);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await hive.dispose();
+    },
+  };
 }
