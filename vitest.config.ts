@@ -27,7 +27,7 @@ const slow = [
   "test/subscriptions/replicas.test.ts",
   // a tracer provider of its own
   "test/subscriptions/trace.test.ts",
-  "test/shared/limits.test.ts",
+  "test/platform/limits.test.ts",
   "test/directory/current-scale.test.ts",
   // the image, the deployment descriptions and a production-only install
   "test/deploy/**/*.test.ts",

@@ -2,7 +2,7 @@
  * What a perfect planner needs, worked out by hand from the REST interface (docs/interface.md):
  * the fewest upstream calls, and the fewest dependent round trips when each hop may only use ids
  * the previous hops returned, with the two shortcuts the interface offers
- * (docs/graph.md#batching-rules):
+ * (docs/performance.md#batching-rules):
  * - `include=embedded`: an employee list embeds each employee's applicable job position and
  *   employment, a job position its department, job qualification and employment, an establishment
  *   its legal entity, an attribute its definition and taxonomy labels: read with their parent,

@@ -8,7 +8,7 @@ import { LARGE_LIST } from "./floors.js";
 /**
  * `npx tsx bench/plans.ts [OperationName…]`: the query plan the gateway's planner makes for each
  * operation of operations/ and the benchmark's large list, from the committed supergraph: which
- * subgraph answers what, in which order (what gateway/apollo/speculate.ts may start early).
+ * subgraph answers what, in which order.
  */
 
 const supergraph = Supergraph.build(readFileSync(new URL("../schema/supergraph.graphql", import.meta.url), "utf8"));

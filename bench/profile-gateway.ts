@@ -19,7 +19,7 @@ import { LARGE_LIST } from "./floors.js";
  * the subgraphs process: on a machine the load generator, the gateway and the subgraphs share,
  * that, not ops/s alone, says which process an operation costs. The variables vary per request as
  * in the benchmark's throughput runs (PROFILE_SAME=1 sends the demo's every time); GATEWAY_*
- * variables of the shell reach the gateway (GATEWAY_PREFETCH=none, ...). BENCH_CPU_PROFILE=<file>
+ * variables of the shell reach the gateway (GATEWAY_COST_LIMIT=0, ...). BENCH_CPU_PROFILE=<file>
  * also profiles the subgraphs process (bench/subgraphs.ts), written to that file when it stops.
  * GATEWAY_PROFILE_REPLAY=1 puts the subgraphs' recorded answers (bench/replay.ts) between the
  * gateway and the subgraphs, as the benchmark's gateway-bound runs do, and sends every variable of
@@ -60,7 +60,7 @@ const gateway = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, 
     LOG_LEVEL: "warn",
     NODE_ENV: "production",
     ...LIMITS_OFF,
-    // the gateway's own settings of this shell (GATEWAY_PREFETCH=none...), to profile one against another
+    // the gateway's own settings of this shell (GATEWAY_COST_LIMIT=0...), to profile one against another
     ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("GATEWAY_") && !k.startsWith("GATEWAY_PROFILE_"))),
     ...(process.env.GATEWAY_PROFILE_HIVE === "rust" ? { BENCH_HIVE_PLANNER: "rust" } : {}),
   },

@@ -12,8 +12,7 @@ import type { AddressInfo } from "node:net";
  * loopback port; a request is keyed by its method, path, caller (`authorization`) and body. The
  * first one of a key is sent to the live subgraph, and its answer, if a 200, is kept and served for
  * that key from then on; anything else is passed through and not kept. Nothing else of a request
- * is read: the answers of the benchmark's reads depend on their body alone, and a replayed answer
- * says no load (platform/load.ts), as another team's subgraph would. Prints one line
+ * is read: the answers of the benchmark's reads depend on their body alone. Prints one line
  * `bench-replay {json}` with the URLs to point a gateway at, then, on SIGTERM, `bench-replay
  * served {json}` (kept and passed-through requests per subgraph) and exits.
  *

@@ -14,10 +14,10 @@ import { parsePrometheus, sumOf } from "../harness/prometheus.js";
 
 /**
  * `npm run bench`: every operation of `operations/` and a large list, each component in its own
- * process (the directory with the three subgraphs; our gateway, and again with its speculation off; Hive Gateway; Hive Gateway with
+ * process (the directory with the three subgraphs; our gateway; Hive Gateway; Hive Gateway with
  * the Rust query planner; the generated peer, bench/peer.ts), measured against the floor a perfect
  * planner needs (bench/floors.ts). Throughput is measured twice: over the live subgraphs, and per
- * gateway, with the four gateways started again over the subgraphs' recorded answers
+ * gateway, with the three gateways started again over the subgraphs' recorded answers
  * (bench/replay.ts), so that each gateway's own CPU bounds it. Prints markdown: the tables, then each goal as a ratio; writes
  * it between the markers of bench/results.md (bench/results.ts).
  *
@@ -82,10 +82,8 @@ const WARM_REFERENCE_S = "30";
 const ROUTER_LATENCIES = [20, 50, 100] as const;
 const ROUTER_RUNS: Record<number, number> = { 20: 11, 50: 11, 100: 7 };
 
-/** `lean`: our gateway with its speculation off (GATEWAY_PREFETCH=none, GATEWAY_SPLIT_ROOT_FETCH=false) */
-type Gateway = "ours" | "lean" | "hive" | "hive-rust";
-const GATEWAYS: Gateway[] = ["ours", "lean", "hive", "hive-rust"];
-const SPECULATION_OFF = { GATEWAY_PREFETCH: "none", GATEWAY_SPLIT_ROOT_FETCH: "false" };
+type Gateway = "ours" | "hive" | "hive-rust";
+const GATEWAYS: Gateway[] = ["ours", "hive", "hive-rust"];
 
 interface Op {
   name: string;
@@ -128,13 +126,13 @@ async function startGateway(kind: Gateway, urls: Record<string, string>, setting
     LOG_LEVEL: "warn",
     NODE_ENV,
   };
-  if (kind === "ours" || kind === "lean") {
+  if (kind === "ours") {
     // Hive Gateway has no operation deadline: on a loaded machine 50 clients can wait longer than
     // ours (10 s), and the bench measures throughput, not the deadline
     // and no per-client limits or trusted documents (production defaults: the load generator is
     // one client sending ad-hoc documents), which Hive Gateway, as benchmarked, does not have either;
     // the drain may not be shorter than the deadline (platform/lifecycle.ts)
-    const proc = runScript("gateway/main.ts", { ...env, ...LIMITS_OFF, GATEWAY_DEADLINE_MS: "120000", SHUTDOWN_DRAIN_MS: "120000", ...(kind === "lean" ? SPECULATION_OFF : {}), ...settings });
+    const proc = runScript("gateway/main.ts", { ...env, ...LIMITS_OFF, GATEWAY_DEADLINE_MS: "120000", SHUTDOWN_DRAIN_MS: "120000", ...settings });
     await waitForHealth(`http://127.0.0.1:${port}/health`, proc);
     return { process: proc, url: `http://127.0.0.1:${port}/` };
   }
@@ -171,7 +169,7 @@ const setLatency = (directory: string, latencyMs: number) => admin(directory, "P
 /**
  * The upstream calls `task` makes: the median of five runs. Where two fetches of one operation
  * share its loaders, which one asks first can move a call by one from run to run on a busy machine
- * (OrgChart's two people fetches, docs/graph.md "Query plans"); one run could report either.
+ * (OrgChart's two people fetches, docs/performance.md "Query plans"); one run could report either.
  */
 async function medianCalls(directory: string, task: () => Promise<unknown>): Promise<number> {
   const runs: number[] = [];
@@ -307,7 +305,7 @@ async function load(task: (i: number) => Promise<unknown>, concurrency: number, 
  * The CPU an operation costs Hive-Rust's gateway and the subgraphs process behind it, over what it
  * costs `kind`'s: the throughput ratio CPU allows when every core is busy (the load generator's
  * share, alike for all, left out: it moves the ratio toward 1). Each gateway's own subgraph CPU:
- * the speculation makes the subgraphs work more.
+ * what the gateway asks of them.
  */
 function pathCpuRatio(load: Record<Gateway, Load>, kind: Gateway): number {
   const path = (g: Gateway) => load[g].cpu[0]! + load[g].cpu[1]!;
@@ -402,13 +400,13 @@ function routerRounds(t: Record<number, number>): number {
 }
 
 /**
- * The routers' table (issue 39): per operation, for ours, ours with speculation off (lean), Hive
+ * The routers' table (issue 39): per operation, for ours, Hive
  * Gateway with its JS planner and with the Rust planner, each serving the committed supergraph over
  * the same subgraphs: upstream calls, rounds, p50 at each of ROUTER_LATENCIES, and each router's p50
  * at 50 ms over ours.
  */
 function routerLines(rows: Array<{ name: string; calls: Record<Gateway, number>; routers: RouterTimes }>): string[] {
-  const names: Record<Gateway, string> = { ours: "ours", lean: "ours, speculation off", hive: "Hive JS", "hive-rust": "Hive-Rust" };
+  const names: Record<Gateway, string> = { ours: "ours", hive: "Hive JS", "hive-rust": "Hive-Rust" };
   const lines = [
     `| operation | router | calls | rounds | ${ROUTER_LATENCIES.map((l) => `p50 @${l} ms`).join(" | ")} | p50 @50 / ours |`,
     `|---|---|--:|--:|${ROUTER_LATENCIES.map(() => "--:").join("|")}|--:|`,
@@ -422,7 +420,7 @@ function routerLines(rows: Array<{ name: string; calls: Record<Gateway, number>;
   return lines;
 }
 
-/** BENCH_ROUTERS=1: the four gateways over one subgraphs process, the routers' table only; `settings` the subgraphs'. */
+/** BENCH_ROUTERS=1: the three gateways over one subgraphs process, the routers' table only; `settings` the subgraphs'. */
 async function routerTable(ops: Op[], settings: Record<string, string> = {}): Promise<string> {
   const backend = await startBackend(300, false, settings);
   const directory = backend.urls.directory!;
@@ -447,18 +445,12 @@ async function routerTable(ops: Op[], settings: Record<string, string> = {}): Pr
 }
 
 /**
- * Each of our gateway's round-saving mechanisms that a setting switches, on and off
- * (docs/graph.md#which-mechanism-fires-when): everything on, each off alone, and all off (`lean`).
- * Lookup speculation (GATEWAY_LOOKUP_SPECULATION) too; then each of the subgraphs' mechanisms off
- * alone (SUBGRAPH_MECHANISMS_OFF), over a subgraphs process of its own.
+ * Each of the subgraphs' round-saving mechanisms that a setting switches, on and off
+ * (docs/performance.md#which-mechanism-fires-when): everything on, then each off alone
+ * (SUBGRAPH_MECHANISMS_OFF), over a subgraphs process of its own.
  */
 const MECHANISM_VARIANTS: Array<{ name: string; settings: Record<string, string>; subgraphs?: Record<string, string> }> = [
   { name: "all on", settings: {} },
-  { name: "announcements off", settings: { GATEWAY_PREFETCH: "none" } },
-  { name: "split off", settings: { GATEWAY_SPLIT_ROOT_FETCH: "false" } },
-  { name: "both off (lean)", settings: SPECULATION_OFF },
-  { name: "lookups off", settings: { GATEWAY_LOOKUP_SPECULATION: "false" } },
-  { name: "all three off", settings: { ...SPECULATION_OFF, GATEWAY_LOOKUP_SPECULATION: "false" } },
   { name: "prefetchEmployee off", settings: {}, subgraphs: { SUBGRAPH_MECHANISMS_OFF: "prefetch-employee" } },
   { name: "operation-scoped loaders off", settings: {}, subgraphs: { SUBGRAPH_MECHANISMS_OFF: "operation-scope" } },
   { name: "embedded priming off", settings: {}, subgraphs: { SUBGRAPH_MECHANISMS_OFF: "embedded-priming" } },
@@ -527,11 +519,11 @@ async function main(): Promise<void> {
   const ops = operations(demo).filter((o) => !ONLY || ONLY.has(o.name));
   if (MECHANISMS) return void console.log(await mechanismTable(ops));
   if (ROUTERS) return void console.log(await routerTable(ops));
-  log("starting the subgraphs process, the four gateways and the generated peer");
+  log("starting the subgraphs process, the three gateways and the generated peer");
   const backend = await startBackend(300, CPU_PROF);
   const directory = backend.urls.directory!;
   const gateways = {} as Record<Gateway, { process: ScriptProcess; url: string }>;
-  /** the same four over the subgraphs' recorded answers */
+  /** the same three over the subgraphs' recorded answers */
   const alone = {} as Record<Gateway, { process: ScriptProcess; url: string }>;
   let replay: ScriptProcess | undefined;
   let peer: Peer | undefined;
@@ -587,10 +579,6 @@ async function main(): Promise<void> {
         // subgraph request the runs send (a gateway's requests are its own: Hive's texts are not ours)
         for (const kind of GATEWAYS) await sendPool(alone[kind].url, op);
         row.perGateway = await throughput(op, alone, replay.child.pid!, GATEWAY_RUNS);
-        // a quiet second: the subgraphs' first answer after it says a low load, so that our
-        // gateway's brake (GATEWAY_SPECULATION_MAX_LOAD) has let go before the next operation's
-        // warm-up, and its counts and latencies are those of a subgraph with CPU to spare
-        await new Promise((r) => setTimeout(r, 1000));
       }
       rows.push(row);
       log(`${op.name} done (${f((performance.now() - started) / 1000)} s)`);
@@ -619,7 +607,7 @@ async function main(): Promise<void> {
     const largeOp = ops.find((o) => o.name === "LargeList");
     const large = LARGE > 0 && largeOp ? await largeList(largeOp) : null;
     log(`large list done (${f((performance.now() - started) / 1000)} s)`);
-    // what a company gets with the setting docs/graph.md tells it to make
+    // what a company gets with the setting docs/performance.md tells it to make
     const warm = REFERENCE_FRESH_S ? null : await routerTable(ops, { DIRECTORY_REFERENCE_FRESH_S: WARM_REFERENCE_S });
     log(`routers with reference data held warm done (${f((performance.now() - started) / 1000)} s)`);
     const markdown = report(rows, identical, served, embedded, large, sameAnswers, profileTop, (performance.now() - started) / 1000, warm);
@@ -764,7 +752,7 @@ function report(
     `### Benchmark (Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${f(seconds)} s)`,
     "",
     `NODE_ENV=${NODE_ENV} in every process. ` +
-      "Each component in its own process: the directory (300 employees) with the three subgraphs; our gateway, and again with its speculation off (`lean`: GATEWAY_PREFETCH=none, GATEWAY_SPLIT_ROOT_FETCH=false); Hive Gateway; Hive Gateway with the Rust query planner (`@graphql-hive/router-runtime`), all four serving the committed supergraph over the same subgraphs; and the generated peer: GraphQL Mesh composed from the directory's OpenAPI document, served by Hive Gateway (bench/peer.ts). " +
+      "Each component in its own process: the directory (300 employees) with the three subgraphs; our gateway; Hive Gateway; Hive Gateway with the Rust query planner (`@graphql-hive/router-runtime`), all three serving the committed supergraph over the same subgraphs; and the generated peer: GraphQL Mesh composed from the directory's OpenAPI document, served by Hive Gateway (bench/peer.ts). " +
       `Floors: bench/floors.ts. Rounds: the slope of our p50 between ${low} and ${high} ms added to every upstream request. ` +
       `The peer cannot follow a reference: each operation is the requests a frontend sends in turn (bench/mesh/operations.ts), and each request beyond the first adds a client round trip of ${CLIENT_RTT} ms (BENCH_CLIENT_RTT_MS) to its times; it has no counterpart of the legacy API's operations.`,
     "",
@@ -784,13 +772,13 @@ function report(
   }
   lines.push(
     "",
-    `Every router at ${ROUTER_LATENCIES.join(", ")} ms added to every upstream request, in the same run: ours, ours with its speculation off, Hive Gateway with its JS planner and with the Rust planner, each serving the committed supergraph over the same subgraphs (upstream calls; rounds: the slope of p50 between ${ROUTER_LATENCIES[0]} and ${ROUTER_LATENCIES[ROUTER_LATENCIES.length - 1]} ms; the gateways interleaved request by request):`,
+    `Every router at ${ROUTER_LATENCIES.join(", ")} ms added to every upstream request, in the same run: ours, Hive Gateway with its JS planner and with the Rust planner, each serving the committed supergraph over the same subgraphs (upstream calls; rounds: the slope of p50 between ${ROUTER_LATENCIES[0]} and ${ROUTER_LATENCIES[ROUTER_LATENCIES.length - 1]} ms; the gateways interleaved request by request):`,
     "",
     ...routerLines(rows.map((r) => ({ name: r.op.name, calls: r.calls, routers: r.routers }))),
     ...(warm
       ? [
           "",
-          `The same with reference data held warm (DIRECTORY_REFERENCE_FRESH_S=${WARM_REFERENCE_S} on the subgraphs, what docs/graph.md tells a company to configure), the four gateways over a subgraphs process of their own, timed as above:`,
+          `The same with reference data held warm (DIRECTORY_REFERENCE_FRESH_S=${WARM_REFERENCE_S} on the subgraphs, what docs/performance.md tells a company to configure), the three gateways over a subgraphs process of their own, timed as above:`,
           "",
           warm,
         ]
@@ -801,18 +789,18 @@ function report(
     "",
     `Throughput over the live subgraphs (reads only, variables varied per request, 0 ms added latency, uncompressed answers; each gateway twice, ${SECONDS} s a run, in order then in reverse, the mean), the CPU time the gateway process and the subgraphs process (with the directory) spend per operation, and peak RSS of the subgraphs process / our gateway process at 50 clients:`,
     "",
-    "| operation | calls lean / Hive / Rust | subgraph requests ours / lean / Hive / Rust | ops/s ×8 ours / lean / Hive / Rust | ours, lean / Rust ×8 | ops/s ×50 ours / lean / Hive / Rust | ours, lean / Rust ×50 | gateway CPU ms/op ×50 ours / lean / Rust | subgraphs CPU ms/op ×50 ours / lean / Rust | RSS MB ×50 |",
+    "| operation | calls ours / Hive / Rust | subgraph requests ours / Hive / Rust | ops/s ×8 ours / Hive / Rust | ours / Rust ×8 | ops/s ×50 ours / Hive / Rust | ours / Rust ×50 | gateway CPU ms/op ×50 ours / Rust | subgraphs CPU ms/op ×50 ours / Rust | RSS MB ×50 |",
     "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
   );
-  // the cells of both throughput tables: every gateway's ops/s, ours and lean over Hive-Rust, and
+  // the cells of both throughput tables: every gateway's ops/s, ours over Hive-Rust, and
   // the CPU per operation of a watched process (0: the back end, 1: the gateway)
   const opsCells = (t: Throughput, c: number) => GATEWAYS.map((g) => f(t[c]![g].opsPerSecond)).join(" / ");
-  const ratioCells = (t: Throughput, c: number) => (["ours", "lean"] as const).map((g) => f(toRust(t, c, g), 2)).join(", ");
-  const cpuCells = (t: Throughput, c: number, process: number) => (["ours", "lean", "hive-rust"] as const).map((g) => f(t[c]![g].cpu[process]!, 2)).join(" / ");
+  const ratioCells = (t: Throughput, c: number) => f(toRust(t, c, "ours"), 2);
+  const cpuCells = (t: Throughput, c: number, process: number) => (["ours", "hive-rust"] as const).map((g) => f(t[c]![g].cpu[process]!, 2)).join(" / ");
   for (const r of readRows) {
     const t = r.throughput;
     lines.push(
-      `| ${r.op.name} | ${r.calls.lean} / ${r.calls.hive} / ${r.calls["hive-rust"]} | ${GATEWAYS.map((g) => r.subgraphRequests[g]).join(" / ")} | ${opsCells(t, 8)} | ${ratioCells(t, 8)} | ${opsCells(t, 50)} | ${ratioCells(t, 50)} | ${cpuCells(t, 50, 1)} | ${cpuCells(t, 50, 0)} | ${f(t[50]!.ours.rss[0]!)} / ${f(t[50]!.ours.rss[1]!)} |`,
+      `| ${r.op.name} | ${r.calls.ours} / ${r.calls.hive} / ${r.calls["hive-rust"]} | ${GATEWAYS.map((g) => r.subgraphRequests[g]).join(" / ")} | ${opsCells(t, 8)} | ${ratioCells(t, 8)} | ${opsCells(t, 50)} | ${ratioCells(t, 50)} | ${cpuCells(t, 50, 1)} | ${cpuCells(t, 50, 0)} | ${f(t[50]!.ours.rss[0]!)} / ${f(t[50]!.ours.rss[1]!)} |`,
     );
   }
   const sum = (key: "replayed" | "passed") => Object.values(served).reduce((n, v) => n + v[key], 0);
@@ -820,7 +808,7 @@ function report(
     "",
     `Throughput per gateway: the same runs, each gateway started again over the subgraphs' answers recorded and replayed from memory (bench/replay.ts: ${f(sum("replayed"))} subgraph requests replayed, ${f(sum("passed"))} recorded), so that what bounds ops/s is the gateway's own CPU (one core for ours, a single event loop), not the subgraphs process; each gateway warmed for ${GATEWAY_RUNS.warmSeconds} s, then run ${GATEWAY_RUNS.runs} times for ${GATEWAY_RUNS.seconds} s, interleaved with the others, its median run given. Ops/s, the ratios to Hive-Rust, and the CPU time the gateway process spends per operation:`,
     "",
-    "| operation | ops/s ×8 ours / lean / Hive / Rust | ours, lean / Rust ×8 | ops/s ×50 ours / lean / Hive / Rust | ours, lean / Rust ×50 | gateway CPU ms/op ×8 ours / lean / Rust | gateway CPU ms/op ×50 ours / lean / Rust |",
+    "| operation | ops/s ×8 ours / Hive / Rust | ours / Rust ×8 | ops/s ×50 ours / Hive / Rust | ours / Rust ×50 | gateway CPU ms/op ×8 ours / Rust | gateway CPU ms/op ×50 ours / Rust |",
     "|---|--:|--:|--:|--:|--:|--:|",
   );
   for (const r of readRows) {
@@ -869,10 +857,9 @@ function report(
     lines.push(
       `- throughput per gateway ×8 / Hive with the Rust planner ≥ 1.2: ${ranked((r) => toRust(r.perGateway, 8, "ours"), readRows, false)}`,
       `- throughput per gateway ×50 / Hive with the Rust planner ≥ 1.2: ${ranked((r) => toRust(r.perGateway, 50, "ours"), readRows, false)}`,
-      `- the same, speculation off (lean) ×8 and ×50: ${ranked((r) => toRust(r.perGateway, 8, "lean"), readRows, false)}; ${ranked((r) => toRust(r.perGateway, 50, "lean"), readRows, false)}`,
       `- over the live subgraphs (bound by the subgraphs process, alike for every gateway), ours / Hive-Rust ×8 and ×50: ${ranked((r) => toRust(r.throughput, 8, "ours"), readRows, false)}; ${ranked((r) => toRust(r.throughput, 50, "ours"), readRows, false)}`,
       // at 50 clients the cores are saturated: ops/s is their time over what an operation costs
-      `- CPU per operation ×50, gateway and subgraphs, Hive-Rust's / ours (what the ratio above can reach when the cores are saturated): ${ranked((r) => pathCpuRatio(r.throughput[50]!, "ours"), readRows, false)}; lean: ${ranked((r) => pathCpuRatio(r.throughput[50]!, "lean"), readRows, false)}`,
+      `- CPU per operation ×50, gateway and subgraphs, Hive-Rust's / ours (what the ratio above can reach when the cores are saturated): ${ranked((r) => pathCpuRatio(r.throughput[50]!, "ours"), readRows, false)}`,
     );
   }
   if (embedded) lines.push(`- RSS of the embedded stack at 50 clients / 250 MB ≤ 1: ${f(embedded.peak / 250, 2)}`);

@@ -23,7 +23,7 @@ const employees = Number(process.env.BENCH_EMPLOYEES ?? "300");
 const stack = await startStack({
   subgraphs: ["people", "organisation", "legacy-time"],
   directory: { employees, today: process.env.BENCH_TODAY ?? "2026-06-15" },
-  // reference data held warm (docs/graph.md#what-a-company-router-gets), as bench/run.ts passes it
+  // reference data held warm (docs/performance.md#what-a-company-router-gets), as bench/run.ts passes it
   ...(process.env.DIRECTORY_REFERENCE_FRESH_S ? { env: { DIRECTORY_REFERENCE_FRESH_S: process.env.DIRECTORY_REFERENCE_FRESH_S } } : {}),
 });
 console.log(

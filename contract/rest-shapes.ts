@@ -302,7 +302,7 @@ export const event = resource(
   "event",
   {
     apiVersion: Type.String({ pattern: DatePattern }),
-    // `employee.updated`…, and the bare `confirmation` and `ping`
+    // `employee.updated`, `department.deleted`…, and the bare `ping` of a test delivery
     topic: Type.String({ pattern: "^[a-z-]+(\\.[a-z-]+)?$" }),
     occurredAt: Timestamp,
     source: Url,
@@ -391,7 +391,7 @@ export function collectionShape(collection: string, item: TSchema): TObject {
       url: Url,
       totalCount: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
       items: Type.Array(item, { maxItems: 100 }),
-      links: Type.Object({ prev: Link, next: Link }, strict),
+      links: Type.Optional(Type.Object({ prev: Link, next: Link }, strict)),
       embedded: Type.Optional(Embedded),
     },
     strict,

@@ -1,5 +1,8 @@
 import { problemBody } from "./http/errors.js";
 import { HttpError, type Router } from "./http/router.js";
+import { SlidingWindow } from "./limits.js";
+import type { Outbox } from "./current/outbox.js";
+import type { ReferenceChange } from "./current/reference-changes.js";
 
 /**
  * Test and demo hooks of the in-process service (docs/decisions.md#test-and-demo-hooks): request statistics and fault
@@ -31,8 +34,15 @@ export interface FaultSettings {
   /** share of requests (0..1) answered with `errorStatus` */
   errorRate: number;
   errorStatus: number;
-  /** requests per second beyond which the service answers 429 with Retry-After; 0 = unlimited */
-  rateLimitPerSecond: number;
+  /**
+   * a request limit in place of the configured one (DirectoryOptions.limits): at most this many
+   * requests in any sliding window of `rateLimitWindowSeconds`, counted as the limit counts them
+   * (not the token endpoint), beyond which the service answers 429 with Retry-After; 0: the
+   * configured limit applies
+   */
+  rateLimitRequests: number;
+  /** the window of `rateLimitRequests`, in seconds */
+  rateLimitWindowSeconds: number;
   /** share of requests (0..1) that never get an answer */
   hangRate: number;
   /**
@@ -49,7 +59,8 @@ const NO_FAULTS: FaultSettings = {
   jitterMs: 0,
   errorRate: 0,
   errorStatus: 503,
-  rateLimitPerSecond: 0,
+  rateLimitRequests: 0,
+  rateLimitWindowSeconds: 60,
   hangRate: 0,
   partialEmbedRate: 0,
   missingEmbedRate: 0,
@@ -63,8 +74,9 @@ const SETTING_RULES: Record<keyof FaultSettings, { valid: (n: number) => boolean
   jitterMs: { valid: (n) => n >= 0 && n <= MAX_LATENCY_MS, message: `must be a number of ms from 0 to ${MAX_LATENCY_MS}` },
   errorRate: { valid: (n) => n >= 0 && n <= 1, message: "must be a number from 0 to 1" },
   errorStatus: { valid: (n) => Number.isInteger(n) && n >= 400 && n <= 599, message: "must be an HTTP status from 400 to 599" },
-  // a share of a request per second would refuse every request
-  rateLimitPerSecond: { valid: (n) => Number.isInteger(n) && n >= 0, message: "must be a whole number >= 0 (0: no limit)" },
+  // a share of a request would refuse every request
+  rateLimitRequests: { valid: (n) => Number.isInteger(n) && n >= 0, message: "must be a whole number >= 0 (0: the configured limit)" },
+  rateLimitWindowSeconds: { valid: (n) => Number.isInteger(n) && n >= 1 && n <= 86_400, message: "must be a whole number of seconds from 1 to 86400" },
   hangRate: { valid: (n) => n >= 0 && n <= 1, message: "must be a number from 0 to 1" },
   partialEmbedRate: { valid: (n) => n >= 0 && n <= 1, message: "must be a number from 0 to 1" },
   missingEmbedRate: { valid: (n) => n >= 0 && n <= 1, message: "must be a number from 0 to 1" },
@@ -72,13 +84,13 @@ const SETTING_RULES: Record<keyof FaultSettings, { valid: (n: number) => boolean
 
 export type FaultDecision =
   | { kind: "pass"; delayMs: number }
-  | { kind: "error"; delayMs: number; status: number; retryAfter?: number }
+  | { kind: "error"; delayMs: number; status: number }
   | { kind: "hang" };
 
 export class Faults {
   private settings: FaultSettings = { ...NO_FAULTS };
-  private windowStart = 0;
-  private windowCount = 0;
+  /** the window of `rateLimitRequests` while it is set */
+  private window: SlidingWindow | null = null;
   /** requests left hanging so far (a test's evidence that its faults took effect) */
   hung = 0;
 
@@ -102,15 +114,18 @@ export class Faults {
       throw new HttpError(400, problemBody(400, "Bad Request", "invalid fault settings", errors));
     }
     this.settings = next;
-    this.windowStart = 0;
-    this.windowCount = 0;
+    this.window = next.rateLimitRequests > 0 ? new SlidingWindow(next.rateLimitRequests, next.rateLimitWindowSeconds) : null;
     return this.current;
   }
 
   clear(): void {
     this.settings = { ...NO_FAULTS };
-    this.windowStart = 0;
-    this.windowCount = 0;
+    this.window = null;
+  }
+
+  /** The request limit the faults set in place of the configured one; null when they set none. */
+  get requestLimit(): SlidingWindow | null {
+    return this.window;
   }
 
   /** Whether the embed faults are on: answers then carry no version tag (they differ from the version they would name). */
@@ -137,25 +152,14 @@ export class Faults {
     }
   }
 
-  /** What happens to the next request. */
-  decide(now = Date.now()): FaultDecision {
+  /** What happens to the next request (the request limit aside: the server applies it). */
+  decide(): FaultDecision {
     const s = this.settings;
     if (s.hangRate > 0 && Math.random() < s.hangRate) {
       this.hung++;
       return { kind: "hang" };
     }
     const delayMs = s.latencyMs + (s.jitterMs > 0 ? Math.random() * s.jitterMs : 0);
-    if (s.rateLimitPerSecond > 0) {
-      if (now - this.windowStart >= 1000) {
-        this.windowStart = now;
-        this.windowCount = 0;
-      }
-      this.windowCount++;
-      if (this.windowCount > s.rateLimitPerSecond) {
-        const retryAfter = Math.max(1, Math.ceil((this.windowStart + 1000 - now) / 1000));
-        return { kind: "error", delayMs, status: 429, retryAfter };
-      }
-    }
     if (s.errorRate > 0 && Math.random() < s.errorRate) return { kind: "error", delayMs, status: s.errorStatus };
     return { kind: "pass", delayMs };
   }
@@ -172,5 +176,20 @@ export function registerAdminRoutes(router: Router, stats: RequestStats, faults:
   router.delete("/_admin/faults", () => {
     faults.clear();
     return { status: 200, body: faults.current };
+  });
+}
+
+/**
+ * What the service's own interface does, for tests and the demo: a change to the reference data
+ * (`PATCH /_admin/reference/{collection}/{id}`, answered with the event it recorded), and an
+ * endpoint's activation sent again (`POST /_admin/webhook-endpoints/{id}/activate`: a suspended
+ * endpoint that echoes it resumes; answered `{passed}`).
+ */
+export function registerOutsideChanges(router: Router, outbox: Outbox, changeReference: ReferenceChange): void {
+  router.add("PATCH", "/_admin/reference/{collection}/{id}", (req) => ({ status: 200, body: changeReference(req.params.collection!, req.params.id!, req.body, req.origin) }));
+  router.post("/_admin/webhook-endpoints/{id}/activate", async (req) => {
+    const passed = await outbox.reactivate(req.params.id!);
+    if (passed === null) throw new HttpError(404, problemBody(404, "Not Found", `no webhook endpoint with id "${req.params.id}"`));
+    return { status: 200, body: { passed } };
   });
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyTooLargeError, listen, readBody } from "../platform/http.js";
 import type { Lifecycle } from "../platform/lifecycle.js";
 import { Logger } from "../platform/log.js";
-import { Faults, RequestStats, registerAdminRoutes } from "./admin.js";
+import { Faults, RequestStats, registerAdminRoutes, registerOutsideChanges } from "./admin.js";
 import type { DirectoryContext } from "./context.js";
 import type { DirectoryClient } from "./current/auth.js";
 import type { ListWork } from "./current/resource.js";
@@ -13,6 +13,8 @@ import type { Company, GenerateOptions } from "./data/model.js";
 import { errorBodyFor } from "./http/errors.js";
 import { HttpError, Router, type DirectoryResponse } from "./http/router.js";
 import { registerLegacyApi } from "./legacy/index.js";
+import { strictRefusal } from "./strict.js";
+import { countsAgainstLimit, headerBytes, PRODUCTION_LIMITS, SlidingWindow, type DirectoryLimits } from "./limits.js";
 
 /**
  * The in-process implementation of the directory service's REST interface: the current API
@@ -32,8 +34,35 @@ export interface DirectoryOptions extends GenerateOptions {
   lifecycle?: Lifecycle;
   /** the webhook deliveries' retry schedule (default 1, 2, 4, 8 minutes) and suspension (after 5 failed deliveries in a row) */
   webhooks?: OutboxOptions;
+  /**
+   * production's limits (limits.ts), each on by default at production's value: 50 requests in any
+   * 60 s, 408 after 5 s, 431 over 8 KB of headers; a test not about limits lifts one by name
+   * (e.g. `{ requests: 0 }`)
+   */
+  limits?: Partial<DirectoryLimits>;
   /** where a failed handler is logged; default a `directory` logger at LOG_LEVEL */
   logger?: Logger;
+  /**
+   * production's published contract enforced on every request (contract/strict.ts): a path
+   * neither production nor the interface publishes is a 404, a query parameter it does not publish
+   * on that path a 400 naming it. Off by default: the twin also serves a few reads of its own
+   * (docs/directory.md#strict-mode); the contract test runs the facade with it on.
+   */
+  strict?: boolean;
+  /** called with every request the APIs receive (the admin routes apart) once answered: the contract test's recorder */
+  onRequest?: (request: RecordedRequest) => void;
+}
+
+/** One request the APIs received, as `onRequest` is told it. */
+export interface RecordedRequest {
+  method: string;
+  /** the path, without the query */
+  path: string;
+  /** the query parameters, in order, as sent */
+  query: Array<[string, string]>;
+  /** the route that served it (`GET /service-api/employees/{id}`); null when no route has the path */
+  route: string | null;
+  status: number;
 }
 
 export interface RunningDirectory {
@@ -59,19 +88,24 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
   const admin = new Router();
   registerAdminRoutes(admin, stats, faults);
   const api = new Router();
-  const { work, outbox } = registerCurrentApi(api, ctx);
+  const { work, outbox, changeReference } = registerCurrentApi(api, ctx);
+  registerOutsideChanges(admin, outbox, changeReference);
   registerLegacyApi(api, ctx);
   const logger = options.logger ?? new Logger("directory");
+  const limits: DirectoryLimits = { ...PRODUCTION_LIMITS, ...options.limits };
+  const window = limits.requests > 0 ? new SlidingWindow(limits.requests, limits.windowSeconds) : null;
 
   // platform/http.ts: the shutdown gate, compression as the client accepts, the request's scope
   const listener = await listen(
     async (req, res) => {
-      const answer = await answerFor(req, { admin, api, stats, faults }).catch((err: unknown) => {
+      const routes: Routes = { admin, api, stats, faults, limits, window, strict: options.strict ?? false, route: null };
+      const answer = await answerFor(req, routes).catch((err: unknown) => {
         // handlers answer their own errors; this is a bug in the service itself
         logger.error("handler failed", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
         return { status: 500, body: errorBodyFor(pathOf(req), 500) };
       });
       if (answer !== HANG) send(res, answer, req.method === "HEAD");
+      if (options.onRequest && !pathOf(req).startsWith("/_admin/")) options.onRequest(recorded(req, routes.route, answer === HANG ? 0 : answer.status));
     },
     { port: options.port ?? 0, host: options.host ?? "127.0.0.1", logger, lifecycle: options.lifecycle, keepAliveTimeoutMs: 65_000, cutOnClose: true, traced: false },
   );
@@ -86,10 +120,23 @@ interface Routes {
   api: Router;
   stats: RequestStats;
   faults: Faults;
+  limits: DirectoryLimits;
+  /** the configured request limit; null when lifted */
+  window: SlidingWindow | null;
+  /** whether production's published contract is enforced (DirectoryOptions.strict) */
+  strict: boolean;
+  /** set by answerFor: the route that matched the request, for the recorder */
+  route: string | null;
+}
+
+function recorded(req: IncomingMessage, route: string | null, status: number): RecordedRequest {
+  const url = new URL(req.url ?? "/", "http://directory.local");
+  return { method: req.method ?? "GET", path: url.pathname, query: [...url.searchParams], route, status };
 }
 
 /** The answer to one request: the admin routes (loopback only), else the APIs behind the injected faults. */
-async function answerFor(req: IncomingMessage, { admin, api, stats, faults }: Routes): Promise<DirectoryResponse | typeof HANG> {
+async function answerFor(req: IncomingMessage, routes: Routes): Promise<DirectoryResponse | typeof HANG> {
+  const { admin, api, stats, faults, limits, window } = routes;
   const method = req.method ?? "GET";
   const lookup = method === "HEAD" ? "GET" : method;
   const path = pathOf(req);
@@ -99,14 +146,40 @@ async function answerFor(req: IncomingMessage, { admin, api, stats, faults }: Ro
     return dispatch(admin.match(lookup, path), lookup, req);
   }
   const found = api.match(lookup, path);
-  stats.record(found && "route" in found ? `${found.route.method} ${found.route.pattern}` : `${method} (unmatched)`);
+  routes.route = found && "route" in found ? `${found.route.method} ${found.route.pattern}` : null;
+  stats.record(routes.route ?? `${method} (unmatched)`);
+  if (limits.maxHeaderBytes > 0 && headerBytes(req) > limits.maxHeaderBytes) {
+    return { status: 431, headers: { connection: "close" }, body: errorBodyFor(path, 431, `The request's headers are over ${limits.maxHeaderBytes} bytes.`) };
+  }
+  const limit = faults.requestLimit ?? window;
+  const retryAfter = limit && countsAgainstLimit(path) ? limit.take() : null;
+  if (limit && retryAfter !== null) {
+    const detail = `At most ${limit.requests} requests in any ${limit.windowSeconds} s: retry after ${retryAfter} s.`;
+    return { status: 429, headers: { "retry-after": String(retryAfter) }, body: errorBodyFor(path, 429, detail) };
+  }
+  if (routes.strict) {
+    const refusal = strictRefusal(routes.route, path, new URL(req.url ?? "/", "http://directory.local").searchParams);
+    if (refusal) return refusal;
+  }
   const fault = faults.decide();
   if (fault.kind === "hang") return HANG;
-  if (fault.delayMs > 0) await sleep(fault.delayMs);
-  if (fault.kind === "error") {
-    const headers: Record<string, string> = fault.retryAfter ? { "retry-after": String(fault.retryAfter) } : {};
-    return { status: fault.status, headers, body: errorBodyFor(path, fault.status) };
+  if (limits.requestTimeoutMs <= 0) return answerPassed(req, found, lookup, path, faults, fault);
+  // production aborts a request that runs longer than its limit; the handler's work is dropped
+  let timer: NodeJS.Timeout | undefined;
+  const aborted = new Promise<DirectoryResponse>((resolve) => {
+    timer = setTimeout(() => resolve({ status: 408, headers: { connection: "close" }, body: errorBodyFor(path, 408, `The request ran longer than ${limits.requestTimeoutMs} ms.`) }), limits.requestTimeoutMs);
+  });
+  try {
+    return await Promise.race([answerPassed(req, found, lookup, path, faults, fault), aborted]);
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/** The answer to a request the limits let through: after the faults' latency, their error or the route's. */
+async function answerPassed(req: IncomingMessage, found: ReturnType<Router["match"]>, lookup: string, path: string, faults: Faults, fault: Exclude<ReturnType<Faults["decide"]>, { kind: "hang" }>): Promise<DirectoryResponse> {
+  if (fault.delayMs > 0) await sleep(fault.delayMs);
+  if (fault.kind === "error") return { status: fault.status, body: errorBodyFor(path, fault.status) };
   const response = await dispatch(found, lookup, req, faults.shapesEmbedded);
   if (!faults.shapesEmbedded) return response;
   faults.shapeEmbedded(response.body);

@@ -67,21 +67,6 @@ export interface GatewayConfig {
   refusedTokenTtlSeconds: number;
   /** REDIS_URL, REDIS_KEY_PREFIX, REDIS_TIMEOUT_MS: the state the replicas share */
   shared: SharedStateConfig;
-  /**
-   * GATEWAY_PREFETCH: the subgraphs a query's later entity fetches are announced to as it starts
-   * (apollo/speculate.ts), so that their reads needing no id begin in the first round; default
-   * `organisation`, `none` for none
-   */
-  prefetch: ReadonlySet<SubgraphName>;
-  /** GATEWAY_SPLIT_ROOT_FETCH, default true: the part of a root lookup's fetch later fetches need is asked on its own (apollo/speculate.ts) */
-  splitRootFetch: boolean;
-  /** GATEWAY_LOOKUP_SPECULATION, default true: a root lookup by id's next entity fetch starts with the root fetch (apollo/speculate.ts) */
-  lookupSpeculation: boolean;
-  /**
-   * GATEWAY_SPECULATION_MAX_LOAD, percent, default 90: a subgraph that says a load at least this
-   * high is asked nothing ahead (speculation-brake.ts); `off` (null): always asked
-   */
-  speculationMaxLoad: number | null;
 }
 
 /** `sandbox`: Apollo Sandbox at `/` (loaded from Apollo's CDN); `explorer`: GraphiQL at `/explorer`, served offline. */
@@ -137,41 +122,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     publicUrl: e.httpUrl("GATEWAY_PUBLIC_URL", { bare: true })?.replace(/\/+$/, "") ?? null,
     refusedTokenTtlSeconds: refusedTokenTtlSeconds(env),
     shared: loadSharedStateConfig(env),
-    prefetch: parsePrefetch(e.text("GATEWAY_PREFETCH")),
-    splitRootFetch: e.boolean("GATEWAY_SPLIT_ROOT_FETCH", true),
-    lookupSpeculation: e.boolean("GATEWAY_LOOKUP_SPECULATION", true),
-    speculationMaxLoad: speculationMaxLoad(e),
     subscriptions: loadSubscriptionSettings(env),
   };
-}
-
-/**
- * GATEWAY_SPECULATION_MAX_LOAD: unset → 90; `off` → null; else a whole percent from 50 to 100 (a
- * subgraph less than half busy is not saturated, and a lower limit would leave no room below it
- * to let go at: speculation-brake.ts's LOAD_HYSTERESIS).
- */
-function speculationMaxLoad(e: Environment): number | null {
-  const name = "GATEWAY_SPECULATION_MAX_LOAD";
-  const raw = e.text(name);
-  if (raw === undefined) return 90;
-  if (raw === "off") return null;
-  const value = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
-  if (!(value >= 50 && value <= 100)) throw new ConfigError(`${name} must be "off" or an integer from 50 to 100 (percent), got "${excerpt(raw)}"`, name);
-  return value;
-}
-
-/** GATEWAY_PREFETCH: unset → `organisation`; `none`; or a comma-separated list of subgraph names. */
-function parsePrefetch(text: string | undefined): ReadonlySet<SubgraphName> {
-  if (text === undefined) return new Set(["organisation"]);
-  if (text.trim() === "none") return new Set();
-  const out = new Set<SubgraphName>();
-  for (const entry of text.split(",").map((e) => e.trim())) {
-    if (!(SUBGRAPH_NAMES as readonly string[]).includes(entry)) {
-      throw new ConfigError(`GATEWAY_PREFETCH must be "none" or a comma-separated list of ${SUBGRAPH_NAMES.join(", ")}, got "${excerpt(entry)}"`, "GATEWAY_PREFETCH");
-    }
-    out.add(entry as SubgraphName);
-  }
-  return out;
 }
 
 /** GATEWAY_EXPLORER: unset → both outside production, none in production; `none`; or a comma-separated list of `sandbox`, `explorer`. */

@@ -11,7 +11,6 @@ import { operationGuard } from "../platform/limits.js";
 import { CALLER_PATH, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
 import { canonicalAuthorization, isBearer } from "../platform/credentials.js";
 import { processMetrics } from "../platform/metrics.js";
-import { processLoad, type LoadMeter } from "../platform/load.js";
 import { responseRequestId } from "../platform/request-scope.js";
 import { loadOperations, OPERATIONS_DIR } from "./operations.js";
 import { randomUUID } from "node:crypto";
@@ -32,7 +31,6 @@ import { handleCors } from "./cors.js";
 import { GATEWAY_STREAM_PATH, subscriptionService } from "./subscriptions.js";
 import { createExploration } from "./explore.js";
 import { ErrorCode } from "../platform/error-codes.js";
-import { SpeculationBrake } from "./speculation-brake.js";
 import { introspectionOnly, readManifest, trustedDocuments } from "./trusted-documents.js";
 import { ApqStore } from "./apq-store.js";
 import { apolloSeams } from "./apollo/seams.js";
@@ -69,11 +67,11 @@ export interface GatewayInjections {
   apolloVersions?: { gateway: string; queryPlanner: string };
 }
 
-export async function startGateway(config: GatewayConfig, logger = new Logger("gateway", config.logLevel), load: LoadMeter = processLoad, injected: GatewayInjections = {}): Promise<RunningGateway> {
+export async function startGateway(config: GatewayConfig, logger = new Logger("gateway", config.logLevel), injected: GatewayInjections = {}): Promise<RunningGateway> {
   // the state the replicas share (REDIS_URL): APQ documents, refused tokens, per-client limits
   const shared = new SharedState(config.shared, logger);
   const refusedTokens = new RefusedTokens(config.auth === "forward" ? config.refusedTokenTtlSeconds : 0, shared);
-  const gateway = await apolloGateway(config, logger, refusedTokens, load, injected);
+  const gateway = await apolloGateway(config, logger, refusedTokens, injected);
   // one store for Apollo Server and for the admission step that reads a hash's document before it
   const apqStore = new ApqStore(shared, config.apqTtlSeconds, config.apqCacheBytes);
 
@@ -136,6 +134,8 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     admit,
     checkLimits,
     meter,
+    clientOf: meter.clientOf,
+    filesBase: (req) => config.publicUrl ?? requestOrigin(req, http.origin),
     ownerUrl: config.subgraphUrls.people,
     secret: config.subgraphSecret,
     forward,
@@ -143,8 +143,14 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     settings: config.subscriptions,
     logger,
   });
+  // as the stop begins, not at its end: an open stream would hold the drain to its deadline
+  const unwatchStop = processLifecycle.onStop(() => subscriptions.drain());
   const exploration = await createExploration(config);
-  const readiness = cachedCheck(() => checkSubgraphs(config), config.readyIntervalMs ?? 0);
+  const checkSubgraphs = subgraphsCheck(config, logger);
+  const readiness = cachedCheck(checkSubgraphs, config.readyIntervalMs ?? 0);
+  // once at start, outside the kept answer, so that a SUBGRAPH_SECRET that differs is logged even
+  // where nothing probes
+  void checkSubgraphs();
   const serveFile = fileRoute({ subgraphUrl: config.subgraphUrls.people, secret: config.subgraphSecret, logger, meter: meter.request });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -173,6 +179,7 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     http = await listen(handle, { port: config.port, host: config.host, logger, lifecycle: processLifecycle, implicitScope: false });
     webSocket = subscriptions.attachWebSocket(http.server);
   } catch (err) {
+    unwatchStop();
     await apollo.stop();
     await shared.close();
     throw err;
@@ -182,7 +189,8 @@ export async function startGateway(config: GatewayConfig, logger = new Logger("g
     url: `${http.origin}/`,
     port: http.port,
     async close() {
-      // the drain: every subscription ends cleanly first (a `complete`), then the server waits for nothing open
+      // the drain: every subscription has ended cleanly (a `complete`) as the stop began; a close without a signal ends them here
+      unwatchStop();
       subscriptions.drain();
       await webSocket?.close();
       await http.close();
@@ -203,7 +211,7 @@ function requestOrigin(req: IncomingMessage, own: string): string {
 }
 
 /** The gateway proper: the supergraph, a data source per subgraph, and gateway/apollo/'s patches where they apply (apollo/seams.ts). */
-async function apolloGateway(config: GatewayConfig, logger: Logger, refusedTokens: RefusedTokens, load: LoadMeter, injected: GatewayInjections): Promise<ApolloGateway> {
+async function apolloGateway(config: GatewayConfig, logger: Logger, refusedTokens: RefusedTokens, injected: GatewayInjections): Promise<ApolloGateway> {
   const urlOf = (name: string): string => {
     if (!(SUBGRAPH_NAMES as readonly string[]).includes(name)) throw new Error(`unknown subgraph "${name}" in the supergraph`);
     return config.subgraphUrls[name as SubgraphName];
@@ -213,7 +221,6 @@ async function apolloGateway(config: GatewayConfig, logger: Logger, refusedToken
   process.env.APOLLO_TELEMETRY_DISABLED ??= "true";
   // one for every subgraph: a mutation of one subgraph may change what another answers
   const inflight = new InFlight<SubgraphAnswer>((err) => err instanceof DeadlineExceededError);
-  const brake = new SpeculationBrake(config.speculationMaxLoad, load);
   const rememberRefusedToken = async (init: { headers: Record<string, string> }, answer: SubgraphAnswer) => {
     // forward mode: a subgraph's answer says the directory refused the caller's token with 401
     const authorization = init.headers.authorization;
@@ -221,7 +228,7 @@ async function apolloGateway(config: GatewayConfig, logger: Logger, refusedToken
       await refusedTokens.remember(authorization);
     }
   };
-  const seams = apolloSeams({ prefetch: config.prefetch, splitRootFetch: config.splitRootFetch, lookups: config.lookupSpeculation, brake, maxBatch: config.limits.rootFields, versions: injected.apolloVersions }, logger);
+  const seams = apolloSeams({ maxBatch: config.limits.rootFields, versions: injected.apolloVersions }, logger);
   return new ApolloGateway({
     supergraphSdl:
       config.compose === "introspect"
@@ -229,12 +236,10 @@ async function apolloGateway(config: GatewayConfig, logger: Logger, refusedToken
             subgraphs: SUBGRAPH_NAMES.map((name) => ({ name, url: config.subgraphUrls[name] })),
           })
         : await readSupergraph(config.supergraphPath, config.prefix),
-    buildService: ({ name }) => seams.dataSource(name, urlOf(name), config.subgraphSecret, subgraphFetcher(name, inflight, rememberRefusedToken, brake)),
+    buildService: ({ name }) => seams.dataSource(name, urlOf(name), config.subgraphSecret, subgraphFetcher(name, inflight, rememberRefusedToken)),
     // its OpenTelemetry spans (gateway.request, .plan, .fetch...; docs/observability.md) without
     // the operation's text or the errors' messages, which may carry the caller's values
     telemetry: { includeDocument: false, recordExceptions: false },
-    // lookup speculation, announcements and the split, where they apply (apollo/seams.ts)
-    experimental_didResolveQueryPlan: seams.didResolveQueryPlan,
     // the gateway's own info messages (schema loaded, ...) go to debug: at info, the log is one
     // line per operation
     logger: {
@@ -306,15 +311,34 @@ async function readSupergraph(path: string, prefix: string | null): Promise<stri
 /**
  * `/ready` (platform/readiness.ts): every subgraph answers its `/ready` (started, not draining; a
  * subgraph's upstream is not part of it). A subgraph that has no `/ready` (another team's, 404)
- * counts as ready when its `/health` answers.
+ * counts as ready when its `/health` answers. The probe carries the gateway's SUBGRAPH_SECRET (empty
+ * for none): a subgraph whose own differs answers 403, which would refuse every operation as
+ * FORBIDDEN, so the gateway is not ready and says why in its log, once per subgraph until it agrees.
  */
-async function checkSubgraphs(config: GatewayConfig): Promise<Readiness> {
+function subgraphsCheck(config: GatewayConfig, logger: Logger): () => Promise<Readiness> {
+  const headers = { [SUBGRAPH_SECRET_HEADER]: config.subgraphSecret ?? "" };
+  const refusing = new Set<SubgraphName>();
   const probe = async (name: SubgraphName, path: string): Promise<string> => {
-    const state = await probeUrl(new URL(path, config.subgraphUrls[name]), 2000);
-    return state === "status 404" && path === "/ready" ? probe(name, "/health") : state;
+    const state = await probeUrl(new URL(path, config.subgraphUrls[name]), 2000, headers);
+    if (state === "status 404" && path === "/ready") return probe(name, "/health");
+    if (state !== "status 403") {
+      refusing.delete(name);
+      return state;
+    }
+    if (!refusing.has(name)) {
+      refusing.add(name);
+      logger.error("a subgraph refuses this gateway's SUBGRAPH_SECRET: every operation it takes part in answers FORBIDDEN; set the same SUBGRAPH_SECRET on the gateway and every subgraph", {
+        subgraph: name,
+        setting: "SUBGRAPH_SECRET",
+        gatewayHasSecret: config.subgraphSecret !== null,
+      });
+    }
+    return "forbidden: SUBGRAPH_SECRET differs";
   };
-  const entries = await Promise.all(SUBGRAPH_NAMES.map(async (name) => [name, await probe(name, "/ready")] as const));
-  return { ready: entries.every(([, state]) => state === "ok"), checks: Object.fromEntries(entries) };
+  return async () => {
+    const entries = await Promise.all(SUBGRAPH_NAMES.map(async (name) => [name, await probe(name, "/ready")] as const));
+    return { ready: entries.every(([, state]) => state === "ok"), checks: Object.fromEntries(entries) };
+  };
 }
 
 /** Forward mode: an operation that reads data needs the caller's bearer token. */

@@ -3,7 +3,7 @@ import type { FormattedExecutionResult } from "graphql";
 import { ErrorCode } from "../platform/error-codes.js";
 
 /**
- * Identical operations in flight at the gateway run once (docs/graph.md#identical-operations-in-flight).
+ * Identical operations in flight at the gateway run once (docs/performance.md#identical-operations-in-flight).
  *
  * The subgraph fetches and the upstream reads are shared while in flight (platform/inflight.ts),
  * but each fetch only for as long as it runs: of 40 identical operations sent at once, those the
@@ -11,7 +11,7 @@ import { ErrorCode } from "../platform/error-codes.js";
  * after it, so that the calls spent depended on how fast the machine read the 40 requests (13
  * upstream calls in one run, 100 in another). Here an operation is in flight from the moment its
  * text is known (before its parse and validation) to its answer: an identical query of the same
- * caller (`Authorization` as sent, the text, the operation name, the variables) that arrives
+ * caller (`Authorization` as sent, the links' base its file links name, the text, the operation name, the variables) that arrives
  * meanwhile waits for that answer and gets its own copy, whatever point the first one reached.
  *
  * The rules are those of in-flight deduplication: nothing is kept once answered (not a cache); a
@@ -51,7 +51,7 @@ export interface IdenticalOperationCounts {
  * `deadline(context)`: when the operation's time is up (`performance.now()` time); a later
  * operation waits for the first one's answer until then at most, then runs on its own.
  */
-export function identicalOperations<C extends BaseContext & { authorization?: string }>(deadline: (context: C) => number, counts: IdenticalOperationCounts = { ran: 0, joined: 0 }): ApolloServerPlugin<C> {
+export function identicalOperations<C extends BaseContext & { authorization?: string; filesBase?: string }>(deadline: (context: C) => number, counts: IdenticalOperationCounts = { ran: 0, joined: 0 }): ApolloServerPlugin<C> {
   const running = new Map<string, Running>();
   return {
     async requestDidStart({ contextValue }) {
@@ -65,7 +65,8 @@ export function identicalOperations<C extends BaseContext & { authorization?: st
       return {
         async didResolveSource({ source, request }) {
           try {
-            key = JSON.stringify([contextValue.authorization ?? "", source, request.operationName ?? null, request.variables ?? {}]);
+            // the links' base is part of the answer (its file links name it): a made-up Host shares no answer
+            key = JSON.stringify([contextValue.authorization ?? "", contextValue.filesBase ?? "", source, request.operationName ?? null, request.variables ?? {}]);
           } catch {
             // variables nested past the stack: not shared, and refused by the type check as ever
             return;

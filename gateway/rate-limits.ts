@@ -5,7 +5,7 @@ import { LRUCache } from "lru-cache";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { ConfigError, Environment, excerpt } from "../platform/config.js";
 import { canonicalAuthorization, isBearer } from "../platform/credentials.js";
-import { ErrorCode } from "../platform/error-codes.js";
+import { ErrorCode, errorBody } from "../platform/error-codes.js";
 import { InFlight } from "../platform/inflight.js";
 import type { Refusal } from "../platform/http.js";
 import type { RequestedOperation } from "../platform/limits.js";
@@ -18,10 +18,11 @@ import { introspectionOnly } from "./trusted-documents.js";
  * Per-client limits at the gateway (docs/security.md#per-client-rate-limits), checked after the operation
  * limits and before any subgraph fetch: operations per minute, writes (mutations) per minute apart
  * with their own lower limit, and a cost budget per minute, the cost being the one the operation
- * limits measured (platform/limits.ts). A client is the hash of its bearer token in forward mode,
- * whatever its spelling (platform/credentials.ts; the address for a request without one), its
- * address in service mode: the socket's peer, or, behind GATEWAY_TRUSTED_PROXIES, the last address
- * of `X-Forwarded-For` that is not one of them (an `ip:port` entry counts as its address).
+ * limits measured (platform/limits.ts). A client (clientOf, the one identity of every per-client
+ * limit) is the hash of its bearer token in forward mode once the directory accepted it, whatever
+ * its spelling (platform/credentials.ts), else its address: the socket's peer, or, behind
+ * GATEWAY_TRUSTED_PROXIES, the last address of `X-Forwarded-For` that is not one of them (an
+ * `ip:port` entry counts as its address).
  * rate-limiter-flexible counts them; with Redis across every gateway replica, without it (or
  * while Redis is down) in the process. Over a limit: 429, `Retry-After`, one error naming it.
  *
@@ -91,7 +92,7 @@ const MESSAGES: Record<Limit, (value: number) => string> = {
 export type CallerVerdict = "accepted" | "refused" | "unknown";
 
 /** The 401 of a token the directory refused, before any subgraph fetch. */
-const refusedToken = (message: string): Refusal => ({ status: 401, body: { errors: [{ message, extensions: { code: ErrorCode.UNAUTHENTICATED } }] } });
+const refusedToken = (message: string): Refusal => ({ status: 401, body: errorBody(ErrorCode.UNAUTHENTICATED, message) });
 const REFUSED_A_MOMENT_AGO = refusedToken("The directory refused this token a moment ago: get a new one");
 const REFUSED_NOW = refusedToken("The directory does not accept this token: get a new one");
 
@@ -142,7 +143,7 @@ export function rateLimitGate(options: {
       return {
         status: 429,
         headers: { "retry-after": String(retryAfter) },
-        body: { errors: [{ message: MESSAGES[limiter.limit](value), extensions: { code: ErrorCode.RATE_LIMITED, limit: limiter.limit, value, retryAfter } }] },
+        body: errorBody(ErrorCode.RATE_LIMITED, MESSAGES[limiter.limit](value), { limit: limiter.limit, value, retryAfter }),
       };
     }
   };
@@ -173,6 +174,24 @@ export function rateLimitGate(options: {
       return verdict;
     });
 
+  /**
+   * The client every per-client limit counts (operations, writes, cost, subscriptions, graphql-ws
+   * connections, file fetches): in forward mode the hash of a bearer token the directory accepted
+   * a moment ago, else the client's address (addressOf). A token not verified yet is no client of
+   * its own: a fresh junk credential on each request counts against its sender's address, and in
+   * service mode, where the facade verifies no `Authorization` header, the address is the client.
+   */
+  const clientOf = (req: IncomingMessage): string => {
+    if (options.forward) {
+      const authorization = canonicalAuthorization(typeof req.headers.authorization === "string" ? req.headers.authorization : undefined) ?? "";
+      if (isBearer(authorization)) {
+        const key = tokenKey(authorization);
+        if (accepted.has(key)) return key;
+      }
+    }
+    return `address:${addressOf(req)}`;
+  };
+
   const gate = async (operation: RequestedOperation, req: IncomingMessage): Promise<Refusal | null> => {
     const authorization = canonicalAuthorization(typeof req.headers.authorization === "string" ? req.headers.authorization : undefined) ?? "";
     const bearer = options.forward && isBearer(authorization);
@@ -180,8 +199,19 @@ export function rateLimitGate(options: {
       processMetrics().refused("gateway", "refusedToken");
       return REFUSED_A_MOMENT_AGO;
     }
-    const key = bearer ? `token:${createHash("sha256").update(authorization).digest("base64url")}` : null;
-    const client = key ?? `address:${addressOf(req)}`;
+    const key = bearer ? tokenKey(authorization) : null;
+    // a token not seen a moment ago is checked first (its own budget per address), so that the
+    // limits below count a token the directory accepts as its client from its first operation;
+    // an operation that reaches no subgraph (introspection, `__typename`, a syntax error) needs no check
+    if (key !== null && options.verifyCaller && !accepted.has(key) && operation.document && !introspectionOnly(operation.document, typeof operation.operationName === "string" ? operation.operationName : null)) {
+      const verdict = await verify(authorization, key, req);
+      if (typeof verdict === "object") return verdict;
+      if (verdict === "refused") {
+        processMetrics().refused("gateway", "refusedToken");
+        return REFUSED_NOW;
+      }
+    }
+    const client = clientOf(req);
     const write = (operation.shape?.mutationFields ?? 0) > 0;
     for (const limiter of limiters) {
       if (limiter.limit === "unverifiedTokens" || (limiter.limit === "writes" && !write)) continue;
@@ -189,13 +219,7 @@ export function rateLimitGate(options: {
       const refusal = await spend(limiter, client, points);
       if (refusal) return refusal;
     }
-    // an operation that reaches no subgraph (introspection, `__typename`, a syntax error) needs no check
-    if (key === null || !options.verifyCaller || accepted.has(key) || !operation.document || introspectionOnly(operation.document, typeof operation.operationName === "string" ? operation.operationName : null)) return null;
-    const verdict = await verify(authorization, key, req);
-    if (typeof verdict === "object") return verdict;
-    if (verdict !== "refused") return null;
-    processMetrics().refused("gateway", "refusedToken");
-    return REFUSED_NOW;
+    return null;
   };
   /**
    * A request that is no operation but reads upstream (a file link's fetch, gateway/files.ts):
@@ -204,8 +228,11 @@ export function rateLimitGate(options: {
    * moment ago is refused; no token is checked with the directory for it (the link is the right).
    */
   gate.request = (req: IncomingMessage): Promise<Refusal | null> => gate({ query: "", variables: {} }, req);
+  gate.clientOf = clientOf;
   return gate;
 }
+
+const tokenKey = (authorization: string) => `token:${createHash("sha256").update(authorization).digest("base64url")}`;
 
 /** `::ffff:127.0.0.1` → `127.0.0.1` */
 function normalise(address: string): string {

@@ -3,12 +3,11 @@ import { request as httpsRequest } from "node:https";
 import { GraphQLError } from "graphql";
 import { LRUCache } from "lru-cache";
 import { keepAliveAgents, wroteToClosedSocket } from "../platform/keep-alive.js";
-import { DEADLINE_HEADER, LOAD_HEADER } from "../platform/headers.js";
+import { DEADLINE_HEADER, FILES_BASE_HEADER } from "../platform/headers.js";
 import { processMetrics } from "../platform/metrics.js";
 import { endClientSpan, startClientSpan } from "../platform/request-scope.js";
 import { ErrorCode } from "../platform/error-codes.js";
 import type { InFlight } from "../platform/inflight.js";
-import type { SpeculationBrake } from "./speculation-brake.js";
 
 /** The operation's time is up: what the client sees for the parts that were not fetched in time. */
 export class DeadlineExceededError extends GraphQLError {
@@ -182,12 +181,12 @@ const subgraphTarget = (url: string): URL => subgraphTargets.memo(url);
 
 /**
  * The subgraph fetcher: identical query fetches in flight (same subgraph, same caller
- * `authorization`, same body: operation and variables) are sent once and each caller parses its
+ * `authorization`, same links' base (FILES_BASE_HEADER), same body: operation and variables) are sent once and each caller parses its
  * own copy of the answer. Mutations are always sent, and no query asked after one joins a query
  * that started before it. The deadline header is left out of the key:
  * it differs by the millisecond between callers of the same fetch. A joiner whose first caller
  * ran out of time fetches on its own. The header `x-operation-id` is left out too: an operation that
- * joins another's fetch (or announcement, apollo/speculate.ts) is answered from that operation's loaders.
+ * joins another's fetch is answered from that operation's loaders.
  */
 /** A subgraph request as the data source makes it (its headers a plain object), answered whole. */
 export type SubgraphFetch = (url: string, init: RequestInit & { headers: Record<string, string> }) => Promise<SubgraphAnswer>;
@@ -196,19 +195,18 @@ export function subgraphFetcher(
   subgraph: string,
   inflight: InFlight<SubgraphAnswer>,
   rememberRefusedToken: (init: RequestInit & { headers: Record<string, string> }, answer: SubgraphAnswer) => Promise<void>,
-  brake: SpeculationBrake,
 ): SubgraphFetch {
   return async (url, init) => {
     const body = typeof init.body === "string" ? init.body : null;
     const kind = fetchKind(body);
     let answer: SubgraphAnswer;
-    if (kind === "read") answer = await inflight.run(`${url}\n${init.headers.authorization ?? ""}\n${body}`, () => fetchWithinDeadline(subgraph, url, init, kind));
+    // the links' base is the caller's too: an answer's file links name it (a made-up Host must not reach another caller)
+    if (kind === "read") answer = await inflight.run(`${url}\n${init.headers.authorization ?? ""}\n${init.headers[FILES_BASE_HEADER] ?? ""}\n${body}`, () => fetchWithinDeadline(subgraph, url, init, kind));
     else {
       // read-your-writes: no query asked after a mutation joins one that started before it
       inflight.forget();
       answer = await fetchWithinDeadline(subgraph, url, init, kind).finally(() => inflight.forget());
     }
-    brake.report(subgraph, answer.headers.get(LOAD_HEADER));
     await rememberRefusedToken(init, answer);
     return answer;
   };

@@ -1,11 +1,9 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from "@apollo/gateway";
 import { DEADLINE_HEADER, FILES_BASE_HEADER, OPERATION_HEADER, REQUEST_ID_HEADER, SUBGRAPH_SECRET_HEADER } from "../platform/headers.js";
 import { injectTraceContext } from "../platform/request-scope.js";
-import type { SpeculationContext } from "./apollo/speculate.js";
 import type { SubgraphAnswer, SubgraphFetch } from "./subgraph-fetch.js";
 
-
-export interface GatewayContext extends SpeculationContext {
+export interface GatewayContext {
   authorization?: string;
   /** this operation's id, sent with its query fetches so that a subgraph shares its loaders among them (operation-scope.ts) */
   operationId: string;

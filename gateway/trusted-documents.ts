@@ -2,7 +2,7 @@ import type { HTTPGraphQLRequest } from "@apollo/server";
 import { Kind, parse, type DocumentNode, type OperationDefinitionNode } from "graphql";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { ErrorCode } from "../platform/error-codes.js";
+import { ErrorCode, errorBody } from "../platform/error-codes.js";
 import { REQUEST_ID_HEADER } from "../platform/headers.js";
 import type { Refusal } from "../platform/http.js";
 import type { Logger } from "../platform/log.js";
@@ -94,7 +94,7 @@ const LOGGED_HASHES = 10_000;
 function refusal(status: number, code: ErrorCode, message: string, outcome: string): Refusal {
   processMetrics().trustedDocuments.inc({ outcome });
   processMetrics().refused("gateway", "trustedDocuments");
-  return { status, body: { errors: [{ message, extensions: { code } }] } };
+  return { status, body: errorBody(code, message) };
 }
 
 /** The admission step of trusted documents: fills the document in from its hash, or refuses. */
@@ -179,8 +179,11 @@ function requestFields(request: HTTPGraphQLRequest): RequestFields | null {
     const body = request.body as Record<string, unknown> | undefined;
     if (!body || typeof body !== "object" || Array.isArray(body)) return null;
     const documentId = typeof body.documentId === "string" ? body.documentId : undefined;
+    const bare = withBareHash(body.extensions);
+    if (bare !== body.extensions) body.extensions = bare;
     return {
-      ...(typeof body.query === "string" ? { query: body.query } : {}),
+      // an empty query is none, as Apollo Server reads it (graphql-ws requires the field: a persisted subscription sends "")
+      ...(typeof body.query === "string" && body.query !== "" ? { query: body.query } : {}),
       ...hashOf(documentId, body.extensions),
       documentId: documentId !== undefined,
       operationName: body.operationName,
@@ -201,8 +204,14 @@ function requestFields(request: HTTPGraphQLRequest): RequestFields | null {
   } catch {
     extensions = null; // Apollo answers the unreadable extensions
   }
+  const bare = withBareHash(extensions);
+  if (bare !== extensions) {
+    extensions = bare;
+    search.set("extensions", JSON.stringify(bare));
+    request.search = `?${search.toString()}`;
+  }
   const documentId = search.get("documentId") ?? undefined;
-  const query = search.get("query") ?? undefined;
+  const query = search.get("query") || undefined;
   return {
     ...(query !== undefined ? { query } : {}),
     ...hashOf(documentId, extensions),
@@ -224,6 +233,18 @@ function hashOf(documentId: string | undefined, extensions: unknown): { hash?: s
   if (documentId === undefined) return typeof apq === "string" ? { hash: apq, conflict: false } : { conflict: false };
   const hash = documentId.replace(/^sha256:/, "");
   return { hash, conflict: apq !== undefined && apq !== hash };
+}
+
+/**
+ * The extensions with APQ's hash as bare hex: graphql-codegen's documents carry `sha256:<hex>`,
+ * which Apollo Client's persisted query link sends as it is, and Apollo Server's APQ compares
+ * and registers the bare hex. The same object when there is nothing to change.
+ */
+function withBareHash(extensions: unknown): unknown {
+  const persistedQuery = (extensions as { persistedQuery?: { sha256Hash?: unknown } } | null)?.persistedQuery;
+  const hash = persistedQuery?.sha256Hash;
+  if (typeof hash !== "string" || !hash.startsWith("sha256:")) return extensions;
+  return { ...(extensions as object), persistedQuery: { ...persistedQuery, sha256Hash: hash.slice("sha256:".length) } };
 }
 
 /** The request's extensions without the APQ hash (undefined when nothing else is left). */

@@ -1,7 +1,6 @@
 import { loadGatewayConfig, type GatewayConfig } from "../gateway/config.js";
 import { startGateway, type GatewayInjections, type RunningGateway } from "../gateway/gateway.js";
 import type { Logger } from "../platform/log.js";
-import type { LoadMeter } from "../platform/load.js";
 import { startStack, type GraphQLResponse, type Stack, type StackOptions } from "./stack.js";
 
 /**
@@ -17,15 +16,11 @@ export interface GatewayStack extends Stack {
   query<D = any>(source: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<GraphQLResponse<D>>;
   /** the gateway environment used, with the running subgraphs' URLs (to start another gateway alike) */
   gatewayEnv: Record<string, string>;
-  /** the gateway's own load as its brake reads it, if the options fixed it (another gateway reads the same) */
-  gatewayLoad?: LoadMeter;
 }
 
 export interface GatewayStackOptions extends StackOptions {
   /** environment of the gateway beyond the subgraph URLs (e.g. GATEWAY_COMPOSE=introspect, NODE_ENV) */
   gatewayEnv?: Record<string, string>;
-  /** the gateway's own load, as its speculation brake reads it (default: the process's, platform/load.ts) */
-  gatewayLoad?: LoadMeter;
   /** the gateway's logger (default: its own, at LOG_LEVEL silent) */
   gatewayLogger?: Logger;
   /** what the test injects into the gateway (gateway/gateway.ts: the versions gateway/apollo/ checks) */
@@ -36,10 +31,6 @@ export async function startGatewayStack(options: GatewayStackOptions = {}): Prom
   const stack = await startStack({ ...options, subgraphs: ["people", "organisation", "legacy-time"] });
   try {
     const gatewayEnv: Record<string, string> = {
-      // the test's client, the gateway and the subgraphs share one process, whose load is the
-      // client's as much as theirs: what a test pins of the plans (rounds, requests) does not
-      // depend on how hard the test drives it (test/gateway/speculation-brake.test.ts turns it on)
-      GATEWAY_SPECULATION_MAX_LOAD: "off",
       ...options.env,
       ...(options.secret ? { SUBGRAPH_SECRET: options.secret } : {}),
       ...(options.prefix ? { GRAPH_PREFIX: options.prefix } : {}),
@@ -51,13 +42,12 @@ export async function startGatewayStack(options: GatewayStackOptions = {}): Prom
       ...options.gatewayEnv,
     };
     const gatewayConfig = loadGatewayConfig(gatewayEnv);
-    const gateway = await startGateway(gatewayConfig, options.gatewayLogger, options.gatewayLoad, options.gatewayInjections);
+    const gateway = await startGateway(gatewayConfig, options.gatewayLogger, options.gatewayInjections);
     return {
       ...stack,
       gateway,
       gatewayConfig,
       gatewayEnv,
-      gatewayLoad: options.gatewayLoad,
       query: (source, variables, headers) => stack.gql(gateway.url, source, variables, headers),
       async close() {
         await gateway.close();
@@ -72,5 +62,5 @@ export async function startGatewayStack(options: GatewayStackOptions = {}): Prom
 
 /** Starts one more gateway against the subgraphs of a running stack, with environment overrides. */
 export async function startExtraGateway(stack: GatewayStack, env: Record<string, string> = {}): Promise<RunningGateway> {
-  return startGateway(loadGatewayConfig({ ...stack.gatewayEnv, ...env }), undefined, stack.gatewayLoad);
+  return startGateway(loadGatewayConfig({ ...stack.gatewayEnv, ...env }));
 }

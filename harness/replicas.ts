@@ -116,11 +116,12 @@ export interface ReplicaBed {
 const SUBGRAPHS: SubgraphName[] = ["people", "organisation", "legacy-time"];
 
 export async function startReplicas(options: { count?: number; redisUrl?: string | null; env?: Record<string, string>; gatewayEnv?: Record<string, string> } = {}): Promise<ReplicaBed> {
-  const directory = await startDirectory({ employees: 300, today: "2026-06-15" });
+  const directory = await startDirectory({ limits: { requests: 0 }, employees: 300, today: "2026-06-15" });
   const replicas: Replica[] = [];
   const silent = new Logger("replica", "silent");
   const env: Record<string, string> = {
     DIRECTORY_BASE_URL: directory.url,
+    DIRECTORY_REQUEST_BUDGET: "off",
     DIRECTORY_CLIENT_ID: "demo-client",
     DIRECTORY_CLIENT_SECRET: "demo-secret",
     DIRECTORY_API_KEY: "demo-api-key",

@@ -6,7 +6,6 @@ import type { ChangeFeed } from "../subgraphs/shared/events/index.js";
 import { startSubgraphModule, type SubgraphModule } from "../subgraphs/shared/graphql/subgraph.js";
 import { loadUpstreamConfig, Upstream } from "../subgraphs/shared/upstream/index.js";
 import type { Logger } from "../platform/log.js";
-import type { LoadMeter } from "../platform/load.js";
 
 /** The day the test company is generated for: every suite that starts a stack shares it. */
 export const TODAY = "2026-06-15";
@@ -61,8 +60,6 @@ export interface StackOptions {
   logger?: Logger | ((subgraph: SubgraphName) => Logger);
   /** GRAPH_PREFIX of the subgraphs (and of the gateway, in a gateway stack) */
   prefix?: string;
-  /** the load the subgraphs say to the gateway (default: the process's, platform/load.ts) */
-  load?: LoadMeter;
   /** SUBSCRIPTION_QUEUE of the subgraphs */
   subscriptionQueue?: number;
   /** a subgraph's own port, where its address must be known before it starts (DIRECTORY_EVENTS_PUBLIC_URL); default ephemeral */
@@ -70,10 +67,11 @@ export interface StackOptions {
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
-  const directory = await startDirectory({ employees: 300, today: TODAY, ...options.directory });
+  const directory = await startDirectory({ limits: { requests: 0 }, employees: 300, today: TODAY, ...options.directory });
   const upstream = new Upstream(
     loadUpstreamConfig({
       DIRECTORY_BASE_URL: directory.url,
+      DIRECTORY_REQUEST_BUDGET: "off",
       DIRECTORY_CLIENT_ID: "demo-client",
       DIRECTORY_CLIENT_SECRET: "demo-secret",
       DIRECTORY_API_KEY: "demo-api-key",
@@ -91,7 +89,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       limits: loadOperationLimits(options.env ?? {}),
       ...(options.logger ? { logger: typeof options.logger === "function" ? options.logger(name) : options.logger } : {}),
       prefix: options.prefix ?? null,
-      ...(options.load ? { load: options.load } : {}),
       ...(options.subscriptionQueue ? { subscriptionQueue: options.subscriptionQueue } : {}),
     });
   }

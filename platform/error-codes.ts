@@ -42,6 +42,8 @@ export const ErrorCode = {
   SUBGRAPH_UNAVAILABLE: "SUBGRAPH_UNAVAILABLE",
   /** the process is stopping: retry on another instance (`Retry-After`) */
   SHUTTING_DOWN: "SHUTTING_DOWN",
+  /** a subscription closed because its subscriber fell GATEWAY_SUBSCRIPTION_QUEUE events behind: subscribe again */
+  SUBSCRIBER_TOO_SLOW: "SUBSCRIBER_TOO_SLOW",
   // anything else
   /** unexpected: masked, with `extensions.errorId` naming its log line */
   INTERNAL_SERVER_ERROR: "INTERNAL_SERVER_ERROR",
@@ -54,9 +56,13 @@ export function codedError(code: ErrorCode, message: string, extensions: Record<
   return new GraphQLError(message, { extensions: { ...extensions, code } });
 }
 
-/** The body of an HTTP answer that refuses a request before GraphQL runs (`{ errors: [...] }`). */
-export function errorBody(code: ErrorCode, message: string): { errors: Array<{ message: string; extensions: { code: ErrorCode } }> } {
-  return { errors: [{ message, extensions: { code } }] };
+/** The body of an HTTP answer that refuses a request before GraphQL runs (`{ errors: [...] }`), with any further extensions. */
+export function errorBody(
+  code: ErrorCode,
+  message: string,
+  extensions: Record<string, unknown> = {},
+): { errors: Array<{ message: string; extensions: { code: ErrorCode } & Record<string, unknown> }> } {
+  return { errors: [{ message, extensions: { ...extensions, code } }] };
 }
 
 /** The code an error carries, when it is one of the set. */

@@ -12,16 +12,9 @@ export const REQUEST_ID_HEADER = "x-request-id";
 /**
  * One gateway operation's id (a random UUID), on each of its subgraph query fetches: the fetches of
  * one operation and one caller share the subgraph's loaders, so that a read one of them started
- * (an early prefetch, a split fetch) answers the others (docs/graph.md#query-plans).
+ * answers the others (subgraphs/shared/graphql/operation-scope.ts).
  */
 export const OPERATION_HEADER = "x-operation-id";
-
-/**
- * A subgraph's load in percent (platform/load.ts), on its answers to the gateway's operations
- * (those carrying OPERATION_HEADER): the gateway asks nothing ahead of a subgraph that says it is
- * saturated (GATEWAY_SPECULATION_MAX_LOAD, gateway/speculation-brake.ts).
- */
-export const LOAD_HEADER = "x-subgraph-load";
 
 /**
  * The subgraphs' route that tells, in forward mode, whether the directory knows the caller's

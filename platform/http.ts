@@ -90,7 +90,8 @@ export async function listen(
   };
 }
 
-const MAX_BODY_BYTES = 1 << 20;
+/** the largest request body (and graphql-ws message, gateway/subscriptions.ts) served: 1 MiB */
+export const MAX_BODY_BYTES = 1 << 20;
 
 export class BodyTooLargeError extends Error {}
 
@@ -133,10 +134,7 @@ export async function serveGraphQL<C extends BaseContext>(
   try {
     body = parseBody(req, await readBody(req));
   } catch (err) {
-    if (err instanceof BodyTooLargeError) {
-      // the rest of the body is left unread, so this connection cannot carry another request
-      return sendJson(res, 413, errorBody(ErrorCode.BAD_REQUEST, "Request body too large"), { connection: "close", ...graphQLResponseType(req) });
-    }
+    if (err instanceof BodyTooLargeError) return sendBodyTooLarge(req, res);
     throw err;
   }
   const headers = new HeaderMap();
@@ -155,8 +153,8 @@ export async function serveGraphQL<C extends BaseContext>(
   const operation = check || gates.meter ? operationOf(request, new URLSearchParams(request.search), requestId) : null;
   const refusal = operation && check ? check(operation) : null;
   if (refusal) {
-    const { http: _http, ...extensions } = refusal.extensions;
-    return sendJson(res, 400, { errors: [{ message: refusal.message, extensions }] }, graphQLResponseType(req));
+    const { http: _http, code, ...extensions } = refusal.extensions;
+    return sendJson(res, 400, errorBody(code as ErrorCode, refusal.message, extensions), graphQLResponseType(req));
   }
   const metered = operation && gates.meter ? await gates.meter(operation, req) : null;
   if (metered) return sendJson(res, metered.status, metered.body, metered.headers);
@@ -169,6 +167,12 @@ export async function serveGraphQL<C extends BaseContext>(
     for await (const chunk of response.body.asyncIterator) res.write(chunk);
     res.end();
   }
+}
+
+/** The 413 of a body over MAX_BODY_BYTES (readBody's BodyTooLargeError), on every path that reads one. */
+export function sendBodyTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  // the rest of the body is left unread, so this connection cannot carry another request
+  sendJson(res, 413, errorBody(ErrorCode.BAD_REQUEST, "Request body too large"), { connection: "close", ...graphQLResponseType(req) });
 }
 
 /** The media type of the answer the client asked for, when it is `application/graphql-response+json` (as Apollo answers it). */

@@ -8,7 +8,8 @@ import type { Tracing } from "./tracing.js";
  *
  * 1. at once, `/ready` answers 503 (`draining`), so that a load balancer or Kubernetes stops
  *    sending new traffic; operations are still served meanwhile, since traffic already routed
- *    here keeps arriving for a moment;
+ *    here keeps arriving for a moment; and every open subscription ends with a `complete` (the
+ *    `onStop` listeners), so that the drain waits for no stream;
  * 2. after SHUTDOWN_GRACE_MS, new operations are refused with a 503 `SHUTTING_DOWN` error
  *    (`Retry-After`, `Connection: close`): retryable on another instance;
  * 3. the operations in flight finish, for at most SHUTDOWN_DRAIN_MS, then the process exits 0
@@ -32,6 +33,14 @@ export interface ShutdownSettings {
   graceMs: number;
   /** SHUTDOWN_DRAIN_MS: the longest wait for the operations in flight */
   drainMs: number;
+}
+
+/** the SSE `retry` a stream ending on a stop advises: reconnect after this long (another replica, by then) */
+export const RECONNECT_AFTER_MS = 1000;
+
+/** The reconnect advice of an SSE stream that a stop ends (its `retry` field), written before the stream's `complete`. */
+export function writeReconnectHint(res: { headersSent: boolean; writableEnded: boolean; write(chunk: string): unknown }): void {
+  if (res.headersSent && !res.writableEnded) res.write(`retry: ${RECONNECT_AFTER_MS}\n\n`);
 }
 
 export const DEFAULT_SHUTDOWN: ShutdownSettings = { graceMs: 3000, drainMs: 20_000 };
@@ -69,6 +78,7 @@ export class Lifecycle {
   phase: Phase = "serving";
   inFlight = 0;
   private readonly idle = new Set<() => void>();
+  private readonly stopListeners = new Set<() => void>();
 
   get ready(): boolean {
     return this.phase === "serving";
@@ -78,6 +88,18 @@ export class Lifecycle {
   drained(): Promise<void> {
     if (this.inFlight === 0) return Promise.resolve();
     return new Promise((resolve) => this.idle.add(resolve));
+  }
+
+  /** `listener` runs as the stop begins (the signal): what holds a request open without end, a subscription, ends there; returns its removal */
+  onStop(listener: () => void): () => void {
+    this.stopListeners.add(listener);
+    return () => this.stopListeners.delete(listener);
+  }
+
+  /** the stop begins: `/ready` turns 503 and the `onStop` listeners run */
+  beginStop(): void {
+    this.phase = "draining";
+    for (const listener of [...this.stopListeners]) listener();
   }
 
   started(): void {
@@ -123,8 +145,8 @@ export function stopOnSignals(options: {
     firstSignalAt = performance.now();
     void (async () => {
       const started = performance.now();
-      lifecycle.phase = "draining";
       logger.info("shutting down", { signal, inFlight: lifecycle.inFlight, graceMs: settings.graceMs, drainMs: settings.drainMs });
+      lifecycle.beginStop();
       await sleep(settings.graceMs);
       lifecycle.phase = "refusing";
       const inFlight = lifecycle.inFlight;
@@ -138,7 +160,7 @@ export function stopOnSignals(options: {
         await options.tracing?.shutdown();
       };
       await Promise.race([close().catch((err: unknown) => logger.error("stop failed", { error: String(err) })), sleep(drained ? settings.drainMs : 0)]);
-      logger.info("stopped", { signal, inFlightAtRefusal: inFlight, cut: lifecycle.inFlight, ms: Math.round(performance.now() - started) });
+      logger.info("stopped", { signal, inFlightAtRefusal: inFlight, drained, cut: lifecycle.inFlight, ms: Math.round(performance.now() - started) });
       process.exit(0);
     })();
   };

@@ -150,6 +150,9 @@ const EMPTY: Measure = { depth: 0, aliases: 0, directives: 0, cost: 0, fields: 0
 
 const INTROSPECTION_ROOTS = new Set(["__schema", "__type"]);
 
+/** The arguments whose list of ids is the length of the list a field returns (`nodes(nodeIds:)`, subgraphs/shared/graphql/node.ts). */
+const ID_LIST_ARGUMENTS = new Set(["nodeIds"]);
+
 /** Size assumed for a list whose length the operation does not state (no `first`). */
 export const ASSUMED_LIST_SIZE = 10;
 
@@ -269,7 +272,8 @@ function fieldOf(parent: GraphQLNamedType | undefined, name: string): GraphQLFie
  * How many times a field's selection is resolved per parent: `first` (the argument, its variable
  * or its default) for a paged field; 1 for the lists of a connection (`nodes`, `edges`: `first`
  * counted them already) and for `_entities` (the gateway's own batches, bounded by the subgraph);
- * ASSUMED_LIST_SIZE for other lists; 1 otherwise.
+ * the length of the list of ids it is given for a list read by ids (`nodes(nodeIds:)`,
+ * ID_LIST_ARGUMENTS); ASSUMED_LIST_SIZE for other lists; 1 otherwise.
  */
 function listSize(node: FieldNode, definition: GraphQLField<unknown, unknown> | undefined, parent: GraphQLNamedType | undefined, variables: Record<string, unknown>): number {
   const firstArgument = definition?.args.find((a) => a.name === "first");
@@ -281,6 +285,12 @@ function listSize(node: FieldNode, definition: GraphQLField<unknown, unknown> | 
   }
   if (!definition || !isListType(getNullableType(definition.type))) return 1;
   if (node.name.value === "_entities" || parent?.name.endsWith("Connection")) return 1;
+  const ids = node.arguments?.find((a) => ID_LIST_ARGUMENTS.has(a.name.value));
+  if (ids) {
+    const value = valueFromASTUntyped(ids.value, variables);
+    // one id given as it is (input coercion makes it a list of one)
+    return Array.isArray(value) ? Math.max(1, value.length) : 1;
+  }
   return ASSUMED_LIST_SIZE;
 }
 
@@ -382,12 +392,12 @@ interface Accepted {
   shape?: OperationShape;
 }
 
-/** Whether a variable gives some field's `first` (the only measure variables change: listSize). */
+/** Whether a variable gives some field's `first` or list of ids (the only measures variables change: listSize). */
 function sizedByVariables(document: DocumentNode): boolean {
   let sized = false;
   visit(document, {
     Argument(node) {
-      if (node.name.value !== "first") return;
+      if (node.name.value !== "first" && !ID_LIST_ARGUMENTS.has(node.name.value)) return;
       visit(node.value, {
         Variable() {
           sized = true;

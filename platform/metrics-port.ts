@@ -25,7 +25,21 @@ export async function serveMetrics(port: number, host: string, logger: Logger): 
       sendJson(res, 404, { error: "not found: this port serves /metrics only" });
     },
     { port, host, logger, traced: false },
-  );
+  ).catch((err: unknown) => {
+    // named as the metrics port: the process's own port is fine, and its start would say so
+    throw new MetricsPortError(port, err instanceof Error ? err.message : String(err));
+  });
   metrics.onOwnPort = true;
   return listener;
+}
+
+/** The metrics port could not be listened on (taken, not allowed): says which setting. */
+export class MetricsPortError extends Error {
+  readonly setting = "METRICS_PORT";
+  constructor(
+    readonly port: number,
+    cause: string,
+  ) {
+    super(`the metrics port METRICS_PORT=${port} cannot be listened on: ${cause}`);
+  }
 }

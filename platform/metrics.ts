@@ -1,6 +1,8 @@
 import type { ServerResponse } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import { plannedFetchOperation } from "./speculation-protocol.js";
+
+/** the name of a fetch a gateway plans, `EmployeeProfile__people__0`: its operation's name and the subgraph's */
+const PLANNED_FETCH = /^(.+)__[_0-9A-Za-z-]+__\d+$/;
 
 /**
  * Prometheus metrics (prom-client), one registry per process: `npm start` runs the gateway and the
@@ -35,6 +37,8 @@ export interface UpstreamGauges {
   etagBytes(): number;
   /** each API's breaker: `closed`, `open`, `half-open` */
   breakers(): Record<string, BreakerState>;
+  /** the request budget's slots per share (interactive, background), taken in the last window by this process; null without a budget */
+  budget(): Record<string, { used: number; limit: number }> | null;
 }
 export type BreakerState = "closed" | "open" | "half-open";
 /** from the least to the most open */
@@ -83,18 +87,6 @@ export class Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
-  readonly subgraphLoad = new Gauge({
-    name: "gateway_subgraph_load_percent",
-    help: "The load each subgraph said on its last answer to the gateway (its event loop's busy share, percent)",
-    labelNames: ["subgraph"] as const,
-    registers: [this.registry],
-  });
-  readonly speculationHeld = new Counter({
-    name: "gateway_speculation_held_total",
-    help: "Requests the gateway would have asked a subgraph ahead (announcement, split) and held back because the subgraph said it was saturated (by=subgraph) or the gateway was (by=gateway)",
-    labelNames: ["subgraph", "kind", "by"] as const,
-    registers: [this.registry],
-  });
   readonly upstreamRequests = new Counter({
     name: "upstream_requests_total",
     help: "HTTP attempts to the directory service, by API, method, route template, status (none: no answer) and attempt (1, 2, 3...)",
@@ -130,10 +122,10 @@ export class Metrics {
     labelNames: ["outcome"] as const,
     registers: [this.registry],
   });
-  /** outcome: opened, refused_per_client, closed_slow (the gateway's subscriptions, gateway/subscriptions.ts) */
+  /** outcome: opened, refused_per_client, refused_replica_full, closed_slow, closed_unauthenticated (the gateway's subscriptions, gateway/subscriptions.ts) */
   readonly subscriptions = new Counter({
     name: "graphql_subscriptions_total",
-    help: "The gateway's subscriptions by outcome: opened, refused_per_client (GATEWAY_SUBSCRIPTIONS_PER_CLIENT), closed_slow (the subscriber fell GATEWAY_SUBSCRIPTION_QUEUE events behind)",
+    help: "The gateway's subscriptions by outcome: opened, refused_per_client (GATEWAY_SUBSCRIPTIONS_PER_CLIENT), refused_replica_full (GATEWAY_SUBSCRIPTIONS_MAX), closed_slow (the subscriber, or its group's reads, fell GATEWAY_SUBSCRIPTION_QUEUE events behind, or the replica GATEWAY_SUBSCRIPTION_REPLICA_BACKLOG), closed_unauthenticated (forward mode: the directory refused the caller's token at an event's read)",
     labelNames: ["outcome"] as const,
     registers: [this.registry],
   });
@@ -163,11 +155,17 @@ export class Metrics {
     labelNames: ["use", "result"] as const,
     registers: [this.registry],
   });
-  /** api: current, legacy; outcome: paced (waited for its slot), exceeded (UPSTREAM_BUDGET_EXCEEDED) */
+  /** share: interactive, background; outcome: sent (a slot at once), held (sent after waiting for a slot or a 429's Retry-After), refused (RATE_LIMITED) */
   readonly upstreamBudget = new Counter({
-    name: "upstream_rate_budget_total",
-    help: "Upstream requests paced or refused by DIRECTORY_RATE_LIMIT, by API and outcome",
-    labelNames: ["api", "outcome"] as const,
+    name: "upstream_request_budget_total",
+    help: "Upstream requests through DIRECTORY_REQUEST_BUDGET, by share and outcome (sent, held: sent after waiting, refused: RATE_LIMITED at once)",
+    labelNames: ["share", "outcome"] as const,
+    registers: [this.registry],
+  });
+  readonly upstreamBudgetWaiting = new Gauge({
+    name: "upstream_request_budget_waiting",
+    help: "Upstream requests held back now, waiting for a slot of DIRECTORY_REQUEST_BUDGET or a 429's Retry-After, by share",
+    labelNames: ["share"] as const,
     registers: [this.registry],
   });
 
@@ -219,11 +217,32 @@ export class Metrics {
     });
     new Gauge({
       name: "upstream_etag_cache_bytes",
-      help: "Size of the answers kept for conditional GETs (characters)",
+      help: "Heap bytes of the answers kept for conditional GETs, their keys included",
       registers: [this.registry],
       collect() {
         this.set([...upstreams].reduce((n, u) => n + u.etagBytes(), 0));
       },
+    });
+    const budgetOf = (pick: (slots: { used: number; limit: number }) => number) =>
+      function (this: Gauge<"share">) {
+        this.reset();
+        const totals: Record<string, number> = {};
+        for (const u of upstreams) for (const [share, slots] of Object.entries(u.budget() ?? {})) totals[share] = (totals[share] ?? 0) + pick(slots);
+        for (const [share, n] of Object.entries(totals)) this.set({ share }, n);
+      };
+    new Gauge({
+      name: "upstream_request_budget_used",
+      help: "Slots of DIRECTORY_REQUEST_BUDGET this process took in the last window, by share (with Redis the replicas' sum is the tenant's)",
+      labelNames: ["share"] as const,
+      registers: [this.registry],
+      collect: budgetOf((slots) => slots.used),
+    });
+    new Gauge({
+      name: "upstream_request_budget_left",
+      help: "Slots of DIRECTORY_REQUEST_BUDGET left in the last window as this process counts them, by share",
+      labelNames: ["share"] as const,
+      registers: [this.registry],
+      collect: budgetOf((slots) => Math.max(0, slots.limit - slots.used)),
     });
     const upstreamChecks = this.upstreamChecks;
     new Gauge({
@@ -280,7 +299,7 @@ export class Metrics {
    */
   operationLabel(name: string | null | undefined): string {
     if (name == null || name === "") return ANONYMOUS;
-    const own = plannedFetchOperation(name) ?? name;
+    const own = PLANNED_FETCH.exec(name)?.[1] ?? name;
     if (!GRAPHQL_NAME.test(own)) return OTHER;
     if (this.known.has(own) || this.names.has(own)) return own;
     if (this.names.size >= MAX_OPERATION_NAMES) return OTHER;
@@ -299,7 +318,7 @@ export class Metrics {
    * An operation refused by `limit` (a name from a fixed set: the limits' own names): the operation
    * limits, the call budget and deadline, and the gateway's replica limits (`rateLimitOperations`,
    * `rateLimitWrites`, `rateLimitCost`, `refusedToken`, `trustedDocuments`). A subgraph's refusals
-   * (a refused token, DIRECTORY_RATE_LIMIT) are counted by the upstream client under the
+   * (a refused token, DIRECTORY_REQUEST_BUDGET) are counted by the upstream client under the
    * subgraph's own name (subgraphs/shared/upstream/observe.ts `refusedUpstream`).
    */
   refused(component: string, limit: string): void {

@@ -40,9 +40,9 @@ export function cachedCheck(check: () => Promise<Readiness>, intervalMs: number)
  * `node:http` rather than `fetch`: undici's fetch refuses the ports browsers block (6000,
  * 6665–6669...), on which a healthy subgraph would read as unreachable for ever.
  */
-export function probeUrl(url: URL, timeoutMs: number): Promise<string> {
+export function probeUrl(url: URL, timeoutMs: number, headers: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve) => {
-    const request = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, { method: "GET", timeout: timeoutMs, headers: { connection: "close" } }, (res) => {
+    const request = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, { method: "GET", timeout: timeoutMs, headers: { ...headers, connection: "close" } }, (res) => {
       res.resume();
       const status = res.statusCode ?? 0;
       resolve(status >= 200 && status < 300 ? "ok" : `status ${status}`);

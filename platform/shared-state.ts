@@ -67,6 +67,10 @@ export class SharedState {
   private open = false;
   private probeAt = 0;
   private probing = false;
+  /** whether the client was ever ready; the connection attempts that failed in a row since it last was */
+  private everReady = false;
+  private failedConnections = 0;
+  private readonly connectTimeoutMs: number;
   /** the uses waiting for Redis now: each falls back at once when the breaker opens */
   private readonly inFlight = new Set<() => void>();
 
@@ -75,6 +79,7 @@ export class SharedState {
     private readonly logger: Logger,
   ) {
     this.prefix = config.prefix;
+    this.connectTimeoutMs = Math.max(1000, config.timeoutMs);
     if (config.url === null) {
       this.redis = null;
       return;
@@ -86,13 +91,22 @@ export class SharedState {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       commandTimeout: config.timeoutMs,
-      connectTimeout: Math.max(1000, config.timeoutMs),
+      connectTimeout: this.connectTimeoutMs,
       // reconnect for ever, at most every 2 s: sharing resumes by itself when Redis is back
       retryStrategy: (times) => Math.min(100 * times, 2000),
       lazyConnect: false,
     });
-    this.redis.on("error", () => this.failed("connection"));
-
+    // One failed connection attempt that the next one repairs (100 ms later) is not an outage: a
+    // process busy with its own start (bundles, schemas) past the connect timeout sees its connect
+    // timer fire before the connection it made is read, while Redis answers. So a connection error
+    // is reported from the second attempt in a row that fails; a failed command still is at once.
+    this.redis.on("ready", () => {
+      this.everReady = true;
+      this.failedConnections = 0;
+    });
+    this.redis.on("error", () => {
+      if (++this.failedConnections >= 2) this.failed("connection");
+    });
   }
 
   get enabled(): boolean {
@@ -127,8 +141,28 @@ export class SharedState {
    * caller's failure (a write refused), which a breaker opened by another use's one slow command
    * (an event loop starved past the timeout) would otherwise cause while Redis answers.
    */
-  required<T>(use: string, shared: (redis: Redis) => Promise<T>): Promise<T> {
+  async required<T>(use: string, shared: (redis: Redis) => Promise<T>): Promise<T> {
+    await this.firstConnection();
     return this.attempt(use, shared, false);
+  }
+
+  /**
+   * Until the client was first ready, at most a connect timeout's wait for it: a use with no
+   * in-process form asked at start (the events' reading, a first write) would otherwise be refused
+   * while the first connection is being made.
+   */
+  private async firstConnection(): Promise<void> {
+    const redis = this.redis;
+    if (redis === null || this.everReady || redis.status === "ready" || redis.status === "end") return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        redis.off("ready", done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.connectTimeoutMs);
+      redis.once("ready", done);
+    });
   }
 
   /** One use against Redis; `braked`: refused at once while the breaker is open, and given up when it opens. */

@@ -20,7 +20,8 @@ import { processMetrics } from "./metrics.js";
  * (`gateway.request`, `gateway.plan`, `gateway.fetch`...) through the registered provider.
  */
 
-export type OtlpProtocol = "http/protobuf" | "http/json";
+const OTLP_PROTOCOLS = ["http/protobuf", "http/json"] as const;
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
 
 export interface TracingSettings {
   /** where spans are sent (`.../v1/traces`) */
@@ -39,6 +40,12 @@ export function tracingSettings(env: NodeJS.ProcessEnv, defaultServiceName: stri
   // checked whether tracing is on or not: a wrong value is a mistake either way, and would be
   // ignored without a word by the SDK (which falls back to its default) the day tracing is on
   checkSdkVariables(e);
+  // `grpc` (this build has no gRPC exporter) stops the start even without an endpoint: the day one
+  // is set, tracing would otherwise not be what was asked
+  const protocols = {
+    traces: e.choice("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", OTLP_PROTOCOLS, "http/protobuf"),
+    base: e.choice("OTEL_EXPORTER_OTLP_PROTOCOL", OTLP_PROTOCOLS, "http/protobuf"),
+  };
   if (e.boolean("OTEL_SDK_DISABLED", false)) return null;
   const traces = e.text("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT");
   const base = e.text("OTEL_EXPORTER_OTLP_ENDPOINT");
@@ -47,8 +54,7 @@ export function tracingSettings(env: NodeJS.ProcessEnv, defaultServiceName: stri
   if (exporter !== undefined && exporter !== "otlp") {
     throw new ConfigError(`OTEL_TRACES_EXPORTER must be "otlp" or "none", got "${excerpt(exporter)}"`, "OTEL_TRACES_EXPORTER");
   }
-  const protocolVariable = e.text("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL") !== undefined ? "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL" : "OTEL_EXPORTER_OTLP_PROTOCOL";
-  const protocol = e.choice(protocolVariable, ["http/protobuf", "http/json"] as const, "http/protobuf");
+  const protocol = e.text("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL") !== undefined ? protocols.traces : protocols.base;
   // the specification's defaults: a signal's endpoint is taken as is, the base gets `/v1/traces`
   const url = traces ?? `${(base ?? "http://localhost:4318").replace(/\/+$/, "")}/v1/traces`;
   const variable = traces !== undefined ? "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" : "OTEL_EXPORTER_OTLP_ENDPOINT";

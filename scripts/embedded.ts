@@ -9,6 +9,7 @@ import { startSubgraphModule, type SubgraphModule } from "../subgraphs/shared/gr
 import { Logger } from "../platform/log.js";
 import { loadUpstreamConfig, Upstream, type UpstreamConfig } from "../subgraphs/shared/upstream/index.js";
 import { subgraphModules } from "./subgraphs.js";
+import { EVENTS_PATH } from "../subgraphs/shared/events/config.js";
 
 /**
  * The embedded default of `npm start`, in one process: the in-process directory service (unless
@@ -48,15 +49,29 @@ export async function loadEmbeddedConfig(env: NodeJS.ProcessEnv): Promise<Embedd
   const modules = await subgraphModules();
   const e = new Environment(env);
   const embedded = e.text("DIRECTORY_BASE_URL") === undefined;
+  const subgraphs = modules.map((module) => ({ module, port: e.port(module.portVariable, module.defaultPort) }));
   return {
     directory: embedded ? { ...directoryOptionsFromEnv(env), port: directoryPort(env) } : null,
     // the in-process directory's address is known once it listens: checked here without it
-    upstream: loadUpstreamConfig(embedded ? { ...env, DIRECTORY_PORT: undefined } : env),
-    subgraphs: modules.map((module) => ({ module, port: e.port(module.portVariable, module.defaultPort) })),
+    upstream: loadUpstreamConfig(embedded ? { ...env, ...loopbackWebhook(env, subgraphs), DIRECTORY_PORT: undefined } : env),
+    subgraphs,
     secret: subgraphSecret(env),
     subgraphLandingPage: subgraphLandingPage(env),
     gateway: loadGatewayConfig(env),
   };
+}
+
+/**
+ * Under `npm start` the in-process directory delivers its events to the people subgraph over
+ * loopback, as the production service delivers to a deployment (docs/configuration.md#directory-events):
+ * DIRECTORY_EVENTS defaults to `webhook` there, at that subgraph's own address, unless the
+ * environment chooses (DIRECTORY_EVENTS set), the subgraph's port is not known before it listens
+ * (0), or the facade has no identity of its own to declare the endpoint with (forward mode).
+ */
+function loopbackWebhook(env: NodeJS.ProcessEnv, subgraphs: ReadonlyArray<{ module: SubgraphModule; port: number }>): NodeJS.ProcessEnv {
+  const ingesting = subgraphs.find((s) => s.module.ingestsEvents);
+  if (env.DIRECTORY_EVENTS !== undefined || env.DIRECTORY_AUTH === "forward" || !ingesting || ingesting.port === 0) return {};
+  return { DIRECTORY_EVENTS: "webhook", DIRECTORY_EVENTS_PUBLIC_URL: env.DIRECTORY_EVENTS_PUBLIC_URL ?? `http://${INTERNAL_HOST}:${ingesting.port}${EVENTS_PATH}` };
 }
 
 export async function startEmbedded(config: EmbeddedConfig): Promise<Embedded> {

@@ -29,13 +29,22 @@ import type { Caller } from "./tokens.js";
  * precedes), so pages stay stable while paging. Each sort order of a resource is materialised
  * once per context (lazily) and a cursor is located by binary search. A filter with an index
  * (`FilterDef.candidates`) that is selective turns the page into a walk over its candidates only;
- * otherwise the sorted order is scanned from the cursor until the page is full.
+ * otherwise the sorted order is scanned from the cursor until the page is full. A page index
+ * (`page=3`, from 1) is the page after `(index - 1) * limit` matching items; its links are cursors.
  */
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
 const INCLUDE_OPTIONS: readonly IncludeOption[] = ["embedded", "links", "totalCount"];
-const COMMON_LIST_PARAMS = ["include", "limit", "page", "sort"];
+/** the parameters of every list; `sort` only on a list that declares its sorts (`ResourceDef.sorts`), as production offers it on some lists only */
+const COMMON_LIST_PARAMS = ["include", "limit", "page"];
+/** a page index (from 1); a cursor is base64url text with a dot, never all digits */
+const PAGE_INDEX = /^[1-9]\d{0,5}$/;
+
+/** The query parameters a list accepts besides its filters: the common ones, and `sort` where it declares sorts. */
+export function listParams(def: ResourceDef<any>): string[] {
+  return def.sorts === undefined ? COMMON_LIST_PARAMS : [...COMMON_LIST_PARAMS, "sort"];
+}
 
 /** Where the handlers find the context of the current company generation. */
 export type ContextSource = () => CurrentContext;
@@ -259,16 +268,17 @@ function listResource<R extends { id: Id }>(req: DirectoryRequest, def: Resource
   const filterDefs: Record<string, FilterDef<R>> = { ...def.filters };
   if (def.dynamicFilter) {
     for (const name of req.query.keys()) {
-      if (COMMON_LIST_PARAMS.includes(name) || Object.prototype.hasOwnProperty.call(filterDefs, name)) continue;
+      if (listParams(def).includes(name) || Object.prototype.hasOwnProperty.call(filterDefs, name)) continue;
       const dynamic = def.dynamicFilter(name);
       if (dynamic) filterDefs[name] = dynamic;
     }
   }
-  checkParams(req.query, new Set([...COMMON_LIST_PARAMS, ...Object.keys(filterDefs)]), errors);
+  checkParams(req.query, new Set([...listParams(def), ...Object.keys(filterDefs)]), errors);
 
   const include = errors.try("include", () => parseInclude(includeParam(req.query))) ?? new Set<IncludeOption>();
   const limit = errors.try("limit", () => parseLimit(req.query.get("limit"))) ?? DEFAULT_LIMIT;
-  const sort = errors.try("sort", () => parseSort(def, req.query.get("sort")));
+  // a list without sorts is in id order (an unknown `sort` there was reported above)
+  const sort = errors.try("sort", () => parseSort(def, def.sorts === undefined ? null : req.query.get("sort")));
   const filters: ActiveFilter<R>[] = [];
   for (const [name, filter] of Object.entries(filterDefs)) {
     const raw = req.query.get(name);
@@ -277,11 +287,13 @@ function listResource<R extends { id: Id }>(req: DirectoryRequest, def: Resource
     if (parsed) filters.push({ name, def: filter, value: parsed.value });
   }
   const rawPage = req.query.get("page");
-  const cursor = sort && rawPage !== null ? errors.try("page", () => decodeCursor(rawPage, sort, ctx)) : undefined;
+  // `page` is the cursor of `links.next`/`links.prev`, or a page index from 1 (production accepts both)
+  const index = rawPage !== null && PAGE_INDEX.test(rawPage) ? Number(rawPage) : null;
+  const cursor = sort && rawPage !== null && index === null ? errors.try("page", () => decodeCursor(rawPage, sort, ctx)) : undefined;
   errors.throwIfAny();
 
   const view = makeView(req, caller, ctx, include);
-  const page = selectPage(def, ctx, caller, filters, sort!, cursor ?? null, limit, include.has("totalCount"));
+  const page = selectPage(def, ctx, caller, filters, sort!, cursor ?? null, limit, include.has("totalCount"), index === null ? 0 : (index - 1) * limit);
   ctx.service.work.recordsExamined += page.examined;
   const pageHref = (c: Cursor) => {
     const query = new URLSearchParams(req.query);
@@ -295,10 +307,13 @@ function listResource<R extends { id: Id }>(req: DirectoryRequest, def: Resource
   };
   if (include.has("totalCount")) body.totalCount = page.total;
   body.items = page.items.map((r) => def.serialize(r, view));
-  body.links = {
-    prev: page.prev ? pageHref(page.prev) : null,
-    next: page.next ? pageHref(page.next) : null,
-  };
+  // as production: the envelope's links (and so the next page's address) only when asked
+  if (include.has("links")) {
+    body.links = {
+      prev: page.prev ? pageHref(page.prev) : null,
+      next: page.next ? pageHref(page.next) : null,
+    };
+  }
   if (include.has("embedded")) body.embedded = embeddedFor(def, page.items, view);
   return def.alternateList?.(req, body, page.items, view) ?? { status: 200, body };
 }
@@ -439,6 +454,8 @@ function selectPage<R extends { id: Id }>(
   cursor: Cursor | null,
   limit: number,
   withTotal: boolean,
+  /** a page index's: the matching items before its page */
+  skip = 0,
 ): Page<R> {
   const all = def.records(ctx);
   const sorted = sortedOrder(def, ctx, spec);
@@ -468,7 +485,11 @@ function selectPage<R extends { id: Id }>(
     let hasPrev: boolean;
     let hasNext: boolean;
     if (cursor === null || cursor.direction === "next") {
-      const start = cursor === null ? 0 : locate(sorted, spec, cursor.keys, cursor.id, true);
+      let start = cursor === null ? 0 : locate(sorted, spec, cursor.keys, cursor.id, true);
+      if (skip > 0) {
+        const before = walk.forward(0, skip);
+        start = before.length === skip ? before[skip - 1]! + 1 : sorted.order.length;
+      }
       positions = walk.forward(start, limit + 1);
       hasNext = positions.length > limit;
       positions = positions.slice(0, limit);

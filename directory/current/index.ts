@@ -10,10 +10,11 @@ import type { CurrentContext, CurrentService, ListWork } from "./resource.js";
 import { registerPortraitFiles, registerWebhookDeliveries, resources } from "./resources/index.js";
 import { OPENAPI_PATH, openApiDocument } from "./openapi.js";
 import { Outbox } from "./outbox.js";
+import { referenceChanges, type ReferenceChange } from "./reference-changes.js";
 import { serializeEvent, serializeWebhookEndpoint } from "./resources/webhooks.js";
 
 /** The current API under `/service-api` and the token endpoint `POST /connect/token`; its outbox (events, webhook deliveries). */
-export function registerCurrentApi(router: Router, directory: DirectoryContext): { work: ListWork; outbox: Outbox } {
+export function registerCurrentApi(router: Router, directory: DirectoryContext): { work: ListWork; outbox: Outbox; changeReference: ReferenceChange } {
   const service: CurrentService = {
     tokens: new TokenStore(directory.options.tokenLifetimeSeconds),
     resources: new Map(),
@@ -42,7 +43,7 @@ export function registerCurrentApi(router: Router, directory: DirectoryContext):
   registerPortraitFiles(api, current);
   // public, as the production service's own document: it describes routes, not records
   api.get(OPENAPI_PATH, (req) => ({ status: 200, body: openApiDocument(resources, req.origin) }));
-  return { work: service.work, outbox };
+  return { work: service.work, outbox, changeReference: referenceChanges(current, serializeEvent) };
 }
 
 export function buildContext(company: Company, service: CurrentService): CurrentContext {

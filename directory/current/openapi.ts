@@ -82,12 +82,17 @@ function listOperation(def: ResourceDef<any>): Json {
       INCLUDE,
       { name: "limit", in: "query", description: `Items per page (default ${DEFAULT_LIMIT})`, schema: { type: "integer", minimum: 0, maximum: MAX_LIMIT } },
       { name: "page", in: "query", description: "A cursor from `links.next` or `links.prev`", schema: { type: "string" } },
-      {
-        name: "sort",
-        in: "query",
-        description: `Comma-separated keys, \`-\` for descending, ties broken on \`id\`: ${sorts.map((s) => `\`${s}\``).join(", ")}`,
-        schema: { type: "string", pattern: `^-?(${sorts.join("|")})(,-?(${sorts.join("|")}))*$` },
-      },
+      // only on a list that declares its sorts, as production offers sort on some lists only
+      ...(def.sorts === undefined
+        ? []
+        : [
+            {
+              name: "sort",
+              in: "query",
+              description: `Comma-separated keys, \`-\` for descending, ties broken on \`id\`: ${sorts.map((s) => `\`${s}\``).join(", ")}`,
+              schema: { type: "string", pattern: `^-?(${sorts.join("|")})(,-?(${sorts.join("|")}))*$` },
+            },
+          ]),
       ...filters.map((name) => ({
         name,
         in: "query",
@@ -196,9 +201,9 @@ function otherPaths(): Record<string, Json> {
       post: {
         operationId: "registerWebhookEndpoint",
         tags: ["webhook-endpoints"],
-        summary: "Register a webhook endpoint; it is active once it echoes the challenge of the `confirmation` event sent to it",
+        summary: "Declare a webhook endpoint; it is active once it has echoed the activation GET (`?echo=<value>`) sent to it",
         description:
-          "Deliveries are structured-mode CloudEvents signed the Standard Webhooks way (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`) with the endpoint's `secret`, answered once here. Registering the same URL again updates it and sends a new challenge.",
+          "Each delivery POSTs the event object as JSON, signed with `Lucca-Timestamp` (UTC, ISO 8601) and `Lucca-Signature` (base64 HMAC-SHA256, keyed with the endpoint's `secret`, of `<timestamp>.<raw body>`). The secret is answered here only. `webhookUrl` is https, or http to a loopback host.",
         security: security("webhook-endpoints", true),
         parameters: [API_VERSION_PARAM],
         requestBody: {
@@ -207,14 +212,15 @@ function otherPaths(): Record<string, Json> {
             "application/json": {
               schema: {
                 type: "object",
-                required: ["name", "url", "topics"],
+                required: ["name", "webhookUrl", "topics"],
                 additionalProperties: false,
                 properties: {
                   name: { type: "string", minLength: 1, maxLength: 255 },
-                  url: { type: "string", format: "uri" },
+                  webhookUrl: { type: "string", format: "uri" },
+                  apiVersion: { type: "string", format: "date" },
                   topics: { type: "array", minItems: 1, items: { type: "string" } },
-                  businessEstablishments: { type: "array", items: { type: "object", required: ["id"], properties: { id: { type: "string" } } } },
-                  secret: { type: "string", pattern: "^whsec_" },
+                  businessEstablishments: { type: ["array", "null"], minItems: 1, items: { type: "object", required: ["id"], properties: { id: { type: "string" } } } },
+                  status: { type: "string", enum: ["active", "inactive"] },
                 },
               },
             },
@@ -222,8 +228,21 @@ function otherPaths(): Record<string, Json> {
         },
         responses: {
           "201": { description: "The endpoint and its secret", headers: RESPONSE_HEADERS, content: { "application/json": { schema: ref("WebhookEndpoint") } } },
-          "200": { description: "The endpoint of that URL, updated, and its secret", headers: RESPONSE_HEADERS, content: { "application/json": { schema: ref("WebhookEndpoint") } } },
           ...COMMON_ERRORS,
+        },
+      },
+    },
+    "/service-api/webhook-endpoints/{id}": {
+      delete: {
+        operationId: "deleteWebhookEndpoint",
+        tags: ["webhook-endpoints"],
+        summary: "Remove a declared webhook endpoint",
+        security: security("webhook-endpoints", true),
+        parameters: [API_VERSION_PARAM, { name: "id", in: "path", required: true, schema: { type: "string", minLength: 1 } }],
+        responses: {
+          "204": { description: "Removed" },
+          ...COMMON_ERRORS,
+          "404": problemResponse("No such webhook endpoint"),
         },
       },
     },

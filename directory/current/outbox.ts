@@ -1,5 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
-import { Webhook } from "standardwebhooks";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import type { Company, DirectoryEvent, Employee, Id, WebhookDelivery, WebhookEndpoint } from "../data/model.js";
 import { problemBody } from "../http/errors.js";
 import { HttpError, type Router } from "../http/router.js";
@@ -12,20 +11,32 @@ import type { CurrentContext, View } from "./resource.js";
 /**
  * The directory's outbox (docs/directory.md#events-and-webhooks): every change it applies records
  * one event (`recordEvent`), listed at `GET /events`, and each event is delivered to the
- * registered webhook endpoints whose topics and establishments it matches, as a structured-mode
- * CloudEvent signed the Standard Webhooks way (docs/decisions.md#webhook-deliveries), retried on
- * a schedule, each attempt recorded; an endpoint is suspended after too many failed deliveries in
- * a row. An endpoint registered with `POST /webhook-endpoints` must first answer an activation
- * challenge (a `confirmation` event). The configured endpoints (the demo's, a test's
- * `webhookEndpoints`) receive only test deliveries, so that the demo company stays deterministic.
+ * registered webhook endpoints whose topics and establishments it matches, the way the production
+ * service delivers (docs/decisions.md#webhook-deliveries): a JSON POST of the event object, signed
+ * with `Lucca-Timestamp` and `Lucca-Signature`, at most DELIVERY_CONCURRENCY at once per endpoint,
+ * retried on a schedule by the receiver's status, each attempt recorded. A 404 or 410 suspends the
+ * endpoint at once, too many failed deliveries in a row too. An endpoint registered with
+ * `POST /webhook-endpoints` is active once it has echoed the activation GET (`?echo=`), and a
+ * suspended one resumes only after echoing it again. The configured endpoints (the demo's, a
+ * test's `webhookEndpoints`) receive only test deliveries, so that the demo company stays
+ * deterministic.
  */
 
-/** The catalogue of topics (docs/interface.md#event): the changes, the challenge and the test delivery's. */
-export const TOPICS: readonly string[] = [
-  ...["employee", "employment", "job-position", "employee-extension"].flatMap((r) => [`${r}.created`, `${r}.updated`, `${r}.deleted`]),
-  "confirmation",
-  "ping",
+/** The resources whose changes are events: the employee's own, and the reference data the twin lets the admin routes change. */
+export const EVENT_RESOURCES: readonly string[] = [
+  "employee",
+  "employment",
+  "job-position",
+  "employee-extension",
+  "department",
+  "business-establishment",
+  "legal-entity",
+  "job-qualification",
+  "occupation-category",
 ];
+
+/** The catalogue of topics (docs/interface.md#event): the changes, and the test delivery's. */
+export const TOPICS: readonly string[] = [...EVENT_RESOURCES.flatMap((r) => [`${r}.created`, `${r}.updated`, `${r}.deleted`]), "ping"];
 
 export interface OutboxOptions {
   /** delays before the 2nd, 3rd... attempt of a delivery; its length + 1 is the attempts a delivery gets. Default 1, 2, 4, 8 minutes */
@@ -35,13 +46,19 @@ export interface OutboxOptions {
 }
 
 export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [60_000, 120_000, 240_000, 480_000];
-const DELIVERY_TIMEOUT_MS = 5_000;
+/** the production service waits 3 s for a receiver's answer */
+export const DELIVERY_TIMEOUT_MS = 3_000;
+/** the production service makes at most 3 attempts at a time to one endpoint */
+export const DELIVERY_CONCURRENCY = 3;
 const MAX_ERROR_BODY = 1024;
 
-/** What a write tells of its change. */
+/** What a write tells of its change: an employee's, or a reference record's (`resource` and `data`). */
 export interface ChangeRecord {
   topic: string;
-  employee: Employee;
+  employee?: Employee;
+  /** a reference record changed: its type and id, and its representation just after the change */
+  resource?: { type: string; id: Id };
+  data?: Record<string, unknown>;
   previousAttributes?: Record<string, unknown> | null;
   /** the base URL the event's addresses are written with (the write's own) */
   origin: string;
@@ -69,8 +86,10 @@ export function recordEvent(company: Company, change: ChangeRecord, establishmen
     id: nextId(company.events.map((e) => e.id)),
     topic: change.topic,
     occurredAt: new Date().toISOString(),
-    employeeId: change.employee.id,
-    snapshot: { ...change.employee },
+    employeeId: change.employee?.id ?? null,
+    ...(change.employee ? { snapshot: { ...change.employee } } : {}),
+    ...(change.resource ? { resource: change.resource } : {}),
+    ...(change.data ? { data: change.data } : {}),
     previousAttributes: change.previousAttributes ?? null,
     businessEstablishmentId: establishmentId,
   };
@@ -80,28 +99,46 @@ export function recordEvent(company: Company, change: ChangeRecord, establishmen
   return event;
 }
 
-/** The Standard Webhooks secret of an endpoint: its own, else one derived from the company's seed and its id. */
+/** The secret an endpoint's deliveries are signed with: its own, else one derived from the company's seed and its id (the configured endpoints). */
 export function endpointSecret(company: Company, endpoint: WebhookEndpoint): string {
   if (endpoint.secret) return endpoint.secret;
-  return `whsec_${createHash("sha256").update(`webhook-secret:${company.seed}:${endpoint.id}`).digest("base64")}`;
+  return createHash("sha256").update(`webhook-secret:${company.seed}:${endpoint.id}`).digest("base64url");
 }
 
-/** The three Standard Webhooks headers of one message (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`). */
-export function signedHeaders(secret: string, messageId: string, body: string, at = new Date()): Record<string, string> {
-  return {
-    "webhook-id": messageId,
-    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": new Webhook(secret).sign(messageId, at, body),
-  };
+/** `Lucca-Timestamp`: the sending moment in UTC, ISO 8601 to the second (`2025-01-01T08:34:23Z`). */
+export function deliveryTimestamp(at = new Date()): string {
+  return at.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** `Lucca-Signature`: base64 of HMAC-SHA256 keyed with the secret over `<timestamp>.<raw body>`. */
+export function deliverySignature(secret: string, timestamp: string, body: string): string {
+  return createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("base64");
+}
+
+/** The two signing headers of one delivery. */
+export function signedHeaders(secret: string, body: string, at = new Date()): Record<string, string> {
+  const timestamp = deliveryTimestamp(at);
+  return { "lucca-timestamp": timestamp, "lucca-signature": deliverySignature(secret, timestamp, body) };
 }
 
 /** The caller the outbox writes events as: it sees every establishment (each endpoint filters its own). */
 const OUTBOX: Caller = { clientId: "outbox", scopes: new Set(), visibleEstablishmentIds: null };
 
+/** How an answer counts (docs/decisions.md#webhook-deliveries): delivered, tried again later, or the endpoint suspended at once. */
+export function deliveryVerdict(status: number | null): "delivered" | "retry" | "suspend" {
+  if (status !== null && status >= 200 && status < 300) return "delivered";
+  if (status === 404 || status === 410) return "suspend";
+  // every other answer, and no answer, is tried again: the reading of the service's table that loses no event
+  return "retry";
+}
+
 export class Outbox {
   private readonly retryDelaysMs: readonly number[];
   private readonly suspendAfter: number;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** per endpoint: attempts in flight, and those waiting for one of the DELIVERY_CONCURRENCY places */
+  private readonly inFlight = new Map<Id, number>();
+  private readonly waiting = new Map<Id, Array<() => void>>();
   private closed = false;
 
   constructor(
@@ -119,11 +156,8 @@ export class Outbox {
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-  }
-
-  /** The CloudEvent of an event (structured mode): `data` is the event as `GET /events/{id}` shows it. */
-  cloudEvent(event: DirectoryEvent, view: View): Record<string, unknown> {
-    return toCloudEvent(this.serializeEvent(event, view), event, view.origin);
+    for (const queue of this.waiting.values()) for (const go of queue) go();
+    this.waiting.clear();
   }
 
   private dispatch(event: DirectoryEvent, origin: string): void {
@@ -156,27 +190,54 @@ export class Outbox {
     this.timers.add(timer);
   }
 
+  /** Runs one attempt within the endpoint's DELIVERY_CONCURRENCY places, waiting for one when all are taken. */
+  private async slot<T>(endpointId: Id, run: () => Promise<T>): Promise<T> {
+    if ((this.inFlight.get(endpointId) ?? 0) >= DELIVERY_CONCURRENCY) {
+      await new Promise<void>((resolve) => {
+        const queue = this.waiting.get(endpointId) ?? [];
+        queue.push(resolve);
+        this.waiting.set(endpointId, queue);
+      });
+    }
+    this.inFlight.set(endpointId, (this.inFlight.get(endpointId) ?? 0) + 1);
+    try {
+      return await run();
+    } finally {
+      this.inFlight.set(endpointId, this.inFlight.get(endpointId)! - 1);
+      this.waiting.get(endpointId)?.shift()?.();
+    }
+  }
+
   private async attempt(delivery: WebhookDelivery, endpoint: WebhookEndpoint, event: DirectoryEvent, origin: string): Promise<void> {
     if (this.closed) return;
     const company = this.current().company;
-    if (endpoint.suspended) return this.settle(delivery, "failed");
-    const body = JSON.stringify(this.cloudEvent(event, this.view(origin)));
-    // one message id per delivery: its retries are the same message (the receiver deduplicates on it)
-    const headers = signedHeaders(endpointSecret(company, endpoint), `msg_${event.id}_${endpoint.id}`, body);
-    const outcome = await post(endpoint.url, body, headers);
+    const outcome = await this.slot(endpoint.id, async () => {
+      if (endpoint.suspended || !company.webhookEndpoints.includes(endpoint)) return null;
+      // the body is the event object as `GET /events/{id}` shows it, signed at each attempt
+      const body = JSON.stringify(this.serializeEvent(event, this.view(origin)));
+      const headers = signedHeaders(endpointSecret(company, endpoint), body);
+      return { headers, answer: await post(endpoint.url, body, headers) };
+    });
+    if (outcome === null) return this.settle(delivery, "failed");
+    const { headers, answer } = outcome;
     company.webhookDeliveryAttempts.push({
       id: nextId(company.webhookDeliveryAttempts.map((a) => a.id)),
       webhookDeliveryId: delivery.id,
-      isSuccessful: outcome.ok,
-      responseStatusCode: outcome.status,
-      errorResponseBody: outcome.ok ? "" : outcome.errorBody,
-      signature: headers["webhook-signature"]!,
+      isSuccessful: answer.ok,
+      responseStatusCode: answer.status,
+      errorResponseBody: answer.ok ? "" : answer.errorBody,
+      signature: headers["lucca-signature"]!,
       createdAt: new Date().toISOString(),
     });
     delivery.attemptsCount++;
-    if (outcome.ok) {
+    const verdict = deliveryVerdict(answer.status);
+    if (verdict === "delivered") {
       endpoint.failuresInARow = 0;
       return this.settle(delivery, "delivered");
+    }
+    if (verdict === "suspend") {
+      endpoint.suspended = true;
+      return this.settle(delivery, "failed");
     }
     const delay = this.retryDelaysMs[delivery.attemptsCount - 1];
     if (delay === undefined) {
@@ -200,11 +261,11 @@ export class Outbox {
   }
 
   /**
-   * `POST /service-api/webhook-endpoints` (scope `webhook-endpoints.readwrite`): `{name, url,
-   * topics, businessEstablishments?: [{id}], secret?}`. The endpoint is sent a `confirmation`
-   * event whose `data.challenge` it must echo (`{"challenge": "…"}`, 2xx) to become `active`;
-   * otherwise it is registered `inactive` and the same POST may be sent again. Answers 201 with
-   * the endpoint and, once, its `secret`.
+   * `POST /service-api/webhook-endpoints` (scope `webhook-endpoints.readwrite`): `{name, webhookUrl,
+   * apiVersion?, topics, businessEstablishments?: [{id}] | null, status?}`, nothing else. Each POST
+   * declares a new endpoint, answered 201 with its `secret` (the only time it is shown); with
+   * `status` `active` (the default) it is sent the activation GET at once and is `active` once it
+   * has echoed it, else `inactive`. `DELETE /service-api/webhook-endpoints/{id}` removes one.
    */
   register(router: Router, serializeEndpoint: (endpoint: WebhookEndpoint, view: View) => Record<string, unknown>): void {
     router.post("/service-api/webhook-endpoints", async (req) => {
@@ -212,106 +273,149 @@ export class Outbox {
       authenticate(req, ctx, "webhook-endpoints", "write");
       const input = parseEndpoint(req.body, ctx);
       const company = ctx.company;
-      const existing = company.webhookEndpoints.find((e) => e.url === input.url && e.topics !== undefined);
-      const endpoint: WebhookEndpoint = existing ?? {
+      const endpoint: WebhookEndpoint = {
         id: nextId(company.webhookEndpoints.map((e) => e.id)),
         url: input.url,
         isActive: false,
         createdAt: new Date().toISOString(),
-      };
-      Object.assign(endpoint, {
         name: input.name,
         topics: input.topics,
         establishmentIds: input.establishmentIds,
-        secret: input.secret ?? endpoint.secret ?? `whsec_${randomBytes(32).toString("base64")}`,
+        secret: randomBytes(32).toString("base64url"),
         suspended: false,
         failuresInARow: 0,
-      });
-      if (!existing) company.webhookEndpoints.push(endpoint);
-      endpoint.isActive = await this.challenge(endpoint, req.origin);
+      };
+      company.webhookEndpoints.push(endpoint);
       markCompanyChanged(company);
-      const view = this.view(req.origin);
-      return { status: existing ? 200 : 201, body: { ...serializeEndpoint(endpoint, view), secret: endpoint.secret } };
+      if (input.activate) endpoint.isActive = await activationEchoed(endpoint.url);
+      markCompanyChanged(company);
+      return { status: 201, body: { ...serializeEndpoint(endpoint, this.view(req.origin)), secret: endpoint.secret } };
+    });
+    router.delete("/service-api/webhook-endpoints/{id}", async (req) => {
+      const ctx = this.current();
+      authenticate(req, ctx, "webhook-endpoints", "write");
+      const company = ctx.company;
+      const at = company.webhookEndpoints.findIndex((e) => e.id === req.params.id && e.topics !== undefined);
+      if (at < 0) throw new HttpError(404, problemBody(404, "Not Found", `no webhook endpoint with id "${req.params.id}"`));
+      company.webhookEndpoints.splice(at, 1);
+      markCompanyChanged(company);
+      return { status: 204 };
     });
   }
 
-  /** The activation challenge: a `confirmation` event recorded and sent once; true when echoed. */
-  private async challenge(endpoint: WebhookEndpoint, origin: string): Promise<boolean> {
+  /**
+   * The service's own "activate" (its interface's, here an admin route): the activation GET sent
+   * again; an endpoint that echoes it is active and, when it was suspended, resumes. Answers whether it passed.
+   */
+  async reactivate(endpointId: Id): Promise<boolean | null> {
     const company = this.current().company;
-    const challenge = randomBytes(18).toString("base64url");
-    const event: DirectoryEvent = {
-      id: nextId(company.events.map((e) => e.id)),
-      topic: "confirmation",
-      occurredAt: new Date().toISOString(),
-      employeeId: null,
-      // the endpoint being confirmed, with the challenge it must echo
-      data: { id: endpoint.id, type: "webhook-endpoint", url: `${origin}/service-api/webhook-endpoints/${endpoint.id}`, challenge },
-      previousAttributes: null,
-      businessEstablishmentId: null,
-    };
-    company.events.push(event);
+    const endpoint = company.webhookEndpoints.find((e) => e.id === endpointId);
+    if (!endpoint) return null;
+    const passed = await activationEchoed(endpoint.url);
+    if (passed) Object.assign(endpoint, { isActive: true, suspended: false, failuresInARow: 0 });
     markCompanyChanged(company);
-    const body = JSON.stringify(this.cloudEvent(event, this.view(origin)));
-    const outcome = await post(endpoint.url, body, signedHeaders(endpointSecret(company, endpoint), `msg_${event.id}_${endpoint.id}`, body), true);
-    return outcome.ok && outcome.answer === challenge;
+    return passed;
+  }
+}
+
+/**
+ * The activation: `GET <webhookUrl>?echo=<value>`; passed when the answer is a 200 whose body is
+ * the value (text/plain), within the delivery timeout. Redirects are not followed.
+ */
+export async function activationEchoed(webhookUrl: string): Promise<boolean> {
+  const value = randomBytes(18).toString("base64url");
+  const url = new URL(webhookUrl);
+  url.searchParams.set("echo", value);
+  try {
+    const response = await fetch(url, { redirect: "manual", headers: { "user-agent": USER_AGENT }, signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS) });
+    const text = await response.text();
+    return response.status === 200 && text.trim() === value;
+  } catch {
+    return false;
   }
 }
 
 /** Whether a registered endpoint receives an event: active, not suspended, its topic and establishment. */
 function receives(endpoint: WebhookEndpoint, event: DirectoryEvent): boolean {
   if (!endpoint.isActive || endpoint.suspended || !endpoint.topics || endpoint.topics.length === 0) return false;
-  if (event.topic === "confirmation" || !endpoint.topics.includes(event.topic)) return false;
+  if (!endpoint.topics.includes(event.topic)) return false;
   const within = endpoint.establishmentIds;
+  // a reference record's event belongs to no establishment but its own: every endpoint that asks for its topic hears it
+  if (event.employeeId === null && event.resource) return !within || within.length === 0 || event.businessEstablishmentId == null || within.includes(event.businessEstablishmentId);
   return !within || within.length === 0 || (event.businessEstablishmentId != null && within.includes(event.businessEstablishmentId));
 }
 
-/** An event of `GET /events` as a CloudEvent 1.0 (the batch format of `GET /events`, and each webhook delivery). */
-export function toCloudEvent(serialized: Record<string, unknown>, event: DirectoryEvent, origin: string): Record<string, unknown> {
+/** How long the service keeps an event, delivered or not: 2 months (then it is gone from `GET /events` and `GET /events/{id}`). */
+export const EVENT_RETENTION_MONTHS = 2;
+
+/**
+ * Whether an event is still kept: it occurred at most EVENT_RETENTION_MONTHS before now, "now"
+ * being the company's today when that is earlier than the clock (a demo company of another day
+ * keeps the events of its own last 2 months).
+ */
+export function retained(event: DirectoryEvent, ctx: CurrentContext): boolean {
+  const endOfToday = Date.parse(`${ctx.company.today}T23:59:59.999Z`);
+  const cutoff = new Date(Math.min(Date.now(), Number.isFinite(endOfToday) ? endOfToday : Date.now()));
+  cutoff.setUTCMonth(cutoff.getUTCMonth() - EVENT_RETENTION_MONTHS);
+  return Date.parse(event.occurredAt) >= cutoff.getTime();
+}
+
+/**
+ * An event of `GET /events` in the CloudEvents batch format, with the members the production
+ * service's document gives it and no other: `specversion`, `id`, `type` (the topic behind the
+ * service's reverse-DNS prefix), `source` (the collection the changed resource belongs to), `time`,
+ * and the delivery members (first and latest attempt, attempts, the endpoint) when it was delivered.
+ */
+export function toCloudEvent(event: DirectoryEvent, view: View): Record<string, unknown> {
+  const type = event.resource?.type ?? (event.employeeId === null ? null : "employee");
+  const collection = type === null ? null : (view.ctx.service.resources.get(type)?.collection ?? `${type}s`);
+  const deliveries = view.ctx.company.webhookDeliveries.filter((d) => d.eventId === event.id);
+  const ids = new Set(deliveries.map((d) => d.id));
+  const attempts = view.ctx.company.webhookDeliveryAttempts.filter((a) => ids.has(a.webhookDeliveryId)).map((a) => a.createdAt).sort();
+  const endpoint = deliveries.length === 0 ? undefined : view.ctx.company.webhookEndpoints.find((e) => e.id === deliveries[0]!.webhookEndpointId);
   return {
-    specversion: "1.0",
+    specversion: CLOUDEVENTS_SPECVERSION,
     id: event.id,
-    source: `${origin}/service-api`,
-    type: event.topic,
+    type: `com.luccasoftware.${event.topic}`,
+    source: collection === null ? `${view.origin}/service-api` : `${view.origin}/service-api/${collection}`,
     time: event.occurredAt,
-    subject: event.employeeId === null ? undefined : `employees/${event.employeeId}`,
-    datacontenttype: "application/json",
-    dataschema: undefined,
-    apiversion: API_VERSION,
-    data: serialized,
+    ...(attempts.length > 0
+      ? {
+          comluccasoftwarefirstdeliverytime: attempts[0],
+          comluccasoftwarelatestdeliverytime: attempts.at(-1),
+          comluccasoftwaredeliveriescount: attempts.length,
+        }
+      : {}),
+    ...(endpoint ? { comluccasoftwarewebhookendpointwebhookendpointid: endpoint.id, comluccasoftwarewebhookendpointurl: endpoint.url } : {}),
   };
 }
+
+/** the version production's document names for its CloudEvents */
+const CLOUDEVENTS_SPECVERSION = "1.0.3";
+
+const USER_AGENT = "directory-webhooks/1.0";
 
 interface Outcome {
   ok: boolean;
   status: number | null;
   errorBody: string;
-  /** the `challenge` of the answer, when asked for */
-  answer?: string;
 }
 
-/** One POST; ok on a 2xx. Redirects are not followed: they are not a delivery. */
-async function post(url: string, body: string, headers: Record<string, string>, readChallenge = false): Promise<Outcome> {
+/** One POST of a delivery, JSON; ok on a 2xx. Redirects are not followed: they are not a delivery. */
+export async function post(url: string, body: string, headers: Record<string, string>): Promise<Outcome> {
   try {
     const response = await fetch(url, {
       method: "POST",
-      headers: { ...headers, "content-type": "application/cloudevents+json; charset=utf-8", "user-agent": "directory-webhooks/1.0" },
+      headers: { ...headers, "content-type": "application/json", "user-agent": USER_AGENT },
       body,
       redirect: "manual",
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
     });
     const ok = response.status >= 200 && response.status < 300;
     const text = await response.text().catch(() => "");
-    let answer: string | undefined;
-    if (ok && readChallenge) {
-      try {
-        const parsed = JSON.parse(text) as { challenge?: unknown };
-        if (typeof parsed?.challenge === "string") answer = parsed.challenge;
-      } catch {
-        // no JSON: no answer to the challenge
-      }
-    }
-    return { ok, status: response.status, errorBody: ok ? "" : text.slice(0, MAX_ERROR_BODY), answer };
+    return { ok, status: response.status, errorBody: ok ? "" : text.slice(0, MAX_ERROR_BODY) };
   } catch {
+    // refused connection, DNS failure, timeout: an unsuccessful attempt with no answer
     return { ok: false, status: null, errorBody: "" };
   }
 }
@@ -321,7 +425,15 @@ interface EndpointInput {
   url: string;
   topics: string[];
   establishmentIds: Id[];
-  secret: string | undefined;
+  activate: boolean;
+}
+
+const ENDPOINT_FIELDS = ["name", "webhookUrl", "apiVersion", "topics", "businessEstablishments", "status"];
+
+/** Loopback receivers may be plain `http://` (a test's, the facade's under `npm start`); every other one is `https://`. */
+function loopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 function parseEndpoint(body: unknown, ctx: CurrentContext): EndpointInput {
@@ -331,25 +443,25 @@ function parseEndpoint(body: unknown, ctx: CurrentContext): EndpointInput {
     throw new HttpError(400, problemBody(400, "Bad Request", "the body must be a JSON object", { body: ["must be a JSON object"] }));
   }
   const b = body as Record<string, unknown>;
-  const known = new Set(["name", "url", "topics", "businessEstablishments", "secret"]);
-  for (const key of Object.keys(b)) if (!known.has(key)) fail(key, "unknown field; allowed: name, url, topics, businessEstablishments, secret");
+  for (const key of Object.keys(b)) if (!ENDPOINT_FIELDS.includes(key)) fail(key, `unknown property; allowed: ${ENDPOINT_FIELDS.join(", ")}`);
   const name = typeof b.name === "string" && b.name.length >= 1 && b.name.length <= 255 ? b.name : (fail("name", "required; 1 to 255 characters"), "");
   let url = "";
   try {
-    const parsed = new URL(String(b.url));
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") fail("url", "must be an http or https URL");
+    const parsed = new URL(String(b.webhookUrl));
+    if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && loopbackHost(parsed.hostname))) fail("webhookUrl", "must be an https URL (http only for a loopback receiver)");
     url = parsed.toString();
   } catch {
-    fail("url", "required; an absolute http or https URL");
+    fail("webhookUrl", "required; an absolute https URL");
   }
+  if (b.apiVersion !== undefined && b.apiVersion !== API_VERSION) fail("apiVersion", `the only version is ${API_VERSION}`);
   const topics = Array.isArray(b.topics) ? (b.topics as unknown[]) : (fail("topics", "required; a list of topics"), []);
   if (Array.isArray(b.topics) && topics.length === 0) fail("topics", "at least one topic");
   for (const t of topics) {
-    if (typeof t !== "string" || !TOPICS.includes(t) || t === "confirmation") fail("topics", `unknown topic ${JSON.stringify(t)}; allowed: ${TOPICS.filter((x) => x !== "confirmation").join(", ")}`);
+    if (typeof t !== "string" || !TOPICS.includes(t)) fail("topics", `unknown topic ${JSON.stringify(t)}; allowed: ${TOPICS.join(", ")}`);
   }
   const establishmentIds: Id[] = [];
-  if (b.businessEstablishments !== undefined) {
-    if (!Array.isArray(b.businessEstablishments)) fail("businessEstablishments", "a list of {id}");
+  if (b.businessEstablishments !== undefined && b.businessEstablishments !== null) {
+    if (!Array.isArray(b.businessEstablishments) || b.businessEstablishments.length === 0) fail("businessEstablishments", "null (all) or a non-empty list of {id}");
     else
       for (const e of b.businessEstablishments as unknown[]) {
         const id = (e as { id?: unknown } | null)?.id;
@@ -357,17 +469,12 @@ function parseEndpoint(body: unknown, ctx: CurrentContext): EndpointInput {
         else establishmentIds.push(id);
       }
   }
-  let secret: string | undefined;
-  if (b.secret !== undefined) {
-    const raw = typeof b.secret === "string" && b.secret.startsWith("whsec_") ? Buffer.from(b.secret.slice(6), "base64") : Buffer.alloc(0);
-    if (raw.length < 24 || raw.length > 64) fail("secret", "whsec_ and 24 to 64 bytes in base64");
-    else secret = b.secret as string;
-  }
+  if (b.status !== undefined && b.status !== "active" && b.status !== "inactive") fail("status", "active or inactive");
   if (Object.keys(errors).length > 0) throw new HttpError(400, problemBody(400, "Bad Request", "invalid webhook endpoint", errors));
-  return { name, url, topics: [...new Set(topics as string[])], establishmentIds, secret };
+  return { name, url, topics: [...new Set(topics as string[])], establishmentIds, activate: b.status !== "inactive" };
 }
 
 /** For the test delivery: the sample's headers, signed like every delivery. */
-export function testDeliveryHeaders(company: Company, endpoint: WebhookEndpoint, deliveryId: string, body: string): Record<string, string> {
-  return signedHeaders(endpointSecret(company, endpoint), `msg_test_${deliveryId}`, body);
+export function testDeliveryHeaders(company: Company, endpoint: WebhookEndpoint, body: string): Record<string, string> {
+  return signedHeaders(endpointSecret(company, endpoint), body);
 }

@@ -158,7 +158,10 @@ export interface ResourceDef<R extends { id: Id }> {
    * (`value.<prop>` of employee attributes); undefined: not a parameter of this list.
    */
   dynamicFilter?(param: string): FilterDef<R> | undefined;
-  /** sort name (ascending) -> key; `id` is always available */
+  /**
+   * sort name (ascending) -> key; `id` is always one. Absent: the list takes no `sort` parameter
+   * (production offers `sort` on some lists only) and is in id order; `{}`: `sort` by id only.
+   */
   sorts?: Record<string, SortKey<R>>;
   /**
    * The resource's file (a portrait's image): the single read answers it instead of the JSON

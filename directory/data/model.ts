@@ -237,7 +237,7 @@ export interface WebhookEndpoint {
   suspended?: boolean;
   /** failed deliveries since its last delivered one */
   failuresInARow?: number;
-  /** the Standard Webhooks secret (`whsec_<base64>`); derived from the seed and the id when not given */
+  /** the secret its deliveries are signed with (answered once at registration); derived from the seed and the id when not given */
   secret?: string;
 }
 
@@ -247,13 +247,13 @@ export interface DirectoryEvent {
   /** the event kind, e.g. `employee.created` */
   topic: string;
   occurredAt: IsoDateTime;
-  /** the employee the event is about (its visibility is the event's); null: about no employee (`confirmation`, `ping`) */
+  /** the employee the event is about (its visibility is the event's); null: about no employee (a reference record's change, a `ping`) */
   employeeId: Id | null;
   /** the changed resource, when it is not the employee itself */
   resource?: { type: string; id: Id };
   /** the employee record right after the change (absent: the generated events, which show the employee as it reads now) */
   snapshot?: Employee;
-  /** the event's data when it is no resource (`confirmation`: the challenge) */
+  /** the event's data when it is no employee: the reference record just after its change */
   data?: Record<string, unknown>;
   /** on updates: the changed attributes as they were before, in the current API's names */
   previousAttributes?: Record<string, unknown> | null;

@@ -2,8 +2,6 @@ import type { GraphQLDataSourceProcessOptions, RemoteGraphQLDataSource } from "@
 import { createBatchingExecutor, getBatchingExecutor } from "@graphql-tools/batch-execute";
 import { Kind, parse, print, type DocumentNode, type FieldNode } from "graphql";
 import { LRUCache } from "lru-cache";
-import { claimSpeculation } from "./speculate.js";
-import { SPLIT_PART } from "../../platform/speculation-protocol.js";
 import { distinctRepresentations, expandEntities } from "./representations.js";
 import type { SubgraphAnswer, SubgraphFetch } from "../subgraph-fetch.js";
 import { SubgraphDataSource, type GatewayContext } from "../subgraph-source.js";
@@ -117,9 +115,8 @@ function batchText(batched: BatchRequest): string | Promise<string> {
 }
 
 /**
- * The data source of the patched path (seams.ts): a fetch started ahead is claimed, split parts and
- * announcements are told apart, entities are sent once, the stage's queries to a subgraph are
- * batched, and `sendRequest` (replaced below) hands the answer read whole to the library.
+ * The data source of the patched path (seams.ts): entities are sent once, the stage's queries to a
+ * subgraph are batched, and `sendRequest` (replaced below) hands the answer read whole to the library.
  */
 export class PatchedDataSource extends SubgraphDataSource {
   constructor(
@@ -133,8 +130,7 @@ export class PatchedDataSource extends SubgraphDataSource {
   }
 
   /**
-   * A fetch the operation already started with its root fetch (speculate.ts) is answered by it.
-   * The other queries one operation sends this subgraph at the same time (a plan's parallel
+   * The queries one operation sends this subgraph at the same time (a plan's parallel
    * entity fetches: organisation's legal entity, templates, departments, qualifications and
    * categories of EmployeeProfile) go as one HTTP request, their fields aliased and variables
    * renamed apart by @graphql-tools/batch-execute (what Hive Gateway does), and each gets its own
@@ -143,17 +139,9 @@ export class PatchedDataSource extends SubgraphDataSource {
    * Mutations are sent one by one, in the plan's order.
    */
   override process(options: ProcessOptions): ProcessResult {
-    const started = claimSpeculation(this.name, options as GraphQLDataSourceProcessOptions);
-    if (started) return started as ProcessResult;
     const { request } = options;
-    // a split part's errors are the whole root fetch's to report (speculate.ts)
-    if (request.operationName?.endsWith(SPLIT_PART)) return super.process(options).then(({ errors: _dropped, ...rest }) => rest);
-    // only entity fetches that carry representations are batched. The others go alone: a root
-    // fetch is its stage's only fetch to that subgraph (batched, OrgChart's `department(id)` was
-    // read on its own instead of from the department list its announcement starts: 5 calls for a
-    // floor of 4), a split part must answer before the whole fetch it runs beside, and an
-    // announcement (no representation) is known to the subgraph by its operation name, which a
-    // batch renames.
+    // only entity fetches that carry representations are batched: a root fetch is its stage's
+    // only fetch to that subgraph
     const representations = request.variables?.representations;
     if (!Array.isArray(representations) || representations.length === 0) return super.process(options);
     // each entity once per fetch, answered at each place it appears (representations.ts)

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 
 /**
  * The one check of what gateway/apollo/ patches in `@apollo/gateway` and reads of
- * `@apollo/query-planner` (docs/graph.md#the-gateways-seams). Every patch of this folder relies on
+ * `@apollo/query-planner` (docs/performance.md#the-gateways-seams). Every patch of this folder relies on
  * internals no API promises: a version of either package other than the one they were checked
  * against, or an internal that is missing or has another shape, turns all of them off together and
  * the gateway runs on stock `@apollo/gateway` (seams.ts), with one warning. The checks are listed
@@ -77,19 +77,10 @@ export const INTERNALS: readonly InternalCheck[] = [
     problem: ({ gateway }) => method(gateway.RemoteGraphQLDataSource.prototype, "parseBody", 3) ?? method(gateway.RemoteGraphQLDataSource.prototype, "errorFromResponse", 1),
   },
   {
-    name: "RemoteGraphQLDataSource.prototype.process(options): overridden and called with kind \"incoming operation\" by data-source.ts and speculate.ts",
+    name: "RemoteGraphQLDataSource.prototype.process(options): overridden and called with kind \"incoming operation\" by data-source.ts",
     problem: ({ gateway }) => {
       const source = String(gateway.RemoteGraphQLDataSource.prototype.process);
       return method(gateway.RemoteGraphQLDataSource.prototype, "process", 1) ?? (source.includes("INCOMING_OPERATION") ? null : "process no longer reads the request's kind");
-    },
-  },
-  {
-    name: "ApolloGateway calls experimental_didResolveQueryPlan before executing the plan: speculate.ts writes QueryPlan.node there",
-    problem: ({ gateway }) => {
-      const source = String(gateway.ApolloGateway);
-      const hook = source.indexOf("this.experimental_didResolveQueryPlan({");
-      const execute = source.indexOf("await (0, executeQueryPlan_1.executeQueryPlan)(queryPlan");
-      return hook >= 0 && execute > hook && !source.slice(hook, execute).includes("await") ? null : "the hook is not called synchronously right before executeQueryPlan";
     },
   },
   {
@@ -117,8 +108,7 @@ export type InternalsVerdict = { ok: true } | { ok: false; reason: string };
 
 /**
  * Whether the patches may run: the installed versions are the checked ones (`versions` is
- * injectable, for the test of the fallback) and every internal of INTERNALS holds. The shapes of
- * the planner's nodes (plan-rewrites.ts) are checked by the test on plans of the installed planner.
+ * injectable, for the test of the fallback) and every internal of INTERNALS holds.
  */
 export function checkInternals(versions: { gateway: string; queryPlanner: string } = installedVersions()): InternalsVerdict {
   if (versions.gateway !== CHECKED_VERSIONS.gateway || versions.queryPlanner !== CHECKED_VERSIONS.queryPlanner) {

@@ -10,7 +10,7 @@ import { Kind, type DefinitionNode, type DocumentNode, type GraphQLError } from 
  * Per request it also rebuilds that operation from the document (`operationFromDocument`) and, per
  * selection, reads the directives, the field's type and its name through
  * `@apollo/federation-internals`' getters. Under load that was two fifths of the gateway's CPU on
- * the benchmark's large list (docs/graph.md, "Query plans"), and neither function has a hook or an
+ * the benchmark's large list (docs/performance.md, "Query plans"), and neither function has a hook or an
  * option; no library shapes `@apollo/gateway`'s results, so this is written here.
  *
  * What this does, keeping the library's semantics and messages:

@@ -191,7 +191,7 @@ export interface TimeEntriesKey {
 
 /** The query of one group of keys: keys with the same range and filters share their calls. */
 function groupOf(key: TimeEntriesKey): string {
-  return JSON.stringify(Object.entries(key.query).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return JSON.stringify(Object.entries(key.query).sort(([a], [b]) => compareText(a, b)));
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { GraphQLSchema } from "graphql";
 import { buildFederatedSchema, edgeFieldChecks, type SubgraphModule } from "../shared/graphql/index.js";
-import { prefetchOrganisation } from "./loaders.js";
 import { businessEstablishmentReference } from "./business-establishment/business-establishment.reference.js";
 import { BusinessEstablishmentResolver } from "./business-establishment/business-establishment.resolver.js";
 import { departmentReference } from "./department/department.reference.js";
@@ -36,7 +35,6 @@ export const subgraph: SubgraphModule = {
   defaultPort: 4002,
   // the filters of its edges, declared with them
   ...edgeFieldChecks(Object.values(edges)),
-  prefetch: prefetchOrganisation,
   buildSchema: (naming): Promise<GraphQLSchema> =>
     buildFederatedSchema({
       ...naming,

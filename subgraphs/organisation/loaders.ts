@@ -38,7 +38,7 @@ export const legalEntityLoader = (ctx: SubgraphContext) =>
  * What an establishment read embeds (`include=embedded`): its legal entity, when the operation
  * reads an establishment's `legalEntity` beyond its id. The legal entities that hold every member
  * the operation reads of one prime its loader, so they cost no round of their own
- * (docs/graph.md#batching-rules). None: nothing embedded.
+ * (docs/performance.md#batching-rules). None: nothing embedded.
  */
 export function establishmentEmbeds(ctx: SubgraphContext): EmbeddedPrime[] {
   const operation = ctx.operation;
@@ -118,34 +118,3 @@ export const webhookDeliveryAttemptLoader = (ctx: SubgraphContext) =>
     referenceLoader<RestWebhookDeliveryAttempt>(ctx, { list: "/webhook-delivery-attempts", single: path("webhook-delivery-attempts") }),
   );
 
-/**
- * The reads a gateway's announcement of organisation's later fetches needs no id for, started as
- * it begins to run (`SubgraphModule.prefetch`, docs/graph.md#batching-rules): the first page of each reference list
- * whose entities the operation reads beyond their id (the whole list where there is no single
- * read), while it fits a page the one call their references cost anyway. Not for a type the
- * operation reads as a root list, whose page primes the loader itself. The announcement
- * (gateway/apollo/speculate.ts) thus starts them in the operation's first round, in the loaders its later
- * fetches share (operation-scope.ts); it is answered once they have settled.
- */
-export function prefetchOrganisation(ctx: SubgraphContext): Promise<unknown> | void {
-  const operation = ctx.operation;
-  if (!operation) return;
-  const started: Promise<unknown>[] = [];
-  // legal entities reached only as establishments' come embedded with them (businessEstablishmentLoader)
-  const embeddedOnly = (type: string) =>
-    type === "LegalEntity" && [...operation.reachedVia(type)].every((via) => via === `${operation.typeName("BusinessEstablishment")}.legalEntity`);
-  for (const [type, list, loader] of WHOLE_LISTS) {
-    if (operation.readsBeyondKey(type) && !operation.selectsRoot(list) && !embeddedOnly(type)) started.push(loader(ctx).warm());
-  }
-  return Promise.all(started);
-}
-
-/** Reference lists read without ids: the graph's type, its root list field, its loader. */
-const WHOLE_LISTS: ReadonlyArray<readonly [string, string, (ctx: SubgraphContext) => { warm(): Promise<void> }]> = [
-  ["Department", "departments", departmentLoader],
-  ["BusinessEstablishment", "businessEstablishments", businessEstablishmentLoader],
-  ["LegalEntity", "legalEntities", legalEntityLoader],
-  ["EmploymentTemplate", "employmentTemplates", employmentTemplateLoader],
-  ["JobQualification", "jobQualifications", jobQualificationLoader],
-  ["OccupationCategory", "occupationCategories", occupationCategoryLoader],
-];

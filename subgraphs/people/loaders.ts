@@ -99,7 +99,7 @@ export const probationaryPeriodLoader = (ctx: SubgraphContext) =>
  * Single reads alone (as personal records are read by id) would cost one call per portrait, and a
  * page of 100 employees' portraits would pass the request's call budget; so the shared adaptive
  * loader: one id is one single read, more ids the first list page, then the cheaper of single reads
- * for the ones still missing or the remaining pages (docs/graph.md#batching-rules).
+ * for the ones still missing or the remaining pages (docs/performance.md#batching-rules).
  */
 export const portraitLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("portrait", () => adaptiveLoader<RestPortrait>(ctx.upstream, { list: "/portraits", single: (id) => `/portraits/${encodeURIComponent(id)}` }));
@@ -214,7 +214,7 @@ export const attributesByEmployeeLoader = (ctx: SubgraphContext, query: Record<s
     ),
   );
 
-// ---- embedded prefetch (docs/graph.md#batching-rules) ----
+// ---- embedded prefetch (docs/performance.md#batching-rules) ----
 
 /** A job position's graph fields that read REST members of other names. */
 const JOB_POSITION_MEMBERS = { jobTitle: ["jobTitle", "t9n"], jobTitleTranslations: ["t9n"] } as const;

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { END, RESULTS, resultsBlock, sha256, SUBSCRIPTIONS, withResults } from "../../bench/results.js";
 
@@ -28,11 +28,21 @@ describe("the benchmark's figures in bench/results.md", () => {
   });
 
   it("are in no other page: the README and docs/ cite bench/results.md", () => {
-    for (const page of ["README.md", "docs/graph.md", "docs/observability.md"]) {
+    for (const page of ["README.md", ...readdirSync(new URL("../../docs", import.meta.url)).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)]) {
       const text = readFileSync(new URL(`../../${page}`, import.meta.url), "utf8");
       expect(text).not.toContain("bench:start");
       expect(text).not.toMatch(/^### Benchmark \(Node v/m);
     }
+  });
+
+  it("are the only figures of the reading under the block: every ratio or percentage it names is one of the block's", () => {
+    const after = results.slice(results.indexOf(END) + END.length);
+    const reading = after.slice(0, after.search(/^## /m));
+    const block = resultsBlock(results)!.block;
+    const figures = [...reading.matchAll(/\d+(?:\.\d+)? ?%|\d+\.\d+/g)].map((m) => m[0]);
+    expect(figures.length).toBeGreaterThan(0);
+    const inBlock = (figure: string) => new RegExp(`(?<![\\d.])${figure.replace(/[.%]/g, "\\$&")}(?![\\d])`).test(block);
+    expect(figures.filter((figure) => !inBlock(figure))).toEqual([]);
   });
 
   it("are written between the markers, the page around them kept, and an edited figure is seen", () => {

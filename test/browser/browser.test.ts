@@ -1,10 +1,9 @@
 import { mkdirSync, readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { chromium, type Browser, type BrowserContext } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningGateway } from "../../gateway/gateway.js";
 import { loadOperations, TOUR_VARIABLES } from "../../gateway/operations.js";
+import { launchChromium, serveFrontend } from "../helpers/browser.js";
 import { startExtraGateway, startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
 
 /**
@@ -14,24 +13,13 @@ import { startExtraGateway, startGatewayStack, type GatewayStack } from "../help
  * with every request beyond loopback aborted. Screenshots go to test/browser/.screenshots/.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-// without the background-networking flags Chromium keeps trying to reach Google's hosts
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const SCREENSHOTS = new URL("./.screenshots/", import.meta.url).pathname;
 const PAGE = readFileSync(new URL("./frontend.html", import.meta.url), "utf8");
 
 let stack: GatewayStack;
 let refusing: RunningGateway;
 let browser: Browser;
-let frontend: Server;
+let frontend: Awaited<ReturnType<typeof serveFrontend>>;
 let frontendOrigin: string;
 /** the gateway the frontend page calls, changed per test */
 let target = "";
@@ -61,7 +49,7 @@ beforeAll(async () => {
   stack = await startGatewayStack();
   refusing = await startExtraGateway(stack, { GATEWAY_CORS_ORIGINS: "https://app.example.com" });
   // the frontend: a static page on another port of loopback, so another origin than the gateway's
-  frontend = createServer((req, res) => {
+  frontend = await serveFrontend((req, res) => {
     if (req.url === "/config.json") {
       const body = JSON.stringify({
         gateway: target,
@@ -76,14 +64,13 @@ beforeAll(async () => {
       res.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => frontend.listen(0, "127.0.0.1", resolve));
-  frontendOrigin = `http://localhost:${(frontend.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  frontendOrigin = frontend.origin;
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise<void>((resolve) => (frontend ? frontend.close(() => resolve()) : resolve()));
+  await frontend?.close();
   await refusing?.close();
   await stack?.close();
 });

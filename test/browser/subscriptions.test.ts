@@ -1,7 +1,6 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, serveFrontend } from "../helpers/browser.js";
 import { startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.js";
 
 /**
@@ -12,14 +11,12 @@ import { startGatewayStack, type GatewayStack } from "../helpers/gateway-stack.j
  * CORS lets it read the stream and the mutation's answer. Nothing is published on the feed by hand.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const QUERY = `subscription { employeeChanged(ids: ["40"]) { eventId topic previousAttributes employee { givenName applicableJobPosition { department { name } } } } }`;
 const MUTATION = `mutation($name: String!) { updateLegacyUser(id: "40", input: { firstName: $name }) { __typename } }`;
 
 let stack: GatewayStack;
 let browser: Browser;
-let frontend: Server;
+let frontend: Awaited<ReturnType<typeof serveFrontend>>;
 let frontendOrigin: string;
 
 beforeAll(async () => {
@@ -33,15 +30,14 @@ beforeAll(async () => {
     source.addEventListener("next", (e) => window.events.push(JSON.parse(e.data)));
     source.onerror = () => { window.failures++; };
   </script>`;
-  frontend = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page));
-  await new Promise<void>((resolve) => frontend.listen(0, "127.0.0.1", resolve));
-  frontendOrigin = `http://localhost:${(frontend.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  frontend = await serveFrontend((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page));
+  frontendOrigin = frontend.origin;
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => frontend?.close(resolve));
+  await frontend?.close();
   await stack?.close();
 });
 

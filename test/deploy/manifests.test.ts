@@ -225,7 +225,7 @@ describe("deploy/kubernetes", () => {
     }
   });
 
-  it("network policies: everything denied, then the gateway from anywhere, each subgraph from the gateway, the directory from the subgraphs, Redis from both, metrics from monitoring", () => {
+  it("network policies: everything denied, then the gateway from anywhere, each subgraph from the gateway (people also from the ingress controller), the directory from the subgraphs, Redis from both, metrics from monitoring", () => {
     const policies = of("NetworkPolicy");
     const deny = named("NetworkPolicy", "directory-graph-default-deny");
     expect(deny.spec).toEqual({ podSelector: { matchLabels: { "app.kubernetes.io/part-of": "directory-graph" } }, policyTypes: ["Ingress"] });
@@ -240,10 +240,18 @@ describe("deploy/kubernetes", () => {
       const metrics = rules.filter((r) => r.ports.some((p) => p.port === metricsPort));
       if (SERVED.includes(name)) expect(metrics.map((r) => r.from), name).toEqual([[{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "monitoring" } } }]]);
       expect(rules.length, name).toBe(own.length + metrics.length);
-      return own[0]!.from?.map((f) => f.podSelector!.matchLabels["app.kubernetes.io/name"]).sort();
+      return own[0]!.from
+        ?.map((f) => (f.podSelector ? f.podSelector.matchLabels["app.kubernetes.io/name"] : `namespace ${(f.namespaceSelector as { matchLabels: Record<string, string> }).matchLabels["kubernetes.io/metadata.name"]}`))
+        .sort();
     };
     expect(allowed("gateway")).toBeUndefined();
-    for (const name of ["people", "organisation", "legacy-time"]) expect(allowed(name)).toEqual(["gateway"]);
+    // people also from the ingress controller's namespace: the Ingress's route to its webhook
+    // (`/directory-events`, DIRECTORY_EVENTS=webhook), the namespace docs/deploying.md names
+    const controller = "ingress-nginx";
+    expect(allowed("people")).toEqual(["gateway", `namespace ${controller}`]);
+    expect(read("docs/deploying.md")).toContain(`\`${controller}\``);
+    expect(named("Ingress", "gateway").spec.ingressClassName).toBe(controller.replace(/^ingress-/, ""));
+    for (const name of ["organisation", "legacy-time"]) expect(allowed(name)).toEqual(["gateway"]);
     expect(allowed("directory")).toEqual(["legacy-time", "organisation", "people"]);
     expect(allowed("redis")).toEqual(["gateway", "legacy-time", "organisation", "people"]);
   });
@@ -306,4 +314,43 @@ describe("deploy/kubernetes", () => {
       }
     });
   }
+
+  it("behind the Ingress: the gateway trusts the controller's pod network and names the Ingress's TLS host as its public URL, as docs/deploying.md says", async () => {
+    const container = named("Deployment", "gateway").spec.template.spec.containers[0];
+    const env = Object.fromEntries((container.env as Array<{ name: string; value?: string }>).map((e) => [e.name, e.value]));
+    const docs = read("docs/deploying.md");
+    // the gateway's own reader takes them (a block it could not read stops the start)
+    const { loadRateLimits } = await import("../../gateway/rate-limits.js");
+    const proxies = loadRateLimits({ GATEWAY_TRUSTED_PROXIES: env.GATEWAY_TRUSTED_PROXIES }, true).trustedProxies;
+    expect(proxies.length).toBeGreaterThan(0);
+    expect(docs).toContain("`GATEWAY_TRUSTED_PROXIES`");
+    for (const proxy of proxies) expect(docs).toContain(`\`${proxy}\``);
+    const ingress = named("Ingress", "gateway");
+    const host = ingress.spec.rules[0].host as string;
+    expect(ingress.spec.tls[0].hosts).toContain(host);
+    expect(env.GATEWAY_PUBLIC_URL).toBe(`https://${host}`);
+    expect(docs).toContain(`\`GATEWAY_PUBLIC_URL\``);
+    expect(docs).toContain(`\`${env.GATEWAY_PUBLIC_URL}\``);
+  });
+
+  it("Redis evicts only keys with a TTL, the policy docs/deploying.md gives", () => {
+    const documented = /`maxmemory-policy (\S+)`/.exec(read("docs/deploying.md"))![1];
+    expect(documented).toBe("volatile-lru");
+    const args = named("StatefulSet", "redis").spec.template.spec.containers[0].args as string[];
+    expect(args[args.indexOf("--maxmemory-policy") + 1]).toBe(documented);
+  });
+});
+
+describe("deploy/compose.yaml's settings as documented", () => {
+  const compose = parse(read("deploy/compose.yaml"), { merge: true }) as { services: Record<string, { command?: string[]; environment?: Record<string, string> }> };
+
+  it("the people subgraph hears the directory's changes (DIRECTORY_EVENTS not off), for the subscriptions", () => {
+    expect(compose.services.people!.environment!.DIRECTORY_EVENTS).toMatch(/^\$\{DIRECTORY_EVENTS:-(poll|webhook)\}$/);
+  });
+
+  it("Redis evicts only keys with a TTL, the policy docs/deploying.md gives", () => {
+    const documented = /`maxmemory-policy (\S+)`/.exec(read("docs/deploying.md"))![1];
+    const command = compose.services.redis!.command!;
+    expect(command[command.indexOf("--maxmemory-policy") + 1]).toBe(documented);
+  });
 });

@@ -131,7 +131,7 @@ describe("a production-only install", () => {
       expect(lines.filter((line) => !(name === "gateway" && unlisted.test(line))), name).toEqual([]);
       if (name === "gateway") expect(lines).toHaveLength(2);
     }
-  });
+  }, 120_000);
 
   it("runs the image's default command, everything in one process", async () => {
     const [gatewayPort] = await freePorts(1);

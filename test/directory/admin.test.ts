@@ -77,7 +77,7 @@ describe("request statistics", () => {
 
 describe("fault injection", () => {
   it("has no faults until some are set, and answers the settings in force", async () => {
-    const none = { latencyMs: 0, jitterMs: 0, errorRate: 0, errorStatus: 503, rateLimitPerSecond: 0, hangRate: 0, partialEmbedRate: 0, missingEmbedRate: 0 };
+    const none = { latencyMs: 0, jitterMs: 0, errorRate: 0, errorStatus: 503, rateLimitRequests: 0, rateLimitWindowSeconds: 60, hangRate: 0, partialEmbedRate: 0, missingEmbedRate: 0 };
     expect((await admin("GET", "/_admin/faults")).body).toEqual(none);
     const set = await setFaults({ latencyMs: 10 });
     expect(set.status).toBe(200);
@@ -117,8 +117,8 @@ describe("fault injection", () => {
     expect(statuses).toEqual(new Set([200, 503]));
   });
 
-  it("rateLimitPerSecond answers 429 with Retry-After beyond that many requests in a second", async () => {
-    await setFaults({ rateLimitPerSecond: 3 });
+  it("rateLimitRequests answers 429 with Retry-After beyond that many requests in its window", async () => {
+    await setFaults({ rateLimitRequests: 3, rateLimitWindowSeconds: 1 });
     const answers = await Promise.all(Array.from({ length: 5 }, () => employee()));
     const limited = answers.filter((a) => a.status === 429);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
@@ -182,7 +182,7 @@ describe("bad fault settings", () => {
     ["an error rate above 1", { errorRate: 1.5 }, "errorRate"],
     ["an error status that is no error", { errorStatus: 200 }, "errorStatus"],
     ["an error status that is not a whole number", { errorStatus: 503.5 }, "errorStatus"],
-    ["a rate limit that is not a whole number", { rateLimitPerSecond: 0.5 }, "rateLimitPerSecond"],
+    ["a rate limit that is not a whole number", { rateLimitRequests: 0.5 }, "rateLimitRequests"],
     ["a negative hang rate", { hangRate: -0.1 }, "hangRate"],
     ["an unknown setting", { latency: 100 }, "latency"],
   ];

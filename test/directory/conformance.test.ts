@@ -157,6 +157,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const hooks = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   directory = await startDirectory({
+    limits: { requests: 0 },
     employees: 120,
     today: "2025-06-01",
     webhookEndpoints: [

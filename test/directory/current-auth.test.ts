@@ -112,6 +112,7 @@ describe("token endpoint", () => {
 describe("clients given at start-up", () => {
   it("get tokens with their own scopes, beside the demo clients", async () => {
     const extra = await startDirectory({
+    limits: { requests: 0 },
       employees: 5,
       today: "2026-06-15",
       clients: { auditor: { secret: "s3cret", scopes: ["legal-entities.readonly"], visibleEstablishmentIds: null } },
@@ -132,7 +133,7 @@ describe("clients given at start-up", () => {
     ["an empty secret", { secret: "", scopes: [], visibleEstablishmentIds: null }, "secret"],
     ["establishments that are not a list", { secret: "s", scopes: [], visibleEstablishmentIds: "1" }, "visibleEstablishmentIds"],
   ])("with %s are refused at start-up, naming the client", async (_name, client, message) => {
-    await expect(startDirectory({ employees: 1, today: "2026-06-15", clients: { broken: client as never } })).rejects.toThrow(
+    await expect(startDirectory({ limits: { requests: 0 }, employees: 1, today: "2026-06-15", clients: { broken: client as never } })).rejects.toThrow(
       new RegExp(`directory client "broken": .*${message}`),
     );
   });
@@ -159,7 +160,7 @@ describe("authentication of the current API", () => {
   });
 
   it("an expired token is a 401", async () => {
-    const shortLived = await startDirectory({ employees: 5, today: "2026-06-15", tokenLifetimeSeconds: 1 });
+    const shortLived = await startDirectory({ limits: { requests: 0 }, employees: 5, today: "2026-06-15", tokenLifetimeSeconds: 1 });
     try {
       const { body } = await postToken(shortLived.url, credentials);
       expect(body.expires_in).toBe(1);

@@ -13,10 +13,10 @@ beforeAll(async () => {
 const list = (query: string, headers: Record<string, string | null> = {}) => get(directory.url, token, `/service-api/employees${query}`, headers);
 
 describe("collection envelope", () => {
-  it("has type, url, items and links only, without include", async () => {
+  it("has type, url and items only, without include: links and totalCount only when asked", async () => {
     const { status, body } = await list("?limit=3");
     expect(status).toBe(200);
-    expect(Object.keys(body)).toEqual(["type", "url", "items", "links"]);
+    expect(Object.keys(body)).toEqual(["type", "url", "items"]);
     expect(body.type).toBe("employees");
     expect(body.url).toBe(`${directory.url}/service-api/employees?limit=3`);
     expect(body.items).toHaveLength(3);
@@ -48,10 +48,23 @@ describe("collection envelope", () => {
   });
 
   it("limit=0 returns no items but the totalCount", async () => {
-    const { body } = await list("?limit=0&include=totalCount");
+    const { body } = await list("?limit=0&include=totalCount,links");
     expect(body.items).toEqual([]);
     expect(body.totalCount).toBe(300);
     expect(body.links).toEqual({ prev: null, next: null });
+  });
+
+  it("links are left out of a page that has a next one unless asked, and totalCount unless asked", async () => {
+    const without = await list("?limit=5");
+    expect(without.body).not.toHaveProperty("links");
+    expect(without.body).not.toHaveProperty("totalCount");
+    const asked = await list("?limit=5&include=links");
+    expect(asked.body.links.next.href).toEqual(expect.any(String));
+    expect(asked.body).not.toHaveProperty("totalCount");
+    // the next page's address keeps the include, so a client following it keeps its links
+    expect(new URL(asked.body.links.next.href).searchParams.get("include")).toBe("links");
+    const second = await get(directory.url, token, asked.body.links.next.href);
+    expect(second.body.links.prev).not.toBeNull();
   });
 
   it("totalCount counts the filtered items across all pages", async () => {
@@ -63,7 +76,7 @@ describe("collection envelope", () => {
 
 describe("paging links", () => {
   it("prev is null on the first page and next keeps every other parameter", async () => {
-    const { body } = await list("?limit=10&status=active&sort=-id");
+    const { body } = await list("?limit=10&status=active&sort=-id&include=links");
     expect(body.links.prev).toBeNull();
     const next = new URL(body.links.next.href);
     expect(`${next.origin}${next.pathname}`).toBe(`${directory.url}/service-api/employees`);
@@ -74,7 +87,7 @@ describe("paging links", () => {
   });
 
   it("next leads to the following items and prev back to the same previous page", async () => {
-    const first = await list("?limit=10&sort=familyName");
+    const first = await list("?limit=10&sort=familyName&include=links");
     const second = await get(directory.url, token, first.body.links.next.href);
     expect(second.body.links.prev).not.toBeNull();
     const back = await get(directory.url, token, second.body.links.prev.href);
@@ -86,13 +99,13 @@ describe("paging links", () => {
   });
 
   it("the last page has no next link", async () => {
-    const { body } = await list("?limit=100&sort=-id&id=1,2,3");
+    const { body } = await list("?limit=100&sort=-id&id=1,2,3&include=links");
     expect(ids(body.items)).toEqual(["3", "2", "1"]);
     expect(body.links).toEqual({ prev: null, next: null });
   });
 
   it("a page that exactly fills the list has no next link", async () => {
-    const first = await list("?limit=2&id=1,2,3,4");
+    const first = await list("?limit=2&id=1,2,3,4&include=links");
     const second = await get(directory.url, token, first.body.links.next.href);
     expect(ids(second.body.items)).toEqual(["3", "4"]);
     expect(second.body.links.next).toBeNull();
@@ -139,7 +152,7 @@ describe("bad parameters", () => {
   });
 
   it("a tampered cursor is a 400 bad cursor", async () => {
-    const { body } = await list("?limit=5");
+    const { body } = await list("?limit=5&include=links");
     const next = new URL(body.links.next.href);
     const [payload, mac] = next.searchParams.get("page")!.split(".");
     const decoded = JSON.parse(Buffer.from(payload!, "base64url").toString());
@@ -151,7 +164,7 @@ describe("bad parameters", () => {
   });
 
   it("a cursor used with another sort is a 400 bad cursor", async () => {
-    const { body } = await list("?limit=5&sort=familyName");
+    const { body } = await list("?limit=5&sort=familyName&include=links");
     const page = new URL(body.links.next.href).searchParams.get("page")!;
     const answer = await list(`?limit=5&sort=createdAt&page=${page}`);
     expect(answer.status).toBe(400);
@@ -159,10 +172,10 @@ describe("bad parameters", () => {
   });
 
   it("a cursor of another running service is a 400", async () => {
-    const other = await startDirectory({ employees: 30, today: "2026-06-15" });
+    const other = await startDirectory({ limits: { requests: 0 }, employees: 30, today: "2026-06-15" });
     try {
       const otherToken = await directoryToken(other.url);
-      const { body } = await get(other.url, otherToken, "/service-api/employees?limit=5");
+      const { body } = await get(other.url, otherToken, "/service-api/employees?limit=5&include=links");
       const page = new URL(body.links.next.href).searchParams.get("page")!;
       expect((await list(`?limit=5&page=${page}`)).status).toBe(400);
     } finally {

@@ -42,11 +42,23 @@ export async function get(
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-/** Every item of a list, following links.next to the end. */
+/**
+ * The path with `links` added to its `include`: the service returns a list's `links` (and so its
+ * next page's address) only when asked, as production does.
+ */
+export function askingLinks(path: string): string {
+  const url = new URL(path, "http://x");
+  const include = url.searchParams.getAll("include").flatMap((v) => v.split(",")).filter((v) => v !== "");
+  url.searchParams.delete("include");
+  url.searchParams.set("include", [...new Set([...include, "links"])].join(","));
+  return `${url.pathname}${url.search}`;
+}
+
+/** Every item of a list, following links.next to the end (asking include=links). */
 export async function getAll(baseUrl: string, token: string, path: string): Promise<{ items: any[]; pages: number }> {
   const items: any[] = [];
   let pages = 0;
-  let next: string | null = `${baseUrl}${path}`;
+  let next: string | null = `${baseUrl}${askingLinks(path)}`;
   while (next) {
     const page: Answer = await get(baseUrl, token, next);
     if (page.status !== 200) throw new Error(`${next}: ${page.status} ${JSON.stringify(page.body)}`);

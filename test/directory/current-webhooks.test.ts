@@ -47,6 +47,7 @@ beforeAll(async () => {
   await new Promise((resolve) => closed.close(resolve));
 
   directory = await startDirectory({
+    limits: { requests: 0 },
     employees: 300,
     today: "2026-06-15",
     webhookEndpoints: [
@@ -91,7 +92,10 @@ describe("test deliveries", () => {
     expect(hits).toHaveLength(1);
     expect(hits[0]!.path).toBe("/ok");
     expect(hits[0]!.headers["content-type"]).toBe("application/json");
-    expect(hits[0]!.headers["webhook-delivery-id"]).toBe(res.body.id);
+    // signed like every delivery, the production service's way (docs/decisions.md#webhook-deliveries)
+    expect(hits[0]!.headers["lucca-timestamp"]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(hits[0]!.headers["lucca-signature"]).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    expect(res.body.id).toBeDefined();
     expect(hits[0]!.body).toMatchObject({ id: res.body.event.id, type: "employee.created", url: res.body.event.url });
     expect(hits[0]!.body.resource).toEqual({ id: "1", type: "employee", url: `${url}/service-api/employees/1` });
   });
@@ -323,17 +327,20 @@ describe("reading deliveries, their attempts, events and endpoints", () => {
         errorResponseBody: "boom",
       }),
     ]);
-    // the Standard Webhooks signature the attempt sent (docs/decisions.md#webhook-deliveries)
-    expect(attempts.body.items[0].signature).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    // the Lucca-Signature the attempt sent (docs/decisions.md#webhook-deliveries)
+    expect(attempts.body.items[0].signature).toMatch(/^[A-Za-z0-9+/]{43}=$/);
 
     const event = await get(url, token, failed.body.event.url);
     expect(event.status).toBe(200);
     expect(event.body).toMatchObject({ id: failed.body.event.id, type: "event", topic: "employee.created", data: { id: "1", type: "employee" } });
   });
 
-  it("has an employee.created event per employee of the demo company", async () => {
+  it("has an employee.created event per employee of the demo company, listed while it is kept (2 months)", async () => {
     const res = await get(url, token, "/service-api/events?limit=0&include=totalCount");
-    expect(res.body.totalCount).toBe(directory.company.events.length);
+    const kept = directory.company.events.filter((e) => e.occurredAt >= "2026-04-15T23:59:59.999Z" || directory.company.webhookDeliveries.some((d) => d.eventId === e.id));
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(directory.company.events.length);
+    expect(res.body.totalCount).toBe(kept.length);
     const employees = directory.company.employees;
     expect(directory.company.events.slice(0, employees.length).map((e) => [e.id, e.topic, e.occurredAt])).toEqual(
       employees.map((e) => [e.id, "employee.created", e.createdAt]),

@@ -428,7 +428,7 @@ describe("bad parameters are a 400 naming the parameter, with the legacy error b
     ["/api/v3/departments?paging=0,1001", "paging"],
     ["/api/v3/axissections?parentAxisSections.id=containsall,", "parentAxisSections.id"],
     ["/api/v3/timmitimesheets?status=open", "status"],
-  ])("%s", async (path, named) => {
+  ])("%s is a 400 whose message names %s", async (path, named) => {
     const res = await api.get(path);
     expect(res.status).toBe(400);
     conforms(S.Error, res.body);

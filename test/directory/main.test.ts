@@ -51,7 +51,7 @@ describe("npm run directory", () => {
   });
 
   it("a port already in use exits with status 2 and says so", async () => {
-    const taken = await startDirectory({ employees: 1, today: "2026-06-15" });
+    const taken = await startDirectory({ limits: { requests: 0 }, employees: 1, today: "2026-06-15" });
     try {
       const { code, stderr } = await exitOf({ DIRECTORY_PORT: String(taken.port), DIRECTORY_EMPLOYEES: "1" });
       expect(code).toBe(2);

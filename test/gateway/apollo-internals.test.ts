@@ -9,7 +9,7 @@ import { planJson, plannedOperations, recordedPlan } from "../helpers/plans.js";
  * against the installed packages: this fails the build when an upgrade renames or reshapes one,
  * before the gateway would fall back to stock @apollo/gateway in production (apollo-fallback.test.ts).
  * After an upgrade: check each patch against the new code, then CHECKED_VERSIONS, package.json and
- * the recorded plans (scripts/record-plans.ts) together (docs/graph.md#the-gateways-seams).
+ * the recorded plans (scripts/record-plans.ts) together (docs/performance.md#the-gateways-seams).
  */
 
 describe("the internals gateway/apollo/ patches", () => {
@@ -21,7 +21,7 @@ describe("the internals gateway/apollo/ patches", () => {
     expect(checkInternals()).toEqual({ ok: true });
   });
 
-  it.each(INTERNALS.map((check) => [check.name, check] as const))("%s", (_name, check) => {
+  it.each(INTERNALS.map((check) => [check.name, check] as const))("%s is there, with the shape the patch uses", (_name, check) => {
     expect(check.problem(apolloModules())).toBeNull();
   });
 
@@ -45,18 +45,17 @@ describe("the internals gateway/apollo/ patches", () => {
     expect(problems({ resultShaping: Object.freeze({ computeResponse: real.resultShaping.computeResponse }) })).toEqual(["the export computeResponse cannot be replaced (not a writable, configurable value)"]);
     expect(problems({ federationInternals: { ...real.federationInternals } })).toEqual(["the index re-exports operationFromDocument as a copy: a replacement would not be seen"]);
     expect(problems({ federationInternals: { ...real.federationInternals, isSubtype: undefined, operationFromDocument: undefined } }).at(-1)).toBe("isSubtype is missing");
-    expect(problems({ gateway: { ...real.gateway, ApolloGateway: class {} } as never })).toEqual(["the hook is not called synchronously right before executeQueryPlan"]);
   });
 });
 
-describe("the planner's nodes, as plan-rewrites.ts reads them", () => {
+describe("the planner's plans, as recorded (the fetch names the metrics' operation labels read)", () => {
   const planned = plannedOperations();
 
-  it("the installed planner plans operations/ as recorded in fixtures/plans/ (the rewrites' tests run on those)", () => {
+  it("the installed planner plans operations/ as recorded in fixtures/plans/ ", () => {
     for (const { name, plan } of planned) expect(planJson(plan), name).toBe(planJson(recordedPlan(name)));
   });
 
-  it("every node has the fields the rewrites read, and each fetch the name `Operation__subgraph__N`", () => {
+  it("every node has the fields a plan is read by, and each fetch the name `Operation__subgraph__N`", () => {
     const kinds = new Set<string>();
     const walk = (node: PlanNode, operation: string): void => {
       kinds.add(node.kind);

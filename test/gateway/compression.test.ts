@@ -103,7 +103,7 @@ describe("compression", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const upstream = new Upstream(loadUpstreamConfig({ DIRECTORY_BASE_URL: base, DIRECTORY_CLIENT_ID: "c", DIRECTORY_CLIENT_SECRET: "s", DIRECTORY_API_KEY: "k", ...env }));
+    const upstream = new Upstream(loadUpstreamConfig({ DIRECTORY_BASE_URL: base, DIRECTORY_REQUEST_BUDGET: "off", DIRECTORY_CLIENT_ID: "c", DIRECTORY_CLIENT_SECRET: "s", DIRECTORY_API_KEY: "k", ...env }));
     try {
       await upstream.readiness();
       return headers["accept-encoding"];

@@ -93,33 +93,8 @@ describe("one reader: a variable means the same thing in the gateway and the sub
     ["GATEWAY_COMPOSE", ""],
     ["GATEWAY_PORT", ""],
     ["GATEWAY_EXPLORER", " "],
-    ["GATEWAY_PREFETCH", " "],
     ["PEOPLE_URL", ""],
   ])("%s=%j is unset: the default applies", (variable, value) => {
     expect(loadGatewayConfig({ [variable]: value })).toEqual(loadGatewayConfig({}));
-  });
-
-  it("GATEWAY_PREFETCH names the subgraphs announced to: organisation by default, none, or a list; anything else names the variable", () => {
-    expect([...loadGatewayConfig({}).prefetch]).toEqual(["organisation"]);
-    expect([...loadGatewayConfig({ GATEWAY_PREFETCH: "none" }).prefetch]).toEqual([]);
-    expect([...loadGatewayConfig({ GATEWAY_PREFETCH: "organisation, legacy-time" }).prefetch].sort()).toEqual(["legacy-time", "organisation"]);
-    for (const bad of ["gateway", "organisation,", "none,people"]) expect(() => loadGatewayConfig({ GATEWAY_PREFETCH: bad })).toThrow(/GATEWAY_PREFETCH/);
-  });
-
-  it("GATEWAY_SPLIT_ROOT_FETCH is on by default; false turns it off; anything else names the variable", () => {
-    expect(loadGatewayConfig({}).splitRootFetch).toBe(true);
-    expect(loadGatewayConfig({ GATEWAY_SPLIT_ROOT_FETCH: "false" }).splitRootFetch).toBe(false);
-    expect(() => loadGatewayConfig({ GATEWAY_SPLIT_ROOT_FETCH: "maybe" })).toThrow(/GATEWAY_SPLIT_ROOT_FETCH/);
-  });
-
-  it("GATEWAY_SPECULATION_MAX_LOAD is 90 (percent) by default, off or 50 to 100; anything else names the variable and what it takes", () => {
-    expect(loadGatewayConfig({}).speculationMaxLoad).toBe(90);
-    expect(loadGatewayConfig({ GATEWAY_SPECULATION_MAX_LOAD: "off" }).speculationMaxLoad).toBeNull();
-    expect(loadGatewayConfig({ GATEWAY_SPECULATION_MAX_LOAD: " 75 " }).speculationMaxLoad).toBe(75);
-    expect(loadGatewayConfig({ GATEWAY_SPECULATION_MAX_LOAD: "50" }).speculationMaxLoad).toBe(50);
-    expect(loadGatewayConfig({ GATEWAY_SPECULATION_MAX_LOAD: "100" }).speculationMaxLoad).toBe(100);
-    for (const bad of ["0", "49", "101", "0.9", "90%", "-5", "OFF", "none", "1e2"]) {
-      expect(() => loadGatewayConfig({ GATEWAY_SPECULATION_MAX_LOAD: bad }), bad).toThrow(/GATEWAY_SPECULATION_MAX_LOAD must be "off" or an integer from 50 to 100/);
-    }
   });
 });

@@ -31,7 +31,8 @@ async function proxy(target: string, options: { hang?: boolean; stallBody?: bool
   const seen: Array<Record<string, string | string[] | undefined>> = [];
   const held: Array<() => void> = [];
   const server: Server = createServer(async (req, res) => {
-    seen.push(req.headers);
+    // the operations' requests (the gateway's readiness probe, a GET of /ready, carries no deadline)
+    if (req.method === "POST") seen.push(req.headers);
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     if (options.hang) return void held.push(() => res.destroy());

@@ -1,7 +1,9 @@
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RunningGateway } from "../../gateway/gateway.js";
+import { loadGatewayConfig } from "../../gateway/config.js";
+import { startGateway, type RunningGateway } from "../../gateway/gateway.js";
+import { Logger } from "../../platform/log.js";
 import { useCloseAfter } from "../helpers/fixture.js";
 import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
 import { pickDemoData, type Demo } from "../helpers/operations.js";
@@ -60,6 +62,30 @@ describe("SUBGRAPH_SECRET", () => {
   it("a subgraph refuses a wrong secret with 403", async () => {
     const response = await postGraphQL(stack.subgraphs.people!.url, "{ __typename }", {}, { "x-subgraph-secret": "wrong" });
     expect(response.status).toBe(403);
+  });
+
+  it.each([
+    ["another secret", { SUBGRAPH_SECRET: "another-secret-than-the-subgraphs-of-32-characters" }],
+    ["no secret", { SUBGRAPH_SECRET: "" }],
+  ])("a gateway with %s is not ready (503) and logs the setting, rather than answer FORBIDDEN to everything", async (_, env) => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = new Logger("gateway", "info", (line) => lines.push(JSON.parse(line)));
+    const gateway = closeAfter(await startGateway(loadGatewayConfig({ ...stack.gatewayEnv, ...env, READY_CHECK_INTERVAL_MS: "0" }), logger));
+    const res = await fetch(new URL("/ready", gateway.url));
+    expect(res.status).toBe(503);
+    const differs = "forbidden: SUBGRAPH_SECRET differs";
+    expect(await res.json()).toEqual({ status: "unavailable", subgraphs: { people: differs, organisation: differs, "legacy-time": differs } });
+    await fetch(new URL("/ready", gateway.url));
+    // said once per subgraph (at start and by the first probe together), not at every probe
+    const said = lines.filter((line) => line.setting === "SUBGRAPH_SECRET");
+    expect(said.map((line) => [line.level, line.subgraph]).sort()).toEqual([["error", "legacy-time"], ["error", "organisation"], ["error", "people"]]);
+    expect(String(said[0]!.msg)).toContain("SUBGRAPH_SECRET");
+  });
+
+  it("a subgraph's /ready without the header (the orchestrator's probe) answers 200, with a wrong one 403", async () => {
+    expect((await fetch(new URL("/ready", stack.subgraphs.people!.url))).status).toBe(200);
+    expect((await fetch(new URL("/ready", stack.subgraphs.people!.url), { headers: { "x-subgraph-secret": "wrong" } })).status).toBe(403);
+    expect((await fetch(new URL("/ready", stack.subgraphs.people!.url), { headers: { "x-subgraph-secret": SECRET } })).status).toBe(200);
   });
 
   it("the gateway, which sends the secret, answers an operation across the three subgraphs", async () => {

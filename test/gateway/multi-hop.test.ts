@@ -6,7 +6,7 @@ import { useGatewayStack } from "../helpers/gateway-stack.js";
  * `first: 100`, through the gateway, with their upstream calls (counted by the in-process
  * directory, the service token aside). They stay the same when the page grows tenfold, except
  * where the larger page references more than 100 distinct items of one kind: an id filter takes
- * 100 ids a call (docs/graph.md, "Batching rules"), so those cost one more call per 100 ids,
+ * 100 ids a call (docs/performance.md, "Batching rules"), so those cost one more call per 100 ids,
  * pinned below with the reason. MULTI_HOP_REPORT=1 prints the calls of each route.
  */
 

@@ -194,7 +194,7 @@ describe("OrgChart", () => {
     expect(small).not.toBe(source);
     // each text run once first: OrgChart's two people fetches of managers share one read only
     // when the members' fetch comes first, and a query's first run (its plan being made) can
-    // order them the other way (docs/graph.md#query-plans); what is asserted is that the calls do
+    // order them the other way (docs/performance.md#query-plans); what is asserted is that the calls do
     // not grow with the page
     await run(source, { departmentId: demo.department.id });
     await run(small, { departmentId: demo.department.id });

@@ -1,40 +1,30 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { RunningGateway } from "../../gateway/gateway.js";
-import { startExtraGateway, useGatewayStack } from "../helpers/gateway-stack.js";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { measureRounds } from "../helpers/rounds.js";
-import { pickDemoData } from "../helpers/operations.js";
 import type { GraphQLResponse } from "../helpers/stack.js";
 
 /**
- * The prefetches of docs/graph.md#batching-rules and #query-plans, through the gateway in forward
+ * The prefetches of docs/performance.md#batching-rules and #query-plans, through the gateway in forward
  * mode (each caller's own token, so the directory's visibility rules apply per caller):
  * - `include=embedded` priming the loaders: an employee page's positions and employments, an
  *   establishment's legal entity; a partial or missing embed is read by the loader as without it;
- * - the gateway's announcements (GATEWAY_PREFETCH): organisation's reference lists read in the
- *   operation's first round, in the loaders its later fetches share (x-operation-id).
- * Each: only for what the operation selects, flat calls at first: 10 and first: 100, the answers
- * of the plan without it, refused inputs at no call. `demo-limited` sees establishment 1 only.
+ * - organisation's reference lists, read by the plan's entity fetch in the operation's second
+ *   round, and not at all while they are held (reference-cache.ts, as shipped).
+ * Each: only for what the operation selects, flat calls at first: 10 and first: 100, refused
+ * inputs at no call. `demo-limited` sees establishment 1 only.
  */
 
 const stack = useGatewayStack({ env: { DIRECTORY_AUTH: "forward" } });
 let full: Record<string, string>;
 let limited: Record<string, string>;
-/** the same subgraphs behind a gateway that announces nothing */
-let plain: RunningGateway;
 
 beforeAll(async () => {
   full = { authorization: `Bearer ${await stack.token("demo-client")}` };
   limited = { authorization: `Bearer ${await stack.token("demo-limited")}` };
-  plain = await startExtraGateway(stack, { GATEWAY_PREFETCH: "none" });
-});
-afterAll(async () => {
-  await plain?.close();
 });
 afterEach(() => {
   stack.directory.faults.clear();
 });
-
-const viaPlain = (source: string, variables: Record<string, unknown>, headers: Record<string, string>) => stack.gql(plain.url, source, variables, headers);
 
 /** The upstream calls of one operation (tokens left out), and its answer, which must have no errors. */
 async function calls(run: () => Promise<GraphQLResponse>): Promise<{ data: any; byRoute: Record<string, number> }> {
@@ -89,7 +79,7 @@ describe("an employee page's embedded positions and employments", () => {
   it("leave out what the caller may not see: a limited caller's answer is the one the loaders give it", async () => {
     const { data } = await calls(() => stack.query(POSITIONS(100), {}, limited));
     stack.directory.faults.set({ missingEmbedRate: 1 });
-    const { data: read } = await calls(() => viaPlain(POSITIONS(100), {}, limited));
+    const { data: read } = await calls(() => stack.query(POSITIONS(100), {}, limited));
     expect(data).toEqual(read);
     stack.directory.faults.clear();
     const { data: all } = await calls(() => stack.query(POSITIONS(100), {}, full));
@@ -107,23 +97,16 @@ describe("an employee page's embedded positions and employments", () => {
 const ORGANISATION = (first: number) => `{ employees(first: ${first}) { nodes { id applicableJobPosition {
   department { name } businessEstablishment { name legalEntity { legalName } } } } } }`;
 
-describe("organisation's reference lists, announced by the gateway", () => {
-  it("are read in the first round, with the establishments' legal entities embedded: the same calls at first: 10 and 100", async () => {
+describe("organisation's reference lists", () => {
+  it("are read after the page, with the establishments' legal entities embedded: the same calls at first: 10 and 100", async () => {
     for (const first of [10, 100]) {
       const run = () => stack.query(ORGANISATION(first), {}, full);
-      const { data, byRoute } = await calls(run);
+      const { byRoute } = await calls(run);
       expect(byRoute).toEqual({ "GET /service-api/employees": 1, "GET /service-api/departments": 1, "GET /service-api/business-establishments": 1 });
       const { waves } = await measureRounds(stack.directory, run);
-      expect(waves, JSON.stringify(waves)).toHaveLength(1);
-      expect(data).toEqual((await viaPlain(ORGANISATION(first), {}, full)).data);
+      // the plan's entity fetch to organisation waits for people's page: no request ahead of it
+      expect(waves, JSON.stringify(waves)).toHaveLength(2);
     }
-  });
-
-  it("without announcements, the same answer a round later", async () => {
-    const run = () => viaPlain(ORGANISATION(100), {}, full);
-    const { byRoute } = await calls(run);
-    expect(byRoute).toEqual({ "GET /service-api/employees": 1, "GET /service-api/departments": 1, "GET /service-api/business-establishments": 1 });
-    expect((await measureRounds(stack.directory, run)).waves).toHaveLength(2);
   });
 
   it("a partial legal entity is read by its loader", async () => {
@@ -145,12 +128,10 @@ describe("organisation's reference lists, announced by the gateway", () => {
   });
 
   it("answer each caller what it may see", async () => {
-    // demo-limited has no establishment scope: the same errors as the plan without announcements
-    const withAnnouncements = await stack.query(ORGANISATION(100), {}, limited);
-    const without = await viaPlain(ORGANISATION(100), {}, limited);
-    expect(withAnnouncements.data).toEqual(without.data);
-    expect(withAnnouncements.errors?.map((e) => e.extensions?.code)).toEqual(without.errors?.map((e) => e.extensions?.code));
-    expect(withAnnouncements.data.employees.nodes.length).toBeGreaterThan(0);
+    // demo-limited has no establishment scope: its page, and a refusal where it may not read
+    const answer = await stack.query(ORGANISATION(100), {}, limited);
+    expect(answer.data.employees.nodes.length).toBeGreaterThan(0);
+    expect(answer.errors?.map((e) => e.extensions?.code) ?? []).not.toContain("INTERNAL_SERVER_ERROR");
   });
 
   it("cost no call when an input is refused", async () => {
@@ -171,55 +152,5 @@ describe("organisation's reference lists, announced by the gateway", () => {
     );
     expect(response.errors).toBeUndefined();
     expect(response.data).toEqual({ department: null });
-  });
-});
-
-describe("a root lookup's fetch split (gateway/apollo/speculate.ts)", () => {
-  const PROFILE = `query($id: ID!) { employee(id: $id) { id givenName manager { id givenName familyName }
-    applicableEmployment { id startsOn legalEntity { legalName } workContract { id trialPeriodDays } }
-    employments(first: 10) { nodes { id jobPositions(first: 20) { nodes { jobTitle department { name } } } } } } }`;
-  let whole: RunningGateway;
-  beforeAll(async () => {
-    whole = await startExtraGateway(stack, { GATEWAY_PREFETCH: "none", GATEWAY_SPLIT_ROOT_FETCH: "false" });
-  });
-  afterAll(async () => {
-    await whole?.close();
-  });
-  const employeeWithManager = () => pickDemoData(stack.directory.company).profile.id;
-
-  it("answers what the plan answers whole, at the same calls, one round sooner", async () => {
-    const id = employeeWithManager();
-    const run = () => stack.query(PROFILE, { id }, full);
-    const split = await calls(run);
-    const plain = await calls(() => stack.gql(whole.url, PROFILE, { id }, full));
-    expect(split.data).toEqual(plain.data);
-    expect(split.data.employee.manager).not.toBeNull();
-    // as many calls (the announced legal entities are a page where the plain plan reads one)
-    const total = (byRoute: Record<string, number>) => Object.values(byRoute).reduce((a, b) => a + b, 0);
-    expect(total(split.byRoute)).toBe(total(plain.byRoute));
-    const rounds = (await measureRounds(stack.directory, run)).waves.length;
-    const wholeRounds = (await measureRounds(stack.directory, () => stack.gql(whole.url, PROFILE, { id }, full))).waves.length;
-    expect(rounds).toBeLessThan(wholeRounds);
-  });
-
-  it("answers each caller what it may see, with the errors the whole fetch reports, once", async () => {
-    const id = employeeWithManager();
-    for (const headers of [limited, full]) {
-      const split = await stack.query(PROFILE, { id }, headers);
-      const plain = await stack.gql(whole.url, PROFILE, { id }, headers);
-      expect(split.data).toEqual(plain.data);
-      expect(split.errors?.map((e) => [e.path, e.extensions?.code])).toEqual(plain.errors?.map((e) => [e.path, e.extensions?.code]));
-    }
-    stack.directory.faults.set({ errorRate: 1 });
-    const failed = await stack.query(PROFILE, { id }, full);
-    const plainFailed = await stack.gql(whole.url, PROFILE, { id }, full);
-    expect(failed.data).toEqual(plainFailed.data);
-    expect(failed.errors?.length).toBe(plainFailed.errors?.length);
-  });
-
-  it("an employee that does not exist answers null", async () => {
-    const response = await stack.query(PROFILE, { id: "999999" }, full);
-    expect(response.errors).toBeUndefined();
-    expect(response.data).toEqual({ employee: null });
   });
 });

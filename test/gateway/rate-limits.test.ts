@@ -69,7 +69,10 @@ describe("configuration", () => {
 
   it("reads the Redis settings and the upstream budget the same way in the subgraphs", () => {
     expect(loadSharedStateConfig({ REDIS_URL: "rediss://:pw@cache:6380/2" })).toEqual({ url: "rediss://:pw@cache:6380/2", prefix: "directory-graph:", timeoutMs: 200 });
-    expect(loadUpstreamConfig({ DIRECTORY_RATE_LIMIT: "20", REDIS_KEY_PREFIX: "hr:" })).toMatchObject({ rateLimit: 20, shared: { prefix: "hr:" } });
-    expect(() => loadUpstreamConfig({ DIRECTORY_RATE_LIMIT: "fast" })).toThrow(/DIRECTORY_RATE_LIMIT must be an integer/);
+    expect(loadUpstreamConfig({ DIRECTORY_REQUEST_BUDGET: "20/10", DIRECTORY_BACKGROUND_SHARE: "25", REDIS_KEY_PREFIX: "hr:" })).toMatchObject({ requestBudget: { requests: 20, windowSeconds: 10, background: 5 }, shared: { prefix: "hr:" } });
+    expect(loadUpstreamConfig({ DIRECTORY_REQUEST_BUDGET: "off" }).requestBudget).toBeNull();
+    expect(() => loadUpstreamConfig({ DIRECTORY_REQUEST_BUDGET: "fast" })).toThrow(/DIRECTORY_REQUEST_BUDGET must be off or N\/W/);
+    // the per-second, per-API setting it replaces is refused by name, not silently ignored
+    expect(() => loadUpstreamConfig({ DIRECTORY_RATE_LIMIT: "20" })).toThrow(/DIRECTORY_RATE_LIMIT is replaced by DIRECTORY_REQUEST_BUDGET/);
   });
 });

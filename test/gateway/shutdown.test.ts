@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { connect } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { postGraphQL } from "../helpers/stack.js";
+import { createClient as createSseClient } from "graphql-sse";
+import { postGraphQL, useDirectory } from "../helpers/stack.js";
+import { collect, gatewaySse, gatewayWs, until } from "../helpers/subscriptions.js";
 import { freePorts, killAll, logLines, runCommand, runScript } from "../helpers/process.js";
 import { REPEATED_SIGNAL_WINDOW_MS } from "../../platform/lifecycle.js";
 
@@ -16,6 +18,11 @@ import { REPEATED_SIGNAL_WINDOW_MS } from "../../platform/lifecycle.js";
 afterAll(killAll);
 
 const PROBE = "query Probe($id: ID!) { employee(id: $id) { id givenName } }";
+const CHANGES = "subscription Changes { employeeChanged { eventId } }";
+// how long a start (the bundle compiled, five servers up) may take: 4 s on a quiet machine, and
+// more than the 30 s these tests once had in CI, with the other test files' processes beside it.
+// A bound on a wait, never a claim: nothing below asserts how fast the start was
+const STARTED_WITHIN_MS = 90_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function portsEnv() {
@@ -34,11 +41,11 @@ async function portsEnv() {
   };
 }
 
-describe("the stop of npm start", () => {
+describe("the stop of npm start", { timeout: 3 * STARTED_WITHIN_MS }, () => {
   it("SIGTERM: /ready 503 at once, operations served during the grace period then refused, the one in flight finished, exit 0", async () => {
     const { env, gatewayUrl, directoryUrl } = await portsEnv();
     const start = runScript("scripts/start.ts", { ...env, LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "1500", SHUTDOWN_DRAIN_MS: "15000" });
-    await start.waitFor(/^gateway: /m, 30_000);
+    await start.waitFor(/^gateway: /m, STARTED_WITHIN_MS);
     const admin = (path: string, init?: RequestInit) => fetch(`${directoryUrl}/_admin/${path}`, init);
     const id = "1";
     expect((await postGraphQL(gatewayUrl, PROBE, { id })).errors).toBeUndefined();
@@ -88,7 +95,7 @@ describe("the stop of npm start", () => {
   it("SIGTERM to npm itself (npm start as the parent) stops the node process too: nothing is left running", async () => {
     const { env, gatewayUrl } = await portsEnv();
     const npm = runCommand("npm", ["start"], { ...env, LOG_LEVEL: "warn", SHUTDOWN_GRACE_MS: "0" });
-    await npm.waitFor(/^gateway: /m, 30_000);
+    await npm.waitFor(/^gateway: /m, STARTED_WITHIN_MS);
     expect((await fetch(`${gatewayUrl}health`)).status).toBe(200);
     // npm's child is node itself (the script execs it), not a shell that would not pass the signal on
     const children = spawnSync("ps", ["-o", "comm=", "--ppid", String(npm.child.pid)], { encoding: "utf8" }).stdout.trim().split("\n");
@@ -102,7 +109,7 @@ describe("the stop of npm start", () => {
     // the drain outlasts the deadlines (a shorter one is refused at start-up): what it cuts is a
     // request no deadline bounds, a client that never finishes sending its operation
     const start = runScript("scripts/start.ts", { ...env, LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "0", SHUTDOWN_DRAIN_MS: "500", GATEWAY_DEADLINE_MS: "500", SUBGRAPH_DEADLINE_MS: "500" });
-    await start.waitFor(/^gateway: /m, 30_000);
+    await start.waitFor(/^gateway: /m, STARTED_WITHIN_MS);
     const socket = connect(Number(new URL(gatewayUrl).port), "127.0.0.1");
     socket.on("error", () => undefined);
     const closed = new Promise((resolve) => socket.once("close", resolve));
@@ -126,7 +133,7 @@ describe("the stop of npm start", () => {
   it("SIGINT twice to npm start's process group (Ctrl-C, timeout, systemd) drains: the copies count once, exit 0", async () => {
     const { env, gatewayUrl } = await portsEnv();
     const npm = runCommand("npm", ["start"], { ...env, LOG_LEVEL: "debug", SHUTDOWN_GRACE_MS: "300", SHUTDOWN_DRAIN_MS: "5000", GATEWAY_DEADLINE_MS: "5000", SUBGRAPH_DEADLINE_MS: "5000" }, undefined, { group: true });
-    await npm.waitFor(/^gateway: /m, 30_000);
+    await npm.waitFor(/^gateway: /m, STARTED_WITHIN_MS);
     expect((await fetch(`${gatewayUrl}ready`)).status).toBe(200);
     // what a terminal does on Ctrl-C, twice in quick succession: every process of the group gets
     // each one, node both from the kernel and from npm passing it on. The second is sent once
@@ -148,7 +155,7 @@ describe("the stop of npm start", () => {
   it("a second signal after the window exits at once (status 1), the grace period not waited", async () => {
     const { env, gatewayUrl } = await portsEnv();
     const start = runScript("scripts/start.ts", { ...env, LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "60000", SHUTDOWN_DRAIN_MS: "5000", GATEWAY_DEADLINE_MS: "5000", SUBGRAPH_DEADLINE_MS: "5000" });
-    await start.waitFor(/^gateway: /m, 30_000);
+    await start.waitFor(/^gateway: /m, STARTED_WITHIN_MS);
     expect((await fetch(`${gatewayUrl}ready`)).status).toBe(200);
     start.child.kill("SIGINT");
     while ((await fetch(`${gatewayUrl}ready`)).status === 200) await sleep(20);
@@ -157,5 +164,72 @@ describe("the stop of npm start", () => {
     expect(await start.exited).toEqual({ code: 1, signal: null });
     expect(logLines(start.stdout() + start.stderr(), "second signal: exiting now")).toHaveLength(1);
     expect(logLines(start.stdout() + start.stderr(), "stopped")).toEqual([]);
+  });
+});
+
+/**
+ * The drain waits for no stream: as the stop begins, every open subscription ends with a
+ * `complete` (graphql-sse and graphql-ws alike), so the drain finds nothing in flight and does not
+ * run to its deadline (SHUTDOWN_DRAIN_MS, far above the grace here).
+ */
+describe("the stop with subscriptions open", { timeout: 3 * STARTED_WITHIN_MS }, () => {
+  const directory = useDirectory({ employees: 10 });
+
+  it("npm start: an SSE and a graphql-ws subscription complete as the stop begins; the drain hits no deadline and cuts nothing", async () => {
+    const { env, gatewayUrl } = await portsEnv();
+    const start = runScript("scripts/start.ts", { ...env, LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "300", SHUTDOWN_DRAIN_MS: "60000" });
+    await start.waitFor(/^gateway: /m, STARTED_WITHIN_MS);
+    const disposers: Array<() => unknown> = [];
+    const sse = collect((sink) => gatewaySse(gatewayUrl, disposers).subscribe({ query: CHANGES }, sink));
+    const ws = collect((sink) => gatewayWs(gatewayUrl, disposers).subscribe({ query: CHANGES }, sink));
+    // both open at the gateway
+    const open = async () => /^graphql_subscriptions_open 2$/m.test(await (await fetch(`${gatewayUrl}metrics`)).text());
+    while (!(await open())) await sleep(20);
+
+    start.child.kill("SIGTERM");
+    // before the refusals begin: ended by the stop itself, not by the servers' close
+    await until(() => sse.complete && ws.complete, 30_000);
+    expect((await fetch(`${gatewayUrl}ready`)).status).toBe(503);
+    expect(await start.exited).toEqual({ code: 0, signal: null });
+    for (const dispose of disposers) await dispose();
+    expect(sse).toMatchObject({ error: null, complete: true, results: [] });
+    expect(ws).toMatchObject({ error: null, complete: true, results: [] });
+    const out = start.stdout() + start.stderr();
+    expect(logLines(out, "drain time exceeded: cutting the requests in flight")).toEqual([]);
+    expect(logLines(out, "stopped")).toMatchObject([{ signal: "SIGTERM", drained: true, cut: 0 }]);
+  });
+
+  it("a subgraph run alone: its stream completes as the stop begins, after an SSE retry advice; the drain hits no deadline", async () => {
+    const [port] = await freePorts(1);
+    const subgraph = runScript("subgraphs/people/main.ts", {
+      LOG_LEVEL: "info",
+      PEOPLE_PORT: String(port),
+      DIRECTORY_BASE_URL: directory.url,
+      DIRECTORY_CLIENT_ID: "demo-client",
+      DIRECTORY_CLIENT_SECRET: "demo-secret",
+      DIRECTORY_API_KEY: "demo-api-key",
+      DIRECTORY_EVENTS: "poll",
+      SHUTDOWN_GRACE_MS: "300",
+      SHUTDOWN_DRAIN_MS: "60000",
+    });
+    await subgraph.waitFor(/"msg":"listening"/, 30_000);
+    const streamUrl = `http://127.0.0.1:${port}/graphql/stream`;
+    // the gateway's own client of a subgraph's stream (distinct connections)
+    const client = createSseClient({ url: streamUrl, retryAttempts: 0 });
+    const received = collect((sink) => client.subscribe({ query: CHANGES }, sink));
+    // a raw reader beside it sees what is written on the wire: the retry advice, then the complete
+    const raw = await fetch(streamUrl, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify({ query: CHANGES }) });
+    expect(raw.status).toBe(200);
+    const wire = raw.text();
+    await sleep(200);
+    subgraph.child.kill("SIGTERM");
+    await until(() => received.complete, 30_000);
+    expect(await subgraph.exited).toEqual({ code: 0, signal: null });
+    client.dispose();
+    expect(received).toMatchObject({ error: null, complete: true, results: [] });
+    expect(await wire).toMatch(/retry: \d+\n\n(.|\n)*event: complete/);
+    const out = subgraph.stdout() + subgraph.stderr();
+    expect(logLines(out, "drain time exceeded: cutting the requests in flight")).toEqual([]);
+    expect(logLines(out, "stopped")).toMatchObject([{ signal: "SIGTERM", drained: true, cut: 0 }]);
   });
 });

@@ -57,6 +57,28 @@ describe("enforce", () => {
     expect(body.errors).toBeUndefined();
   });
 
+  it("takes the id as `sha256:<hex>` or bare hex alike, as documentId or APQ's hash, by POST and GET; a batch is refused whole either way", async () => {
+    const op = operations.find((o) => o.kind === "query")!;
+    const variables = TOUR_VARIABLES[op.name];
+    for (const id of [`sha256:${sha256(op.source)}`, sha256(op.source)]) {
+      for (const form of [{ documentId: id }, { extensions: { persistedQuery: { version: 1, sha256Hash: id } } }]) {
+        stack.resetStats();
+        const byPost = await post({ ...form, variables });
+        expect(byPost.body.errors, JSON.stringify(form)).toBeUndefined();
+        expect(stack.stats().total).toBeGreaterThan(0);
+        const params = new URLSearchParams({ ...Object.fromEntries(Object.entries(form).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])), variables: JSON.stringify(variables) });
+        const byGet = (await (await fetch(`${stack.gateway.url}?${params}`, { headers: { "apollo-require-preflight": "true" } })).json()) as any;
+        expect(byGet.errors, JSON.stringify(form)).toBeUndefined();
+        expect(byGet.data).toEqual(byPost.body.data);
+        stack.resetStats();
+        const batch = await post([{ ...form, variables }]);
+        expect(batch.status).toBe(400);
+        expect(batch.body.errors[0].message).toMatch(/Batched requests are not served/);
+        expect(stack.stats().total).toBe(0);
+      }
+    }
+  });
+
   const refusals: Array<[string, () => unknown, string]> = [
     ["an ad-hoc document", () => ({ query: `{ employees(first: 1) { nodes { id } } }` }), "PERSISTED_QUERY_NOT_IN_LIST"],
     ["the hash of an unknown document", () => ({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256("{ employees(first: 1) { nodes { id } } }") } } }), "PERSISTED_QUERY_NOT_IN_LIST"],
@@ -89,6 +111,26 @@ describe("enforce", () => {
     const before = await counterValue(processMetrics().trustedDocuments, { outcome: "refused_unknown_document" });
     await post({ query: `{ __typename employees(first: 1) { nodes { id } } }` });
     expect(await counterValue(processMetrics().trustedDocuments, { outcome: "refused_unknown_document" })).toBe(before + 1);
+  });
+});
+
+describe("off: APQ's registration with a `sha256:` hash", () => {
+  it("registers the document under its bare hash and serves it by either spelling", async () => {
+    const query = `{ employees(first: 2) { nodes { id } } }`;
+    const hash = `sha256:${sha256(query)}`;
+    const gateway = await startExtraGateway(stack, { GATEWAY_TRUSTED_DOCUMENTS: "off" });
+    try {
+      const extensions = { persistedQuery: { version: 1, sha256Hash: hash } };
+      const unknown = await post({ extensions }, gateway.url);
+      expect(unknown.body.errors[0].extensions.code).toBe("PERSISTED_QUERY_NOT_FOUND");
+      const registered = await post({ query, extensions }, gateway.url);
+      expect(registered.body.errors).toBeUndefined();
+      const again = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: sha256(query) } } }, gateway.url);
+      expect(again.body.data).toEqual(registered.body.data);
+      expect((await post({ extensions }, gateway.url)).body.data).toEqual(registered.body.data);
+    } finally {
+      await gateway.close();
+    }
   });
 });
 

@@ -5,7 +5,7 @@ import { loadOperations, operationNamed, pickDemoData } from "../helpers/operati
 
 /**
  * A stampede of identical cold operations is shared whatever the machine's load
- * (docs/graph.md#identical-operations-in-flight). On a loaded machine the gateway reads 40
+ * (docs/performance.md#identical-operations-in-flight). On a loaded machine the gateway reads 40
  * requests sent at once over seconds, so some of them reach their first subgraph fetch after the
  * first operation's has answered: sharing fetch by fetch, they sent it again (13 upstream calls for
  * 40 in one run, 100 in another). Here the late ones are made late on purpose: the first operation

@@ -5,6 +5,8 @@ import { loadGatewayConfig } from "../../gateway/config.js";
 import { Logger } from "../../platform/log.js";
 import { corpus, gateway, post, send, type SentRequest } from "./harness.js";
 
+let loggedGateway: { lines: string[]; gateway: Awaited<ReturnType<typeof startGateway>> } | undefined;
+
 /**
  * The HTTP surface of the gateway: bodies, content types, methods, batching, CSRF prevention,
  * operation names, and what errors carry (no stack traces, no subgraph URL or body) outside
@@ -80,9 +82,13 @@ describe("hostile corpus: transport", () => {
     { name: "operationName not a string", send: (s) => post(s.gateway.url, { query: "query A { __typename }", operationName: { x: 1 } }), status: 400, code: "BAD_REQUEST" },
     {
       name: "a 500 KB operationName answers a short message and a short log line",
-      send: async (s) => {
+      // a gateway of its own that logs at info, started (composition and all) before the case counts
+      prepare: async (s) => {
         const lines: string[] = [];
-        const logged = await startGateway(loadGatewayConfig({ ...s.gatewayEnv, LOG_LEVEL: "info" }), new Logger("gateway", "info", (line) => lines.push(line)));
+        loggedGateway = { lines, gateway: await startGateway(loadGatewayConfig({ ...s.gatewayEnv, LOG_LEVEL: "info" }), new Logger("gateway", "info", (line) => lines.push(line))) };
+      },
+      send: async () => {
+        const { lines, gateway: logged } = loggedGateway!;
         try {
           const answer = await post(logged.url, { query: "query A { __typename }", operationName: "N".repeat(500_000) });
           const line = lines.find((l) => l.includes('"msg":"operation"'));

@@ -6,27 +6,28 @@
  * `why`: what keeps an operation above its floor (bench/floors.ts).
  */
 export interface Budget {
+  /** with reference data read afresh (DIRECTORY_REFERENCE_FRESH_S=0, or past the bound) */
   calls: number;
   rounds: number;
+  /** with the settings as shipped, reference data held (reference-cache.ts), under our gateway and Hive Gateway's Rust planner alike */
+  held: { calls: number; rounds: number };
   why?: string;
 }
 
 export const BUDGETS: Readonly<Record<string, Budget>> = {
-  // people's page (positions embedded) beside organisation's departments and establishments,
-  // announced by the gateway (speculate.ts) and read in the operation's loaders (operation-scope.ts)
-  DirectorySearch: { calls: 3, rounds: 1 },
-  // people (the employee and everything its id names; then the manager) beside organisation's
-  // reference lists (announced); legacy-time's contract beside the manager, after the part of the
-  // people fetch it needs (the root fetch split, speculate.ts)
-  EmployeeProfile: { calls: 13, rounds: 2 },
-  // organisation (the department and its parent, one page) beside people (members with their
-  // positions embedded: its fetch starts with the root fetch) and organisation's establishments
-  // (announced, legal entities embedded), then the managers (the department's among them: the
-  // two people fetches share the operation's loaders)
-  OrgChart: { calls: 4, rounds: 2 },
+  // people's page (positions embedded), then organisation's departments and establishments for
+  // its references: the plan's entity fetch waits for the page (held: the page alone)
+  DirectorySearch: { calls: 3, rounds: 2, held: { calls: 1, rounds: 1 }, why: "organisation's fetch needs the page's references: a round unless reference data is held" },
+  // people (the employee and everything its id names; then the manager), legacy-time's contract
+  // beside the manager, then organisation's reference lists (held: none of them)
+  EmployeeProfile: { calls: 13, rounds: 3, held: { calls: 8, rounds: 2 }, why: "organisation's fetch waits for people's: a round unless reference data is held" },
+  // organisation's department (one page), then people's members (positions embedded) beside the
+  // department's manager, then the positions' managers, then organisation's establishments
+  // (held: the department and the establishments from memory)
+  OrgChart: { calls: 5, rounds: 4, held: { calls: 3, rounds: 2 }, why: "the plan runs its fetches one after another and the two people fetches read employees apart; reference data held saves the first and the last" },
   // one legacy-time fetch (its employee(id:)): the employee beside the time entries (its prefetch), then the entries' sections
-  Timesheet: { calls: 3, rounds: 2 },
-  UpdateTimeEntry: { calls: 2, rounds: 2 },
-  // the page (positions embedded) beside the departments and establishments (announced), then the managers
-  LargeList: { calls: 4, rounds: 2 },
+  Timesheet: { calls: 3, rounds: 2, held: { calls: 3, rounds: 2 } },
+  UpdateTimeEntry: { calls: 2, rounds: 2, held: { calls: 2, rounds: 2 } },
+  // the page (positions embedded), then the managers, then the departments and establishments (held: none of them)
+  LargeList: { calls: 4, rounds: 3, held: { calls: 2, rounds: 2 }, why: "organisation's fetch waits for people's: a round unless reference data is held" },
 };

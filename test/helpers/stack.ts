@@ -5,12 +5,21 @@ import { useFixture } from "./fixture.js";
 // the starters live in harness/ (the benchmark starts stacks too); here, what ties them to a test file's hooks
 export * from "../../harness/stack.js";
 
+/**
+ * The tests' stacks read reference data afresh on every operation (DIRECTORY_REFERENCE_FRESH_S=0):
+ * what a test counts of upstream calls is then the operation's own, not what an earlier test left
+ * held. A test of what the defaults as shipped cost asks for them with AS_SHIPPED.
+ */
+export const COLD_REFERENCES: Readonly<Record<string, string>> = { DIRECTORY_REFERENCE_FRESH_S: "0" };
+/** the subgraphs' settings as shipped: reference data held for the default bound (a blank setting is unset) */
+export const AS_SHIPPED: Readonly<Record<string, string>> = { DIRECTORY_REFERENCE_FRESH_S: "" };
+
 /** A stack for the tests of the file (or `describe` block): started before them, closed after (see useFixture). */
 export function useStack(options: StackOptions = {}): Stack {
-  return useFixture("the stack", () => startStack(options));
+  return useFixture("the stack", () => startStack({ ...options, env: { ...COLD_REFERENCES, ...options.env } }));
 }
 
 /** The in-process directory alone for the tests of the file (or `describe` block), on an ephemeral port. */
 export function useDirectory(options: DirectoryOptions = {}): RunningDirectory {
-  return useFixture("the directory", () => startDirectory(options));
+  return useFixture("the directory", () => startDirectory({ limits: { requests: 0 }, ...options }));
 }

@@ -86,7 +86,9 @@ describe("edges, not ids", () => {
       expect(establishment.legalEntity.id).toBe(establishment.establishment.legalEntity.id);
       expect(establishment.legalEntity.legalName).toEqual(expect.any(String));
     }
-    expect(hundred!.calls).toEqual(ten!.calls);
+    // as many calls: 2 establishments name one legal entity, read alone (the adaptive loader), 100 name several, read as the list
+    const total = (calls: Record<string, number>) => Object.values(calls).reduce((a, b) => a + b, 0);
+    expect(total(hundred!.calls)).toBe(total(ten!.calls));
     // the legacy list, and beside it the current establishments (the `establishment` edge) and the legal entities
     expect(hundred!.calls).toEqual({
       "GET /organization/structure/api/establishments": 1,

@@ -5,7 +5,7 @@ import { upstreamCalls, useStack, type Stack } from "../helpers/stack.js";
 import { OPEN_WEEK } from "./helpers.js";
 
 /**
- * legacy-time's `employee(id:)`, shared with people's (docs/graph.md#what-a-company-router-gets):
+ * legacy-time's `employee(id:)`, shared with people's (docs/performance.md#what-a-company-router-gets):
  * the same answers and refusals as people's, and, with the legacy fields the operation reads of
  * the employee started beside the employee's own read (employee.prefetch.ts), one round of
  * upstream calls, each call made once. Forward mode: forward.test.ts.

@@ -179,7 +179,7 @@ describe("forward mode", () => {
     expect(listed.length).toBeLessThan(members.length);
   });
 
-  it("refuses with a ForbiddenError (data) to update a time entry of an employee the caller cannot read, and writes nothing", async () => {
+  it("answers a NotFoundError (data), as for an entry that does not exist, to update a time entry of an employee the caller cannot read, and writes nothing", async () => {
     const entries = (await legacyGet(stack, `/api/v3/timeentries?layer=notequal,1&ownerId=${hidden[0]}&startsAt=between,${OPEN_WEEK.from},${OPEN_WEEK.to}`)).data.items;
     expect(entries.length).toBeGreaterThan(0);
     const entry = entries[0];
@@ -190,7 +190,7 @@ describe("forward mode", () => {
       limited,
     );
     expect(res.errors).toBeUndefined();
-    expect(res.data.updateTimeEntry).toEqual({ __typename: "ForbiddenError" });
+    expect(res.data.updateTimeEntry).toEqual({ __typename: "NotFoundError" });
     const after = (await legacyGet(stack, `/api/v3/timeentries?layer=notequal,1&ownerId=${hidden[0]}&startsAt=between,${OPEN_WEEK.from},${OPEN_WEEK.to}`)).data.items[0];
     expect(after).toEqual(entry);
   });

@@ -291,7 +291,7 @@ describe("the list parameters sent", () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
-    upstream = new Upstream(loadUpstreamConfig({ DIRECTORY_BASE_URL: proxyUrl, DIRECTORY_CLIENT_ID: "x", DIRECTORY_CLIENT_SECRET: "y", DIRECTORY_API_KEY: "demo-api-key" }));
+    upstream = new Upstream(loadUpstreamConfig({ DIRECTORY_BASE_URL: proxyUrl, DIRECTORY_REQUEST_BUDGET: "off", DIRECTORY_CLIENT_ID: "x", DIRECTORY_CLIENT_SECRET: "y", DIRECTORY_API_KEY: "demo-api-key" }));
     const running = await startSubgraphModule(await loadSubgraphModule("legacy-time"), { upstream, port: 0 });
     closeSubgraph = running.close;
     subgraphUrl = running.url;

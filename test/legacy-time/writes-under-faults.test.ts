@@ -45,7 +45,7 @@ describe("legacy writes under faults", () => {
 
   it("a write refused 429 with Retry-After: 1 is sent again after a second and applies", async () => {
     // one request a second: the write's read passes, its PUT meets a 429 with Retry-After: 1
-    await faults({ rateLimitPerSecond: 1 });
+    await faults({ rateLimitRequests: 1, rateLimitWindowSeconds: 1 });
     stack.resetStats();
     const started = Date.now();
     const res = await stack.gql(stack.subgraphs["legacy-time"]!.url, write, { d: "03:15:00" });

@@ -217,7 +217,7 @@ describe("a connection reset after the write was sent", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
     upstream = new Upstream(
-      loadUpstreamConfig({ DIRECTORY_BASE_URL: `http://127.0.0.1:${port}`, DIRECTORY_CLIENT_ID: "x", DIRECTORY_CLIENT_SECRET: "y", DIRECTORY_API_KEY: "k" }),
+      loadUpstreamConfig({ DIRECTORY_BASE_URL: `http://127.0.0.1:${port}`, DIRECTORY_REQUEST_BUDGET: "off", DIRECTORY_CLIENT_ID: "x", DIRECTORY_CLIENT_SECRET: "y", DIRECTORY_API_KEY: "k" }),
     );
     const running = await startSubgraphModule(await loadSubgraphModule("legacy-time"), { upstream, port: 0 });
     resetUrl = running.url;
@@ -277,7 +277,7 @@ describe("a write applied upstream whose answer was lost", () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
     proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
-    upstream = new Upstream(loadUpstreamConfig({ DIRECTORY_BASE_URL: proxyUrl, DIRECTORY_CLIENT_ID: "x", DIRECTORY_CLIENT_SECRET: "y", DIRECTORY_API_KEY: "demo-api-key" }));
+    upstream = new Upstream(loadUpstreamConfig({ DIRECTORY_BASE_URL: proxyUrl, DIRECTORY_REQUEST_BUDGET: "off", DIRECTORY_CLIENT_ID: "x", DIRECTORY_CLIENT_SECRET: "y", DIRECTORY_API_KEY: "demo-api-key" }));
     const running = await startSubgraphModule(await loadSubgraphModule("legacy-time"), { upstream, port: 0 });
     closeSubgraph = running.close;
     proxyUrl = running.url;

@@ -136,7 +136,7 @@ describe("legal entities and establishments", () => {
       const record = company().businessEstablishments.find((b) => b.id === node.id)!;
       expect(node.legalEntity.id).toBe(record.legalEntityId);
     }
-    // include=embedded primes the legal-entity loader (docs/graph.md#batching-rules)
+    // include=embedded primes the legal-entity loader (docs/performance.md#batching-rules)
     expect(calls.byRoute).toEqual({ "GET /service-api/business-establishments": 1 });
   });
 });

@@ -50,7 +50,7 @@ describe("an unavailable upstream", () => {
 
   it("a 429 is RATE_LIMITED with retryAfter, on the field whose call it refused", async () => {
     // one call per second: the establishment is read, its legal entity is refused
-    stack.directory.faults.set({ rateLimitPerSecond: 1 });
+    stack.directory.faults.set({ rateLimitRequests: 1, rateLimitWindowSeconds: 1 });
     const response = await stack.gql(stack.subgraphs.organisation!.url, `{ businessEstablishment(id: "1") { id legalEntity { id } } }`);
     expect(response.data).toEqual({ businessEstablishment: { id: "1", legalEntity: null } });
     expect(response.errors).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { startStack, useStack, type Stack } from "../helpers/stack.js";
+import { COLD_REFERENCES, startStack, useStack, type Stack } from "../helpers/stack.js";
 import { useFixture } from "../helpers/fixture.js";
 import { attemptAsNode, counting, query, send } from "./helpers.js";
 
@@ -208,7 +208,7 @@ describe("scopes and visibility (forward mode)", () => {
     "site-one": { secret: "s", scopes: ["webhook-deliveries.readonly", "events.readonly", "webhook-endpoints.readonly"], visibleEstablishmentIds: ["1"] },
   };
   const forward = useFixture("a forward-mode stack", () =>
-    startStack({ subgraphs: ["organisation"], env: { DIRECTORY_AUTH: "forward" }, directory: { clients: CLIENTS } as never }),
+    startStack({ subgraphs: ["organisation"], env: { ...COLD_REFERENCES, DIRECTORY_AUTH: "forward" }, directory: { clients: CLIENTS } as never }),
   );
 
   async function token(clientId: string): Promise<string> {
@@ -224,7 +224,7 @@ describe("scopes and visibility (forward mode)", () => {
 
   async function restAs(clientId: string, path: string): Promise<any[]> {
     const items: any[] = [];
-    let url: string | null = `${forward.directory.url}/service-api${path}?limit=100`;
+    let url: string | null = `${forward.directory.url}/service-api${path}?limit=100&include=links`;
     const headers = { authorization: `Bearer ${await token(clientId)}`, "api-version": "2024-11-01" };
     while (url) {
       const body: any = await (await fetch(url, { headers })).json();

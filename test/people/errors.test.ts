@@ -49,7 +49,7 @@ describe("upstream failures", () => {
 
   it("an upstream 429 is RATE_LIMITED with retryAfter, on the field whose call it refused", async () => {
     // one call per second: the employee is read, its personal record is refused
-    await setFaults({ rateLimitPerSecond: 1 });
+    await setFaults({ rateLimitRequests: 1, rateLimitWindowSeconds: 1 });
     const response = await send(stack, `{ employee(id: "6") { id personalRecord { id } } }`);
     expect(response.data).toEqual({ employee: { id: "6", personalRecord: null } });
     expect(response.errors).toHaveLength(1);

@@ -76,8 +76,8 @@ describe("Employee.portrait", () => {
       const nodes = result._entities[0].employees.nodes;
       expect(nodes.length).toBeGreaterThan(1);
       expect(nodes.every((e: any) => e.portrait.downloadUrl.includes("/files/"))).toBe(true);
-      // the members' page, and the same employees again with their links
-      expect(calls.byRoute["GET /service-api/employees"], `first: ${first}`).toBe(2);
+      // the members' page, read with its links (every list read asks them), carries the addresses
+      expect(calls.byRoute["GET /service-api/employees"], `first: ${first}`).toBe(1);
     }
   });
 
@@ -93,19 +93,21 @@ describe("Employee.portrait", () => {
   });
 });
 
-describe("include=links is asked only when the address is selected", () => {
+describe("include=links is asked on every list read", () => {
   let recording: RecordingStack;
   beforeAll(async () => {
     recording = await startRecordingStack();
   });
   afterAll(() => recording.close());
 
-  it("a page without downloadUrl is read without links; with it, with links and totalCount together", async () => {
+  it("a page is read with links whether or not downloadUrl is selected; with totalCount, both together", async () => {
     recording.clearUrls();
     await query(recording, `{ employees(first: 5) { nodes { id portrait { id } } } employee(id: "2") { portrait { id } } }`);
     const plain = recording.urls().filter((u) => u.includes("/service-api/employees"));
     expect(plain.length).toBeGreaterThan(0);
-    expect(plain.some((u) => u.includes("include="))).toBe(false);
+    const lists = plain.filter((u) => !/\/employees\/\d/.test(u));
+    expect(lists.length).toBeGreaterThan(0);
+    for (const u of lists) expect(new URL(u.split(" ")[1]!, "http://x").searchParams.get("include")).toBe("links");
 
     recording.clearUrls();
     await query(recording, `{ employees(first: 5) { totalCount nodes { id portrait { downloadUrl } } } }`);

@@ -5,7 +5,7 @@ import { representations } from "../helpers/subgraph.js";
 import { query } from "./helpers.js";
 
 /**
- * `Employment.workContract`, served by people (docs/graph.md#what-a-company-router-gets): read in
+ * `Employment.workContract`, served by people (docs/performance.md#what-a-company-router-gets): read in
  * the people fetch itself, from the owners' legacy work-contract lists, so that no router sends
  * legacy-time a fetch after people's for it.
  */

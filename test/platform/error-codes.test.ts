@@ -22,6 +22,23 @@ describe("error codes", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("no code outside the set: a code given as a literal (a last argument, an extension) is one of ErrorCode", () => {
+    const known = new Set<string>(Object.values(ErrorCode));
+    const literals = /(?:, |code: )"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)"\)*[,;}]/g;
+    const outside = [...typescriptSources("subgraphs"), ...typescriptSources("gateway"), ...typescriptSources("platform")]
+      .filter((file) => !file.endsWith("error-codes.ts"))
+      .flatMap((file) => [...readFileSync(file, "utf8").matchAll(literals)].map((m) => m[1]!).filter((code) => /(_ERROR|_FAILED|_EXCEEDED|_SLOW|_UNAVAILABLE|_FOUND|_DOWN|_LIMITED|_INPUT|_REQUEST|_LIST|_UNKNOWN)$/.test(code) && !known.has(code)).map((code) => `${file}: ${code}`));
+    expect(outside).toEqual([]);
+  });
+
+  it("an error body with a code is built by errorBody alone", () => {
+    const byHand = /errors: \[\{ message[^\]]*extensions/;
+    const offenders = [...typescriptSources("subgraphs"), ...typescriptSources("gateway"), ...typescriptSources("platform")]
+      .filter((file) => !file.endsWith("error-codes.ts"))
+      .filter((file) => byHand.test(readFileSync(file, "utf8")));
+    expect(offenders).toEqual([]);
+  });
+
   it("codedError, errorBody and errorCodeOf carry the code", () => {
     const error = codedError(ErrorCode.NOT_FOUND, "Employee 1 does not exist.", { field: "id" });
     expect(error.extensions).toEqual({ code: "NOT_FOUND", field: "id" });
@@ -29,5 +46,6 @@ describe("error codes", () => {
     expect(errorCodeOf(codedError("NOPE" as ErrorCode, "x"))).toBeUndefined();
     expect(errorCodeOf(new Error("x"))).toBeUndefined();
     expect(errorBody(ErrorCode.FORBIDDEN, "no")).toEqual({ errors: [{ message: "no", extensions: { code: "FORBIDDEN" } }] });
+    expect(errorBody(ErrorCode.RATE_LIMITED, "slow down", { retryAfter: 3 })).toEqual({ errors: [{ message: "slow down", extensions: { retryAfter: 3, code: "RATE_LIMITED" } }] });
   });
 });

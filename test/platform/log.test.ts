@@ -1,15 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { Logger, readLogLevel, type LogLevel } from "../../platform/log.js";
-
-function collecting(level: LogLevel) {
-  const lines: Array<{ line: Record<string, unknown>; level: LogLevel }> = [];
-  const logger = new Logger("test", level, (line, lineLevel) => lines.push({ line: JSON.parse(line), level: lineLevel }));
-  return { logger, lines };
-}
+import { readLogLevel } from "../../platform/log.js";
+import { collectingLogger } from "../helpers/logs.js";
 
 describe("the logger", () => {
   it("writes one JSON object per line with time, level, component and message first", () => {
-    const { logger, lines } = collecting("debug");
+    const { logger, lines } = collectingLogger("debug");
     logger.info("operation", { durationMs: 3 });
     expect(Object.keys(lines[0]!.line)).toEqual(["time", "level", "component", "msg", "durationMs"]);
     expect(lines[0]!.line).toMatchObject({ level: "info", component: "test", msg: "operation", durationMs: 3 });
@@ -17,7 +12,7 @@ describe("the logger", () => {
   });
 
   it("drops lines below its level", () => {
-    const { logger, lines } = collecting("warn");
+    const { logger, lines } = collectingLogger("warn");
     logger.debug("a");
     logger.info("b");
     logger.warn("c");
@@ -29,13 +24,13 @@ describe("the logger", () => {
   });
 
   it("silent drops everything", () => {
-    const { logger, lines } = collecting("silent");
+    const { logger, lines } = collectingLogger("silent");
     logger.error("x");
     expect(lines).toEqual([]);
   });
 
   it("a field cannot overwrite the line's own level or message", () => {
-    const { logger, lines } = collecting("info");
+    const { logger, lines } = collectingLogger("info");
     logger.info("real", { msg: "fake", level: "error", component: "other" });
     expect(lines[0]!.line).toMatchObject({ msg: "real", level: "info", component: "test" });
   });

@@ -1,5 +1,6 @@
+import { createServer } from "node:net";
 import { afterAll, expect, it } from "vitest";
-import { freePorts, killAll, runScript } from "../helpers/process.js";
+import { freePorts, killAll, logLines, runScript, runToExit } from "../helpers/process.js";
 
 /**
  * METRICS_PORT (platform/metrics-port.ts): a component run alone serves `/metrics` on that port
@@ -19,4 +20,24 @@ it("a subgraph with METRICS_PORT answers /metrics there, and 404 on its own port
   expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
   expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
   expect(await people.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+});
+
+it.each([
+  ["a subgraph", "subgraphs/people/main.ts", "PEOPLE_PORT", true],
+  ["the gateway", "gateway/main.ts", "GATEWAY_PORT", false],
+])("%s whose METRICS_PORT is taken exits 1 naming METRICS_PORT and that port, not its own port", async (_, script, portVariable, logged) => {
+  const [port, metrics] = await freePorts(2);
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(metrics, "127.0.0.1", resolve));
+  try {
+    const { exit, stdout, stderr } = await runToExit(script, { [portVariable]: String(port), METRICS_PORT: String(metrics), LOG_LEVEL: "info" });
+    expect(exit.code).toBe(1);
+    const output = stdout + stderr;
+    expect(output).toContain(`METRICS_PORT=${metrics}`);
+    expect(output).not.toContain(String(port));
+    // a subgraph says it in its JSON log line, the gateway on stderr before its logger exists
+    if (logged) expect(logLines(output, "cannot start")).toMatchObject([{ setting: "METRICS_PORT", port: metrics }]);
+  } finally {
+    await new Promise<void>((resolve) => taken.close(() => resolve()));
+  }
 });

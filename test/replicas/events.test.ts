@@ -32,6 +32,7 @@ interface Replica {
 function config(extra: Record<string, string> = {}) {
   return loadUpstreamConfig({
     DIRECTORY_BASE_URL: directory.url,
+    DIRECTORY_REQUEST_BUDGET: "off",
     DIRECTORY_CLIENT_ID: "demo-client",
     DIRECTORY_CLIENT_SECRET: "demo-secret",
     DIRECTORY_API_KEY: "demo-api-key",
@@ -79,7 +80,7 @@ const available = redisAvailable();
 describe.runIf(available)("DIRECTORY_EVENTS=poll on Redis", () => {
   beforeAll(async () => {
     redis = await startRedis();
-    directory = await startDirectory({ employees: 40, today: "2026-06-15" });
+    directory = await startDirectory({ limits: { requests: 0 }, employees: 40, today: "2026-06-15" });
   });
   afterAll(async () => {
     await directory?.close();
@@ -133,7 +134,7 @@ describe.runIf(available)("DIRECTORY_EVENTS=poll on Redis", () => {
       const ingestions = upstreams.map((u) => {
         const feed = u.changes;
         feed.listen((c) => heard.push(c.id));
-        return new EventIngestion(u, feed, { mode: "poll", publicUrl: null, secret: `whsec_${Buffer.alloc(32).toString("base64")}`, pollMs: 1000 }, silent);
+        return new EventIngestion(u, feed, { mode: "poll", publicUrl: null, secret: null, pollMs: 1000 }, silent);
       });
       // both feeds subscribed on Redis before the one publish (pub/sub keeps nothing for a late subscriber)
       await Promise.all(upstreams.map((u) => (u.changes as RedisFeed).subscribed()));
@@ -149,15 +150,82 @@ describe.runIf(available)("DIRECTORY_EVENTS=poll on Redis", () => {
     }
   });
 
-  it("a resume position Redis answers that is not an event id is none", async () => {
+  it("a resume position Redis answers that is not one the ingestion writes is none", async () => {
     const client = new Upstream(config({ DIRECTORY_EVENTS: "off" }), silent);
     try {
       await until(() => client.shared.healthy, "Redis connected");
-      await client.shared.redis!.set("events:position", "0 OR 1");
-      const ingestion = new EventIngestion(client, client.changes, { mode: "poll", publicUrl: null, secret: `whsec_${Buffer.alloc(32).toString("base64")}`, pollMs: 1000 }, silent);
-      // no position: the pass starts at the newest event and replays none
-      expect(await ingestion.pollOnce()).toBe(0);
-      expect(await client.shared.redis!.get("events:position")).toMatch(/^\d+$/);
+      for (const bad of ["0 OR 1", '{"page":"a b","last":"1"}', '{"page":null,"last":"x"}', '["1"]', '{"page":null}']) {
+        await client.shared.redis!.set("events:position", bad);
+        const ingestion = new EventIngestion(client, client.changes, { mode: "poll", publicUrl: null, secret: null, pollMs: 1000 }, silent);
+        // no position: the pass starts at the newest event and replays none
+        expect(await ingestion.pollOnce(), bad).toBe(0);
+        expect(JSON.parse((await client.shared.redis!.get("events:position"))!), bad).toEqual({ page: null, last: newestKept() });
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("pages with the documented paging only: a first start past several pages begins at the newest event, and what follows arrives once each, across page boundaries and replicas", async () => {
+    const clients = [new Upstream(config({ DIRECTORY_EVENTS: "off" }), silent), new Upstream(config({ DIRECTORY_EVENTS: "off" }), silent)];
+    try {
+      await until(() => clients.every((c) => c.shared.healthy), "Redis connected");
+      const [a, b] = clients.map((c) => new EventIngestion(c, c.changes, { mode: "poll", publicUrl: null, secret: null, pollMs: 1000 }, silent)) as [EventIngestion, EventIngestion];
+      const redisClient = clients[0]!.shared.redis!;
+      await redisClient.del("events:position");
+      // more than two pages of 100 kept: the newest is found by the page index and the cursor of the last page
+      while (keptIds().length <= 230) await putUser(20 + (keptIds().length % 10), `Many${keptIds().length}`);
+      const calls = () => directory.stats.snapshot().byRoute["GET /service-api/events"] ?? 0;
+      const before = calls();
+      expect(await a.pollOnce()).toBe(0);
+      expect(calls() - before).toBe(3);
+      const position = JSON.parse((await redisClient.get("events:position"))!);
+      expect(position).toEqual({ page: expect.any(String), last: newestKept() });
+      const ttl = await redisClient.ttl("events:position");
+      expect(ttl).toBeGreaterThan(60 * 86_400);
+      expect(ttl).toBeLessThanOrEqual(62 * 86_400);
+
+      // 150 events later, read in turns by the two replicas: each published once, in order, none older
+      const received = await pollReceived();
+      const written: string[] = [];
+      for (let i = 0; i < 150; i++) written.push(await putUser(30 + (i % 5), `Paged${i}`));
+      let found = 0;
+      for (let turn = 0; ; turn++) {
+        const n = await (turn % 2 === 0 ? b : a).pollOnce();
+        found += n;
+        if (n === 0) break;
+      }
+      expect(found).toBe(150);
+      expect((await pollReceived()) - received).toBe(150);
+      const heard: string[] = [];
+      clients[1]!.changes.listen((c) => heard.push(c.id));
+      const more = [await putUser(36, "Last1"), await putUser(37, "Last2")];
+      expect(await a.pollOnce()).toBe(2);
+      expect(await b.pollOnce()).toBe(0);
+      await until(() => heard.length >= 2, "the last changes on the other replica");
+      expect(heard).toEqual(more);
+      expect(JSON.parse((await redisClient.get("events:position"))!).last).toBe(more.at(-1));
+    } finally {
+      for (const c of clients) await c.close();
+    }
+  });
+
+  it("a cursor the directory refuses, or an id alone (an earlier version's position), resumes from the first kept event without replaying", async () => {
+    const client = new Upstream(config({ DIRECTORY_EVENTS: "off" }), silent);
+    try {
+      await until(() => client.shared.healthy, "Redis connected");
+      const ingestion = new EventIngestion(client, client.changes, { mode: "poll", publicUrl: null, secret: null, pollMs: 1000 }, silent);
+      await putUser(39, "Kept");
+      for (const form of ["forged cursor", "id alone"]) {
+        const kept = form === "id alone" ? newestKept()! : JSON.stringify({ page: "eyJzIjoiaWQifQ.forged", last: newestKept() });
+        await client.shared.redis!.set("events:position", kept);
+        const received = await pollReceived();
+        expect(await ingestion.pollOnce(), `${kept} ${JSON.stringify(keptIds().slice(-3))}`).toBe(0);
+        const id = await putUser(38, `Resumed${kept.length}`);
+        expect(await ingestion.pollOnce()).toBe(1);
+        expect((await pollReceived()) - received).toBe(1);
+        expect(JSON.parse((await client.shared.redis!.get("events:position"))!).last).toBe(id);
+      }
     } finally {
       await client.close();
     }
@@ -191,6 +259,15 @@ describe.runIf(available)("DIRECTORY_EVENTS=poll on Redis", () => {
     }
   });
 });
+
+/** the ids of the events the directory still lists (kept 2 months), oldest first */
+function keptIds(): string[] {
+  const cutoff = new Date(`${directory.company.today}T23:59:59.999Z`);
+  cutoff.setUTCMonth(cutoff.getUTCMonth() - 2);
+  return directory.company.events.filter((e) => Date.parse(e.occurredAt) >= cutoff.getTime()).map((e) => e.id);
+}
+
+const newestKept = () => keptIds().at(-1) ?? null;
 
 /** events the poll ingestion of this process published so far (both replicas of a test run here) */
 async function pollReceived(): Promise<number> {

@@ -22,26 +22,15 @@ async function faults(bed: ReplicaBed, settings: Record<string, unknown> | null)
   expect(res.status).toBeLessThan(300);
 }
 
-/** the directory's requests from now on, with the time each arrived */
+/** the directory's API requests from now on (the token endpoint's apart), with the time each arrived */
 function arrivals(bed: ReplicaBed): number[] {
   const times: number[] = [];
   const record = bed.directory.stats.record.bind(bed.directory.stats);
   bed.directory.stats.record = (route: string) => {
-    times.push(performance.now());
+    if (route !== "POST /connect/token") times.push(performance.now());
     record(route);
   };
   return times;
-}
-
-/** the most requests within any window of `windowMs`, wherever it starts */
-function peak(times: number[], windowMs = 1000): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i]! - sorted[j]! >= windowMs) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
 }
 
 const DOCUMENT = `query Names($id: ID!) { employee(id: $id) { id givenName familyName } }`;
@@ -129,58 +118,40 @@ describe.skipIf(!withRedis)("two replicas sharing Redis", () => {
 
 describe.skipIf(!withRedis)("the upstream request budget across replicas", () => {
   const replicas = useReplicasWithRedis({
-    // deadlines long enough for 100 reads at 20 a second on a loaded machine running every replica in one process
-    env: { DIRECTORY_RATE_LIMIT: "20", REDIS_KEY_PREFIX: "test-budget:", SUBGRAPH_DEADLINE_MS: "30000" },
-    gatewayEnv: { GATEWAY_DEADLINE_MS: "30000" },
+    // the tenant's budget at 20 in any 60 s (16 interactive, 4 background), shared on Redis
+    // a long Redis timeout: on a loaded machine a slow command would fall back to counting alone
+    // (docs/configuration.md#the-request-budget), which is not what this test measures
+    env: { DIRECTORY_REQUEST_BUDGET: "20/60", REDIS_KEY_PREFIX: `test-budget-${process.pid}-${Date.now()}:`, REDIS_TIMEOUT_MS: "5000" },
   });
   let bed: ReplicaBed;
   beforeAll(() => {
     bed = replicas.bed;
   });
 
-  it("with DIRECTORY_RATE_LIMIT=20 the directory never sees more than 20 requests in any second, under a load that would send 100", async () => {
-    // the service tokens first: they are not paced (the token endpoint is not the APIs' budget)
-    for (const replica of bed.replicas) expect((await replica.query(`{ employee(id: "1") { id } }`)).errors).toBeUndefined();
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    // the directory itself refuses a 21st request in a second: a 429 would show a broken budget
-    await faults(bed, { rateLimitPerSecond: 20 });
+  it("two replicas together send the directory at most the budget's share in its window, and answer the rest RATE_LIMITED with retryAfter at once", async () => {
+    // the directory itself refuses a 21st request in 60 s: a 429 would show a broken budget
+    await faults(bed, { rateLimitRequests: 20, rateLimitWindowSeconds: 60 });
     const times = arrivals(bed);
-    const ids = Array.from({ length: 100 }, (_, i) => String(20 + i));
+    const ids = Array.from({ length: 60 }, (_, i) => String(20 + i));
     const answers = await Promise.all(ids.map((id, i) => bed.replicas[i % 2]!.query(`{ employee(id: "${id}") { id } }`)));
+    const errors = answers.flatMap((r) => r.errors ?? []);
     await faults(bed, null);
-    const codes = answers.flatMap((r) => (r.errors ?? []).map((e) => e.extensions?.code));
-    // no client error the budget did not name; here all 100 fit in the deadline
-    expect(codes.filter((c) => c !== "UPSTREAM_BUDGET_EXCEEDED")).toEqual([]);
-    // every read was sent, or refused by the budget (a loaded machine wakes requests late)
-    expect(times.length + codes.length).toBe(100);
-    const most = peak(times);
-    console.log(`[replicas] DIRECTORY_RATE_LIMIT=20, 2 replicas, 100 reads at once: ${times.length} requests in ${Math.round(times.at(-1)! - times[0]!)} ms, peak ${most} in any second`);
-    expect(most).toBeLessThanOrEqual(20);
-  });
-
-  it("a request that would wait past its deadline fails fast with UPSTREAM_BUDGET_EXCEEDED", async () => {
-    // a subgraph request with a deadline of 1 s: 60 reads at 20 a second need 3 s
-    const short = await Promise.all(
-      Array.from({ length: 60 }, (_, i) =>
-        fetch(bed.replicas[i % 2]!.subgraphs.people.url, {
-          method: "POST",
-          headers: { "content-type": "application/json", "x-deadline-ms": "1000" },
-          body: JSON.stringify({ query: `{ employee(id: "${100 + i}") { id } }` }),
-        }).then((r) => r.json() as Promise<any>),
-      ),
-    );
-    const codes = short.flatMap((r) => (r.errors ?? []).map((e: any) => e.extensions?.code));
-    expect(codes.length).toBeGreaterThan(0);
-    expect(codes).toContain("UPSTREAM_BUDGET_EXCEEDED");
-    // a read whose slot came just before its deadline may still run out of time on its way
-    expect(codes.filter((c: string) => c !== "UPSTREAM_BUDGET_EXCEEDED" && c !== "DEADLINE_EXCEEDED")).toEqual([]);
-    expect(await counterValue(processMetrics().upstreamBudget, { outcome: "exceeded" })).toBeGreaterThan(0);
+    // what no slot was left for is RATE_LIMITED with the seconds until one frees: not a wait
+    // past the deadline (DEADLINE_EXCEEDED), nor the directory's 429 relayed
+    expect(errors.map((e) => e.extensions?.code).filter((c) => c !== "RATE_LIMITED")).toEqual([]);
+    expect(errors.length).toBeGreaterThan(0);
+    for (const e of errors) expect(e.extensions?.retryAfter).toBeGreaterThanOrEqual(1);
+    // the token requests are not the APIs' budget; every API request the directory received counts
+    console.log(`[replicas] DIRECTORY_REQUEST_BUDGET=20/60, 2 replicas, 60 reads at once: the directory received ${times.length} API requests, ${errors.length} reads RATE_LIMITED`);
+    expect(times.length).toBeGreaterThan(0);
+    expect(times.length).toBeLessThanOrEqual(16);
+    expect(answers.filter((r) => r.errors === undefined).length).toBeGreaterThan(0);
   });
 });
 
 describe.skipIf(!withRedis)("Redis killed mid-load", () => {
   const replicas = useReplicasWithRedis({
-    env: { DIRECTORY_RATE_LIMIT: "1000", REDIS_KEY_PREFIX: "test-kill:", REDIS_TIMEOUT_MS: "200" },
+    env: { DIRECTORY_REQUEST_BUDGET: "1000/1", REDIS_KEY_PREFIX: "test-kill:", REDIS_TIMEOUT_MS: "200" },
     gatewayEnv: { GATEWAY_RATE_LIMIT: "100000" },
   });
   let bed: ReplicaBed;

@@ -1,9 +1,12 @@
-import { Webhook } from "standardwebhooks";
+import { createHmac } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDirectory, type RunningDirectory } from "../../directory/server.js";
 import { Logger } from "../../platform/log.js";
 import { processMetrics } from "../../platform/metrics.js";
 import type { DirectoryChange } from "../../subgraphs/shared/events/index.js";
+import { ingestionFor } from "../../subgraphs/shared/events/ingest.js";
 import type { RunningSubgraph } from "../../subgraphs/shared/graphql/server.js";
 import { startSubgraphModule } from "../../subgraphs/shared/graphql/subgraph.js";
 import { loadUpstreamConfig, Upstream } from "../../subgraphs/shared/upstream/index.js";
@@ -12,12 +15,13 @@ import { freePort } from "../helpers/replicas.js";
 import { AUTH } from "../directory/legacy-helpers.js";
 
 /**
- * DIRECTORY_EVENTS=webhook against the real directory on loopback: the people subgraph registers
- * its endpoint, answers the challenge, and publishes each signed delivery once on the change feed;
- * a forged signature, a stale timestamp and a replayed message are refused.
+ * DIRECTORY_EVENTS=webhook against the real directory on loopback: the people subgraph declares
+ * its endpoint, answers the activation echo, and publishes each delivery signed the production
+ * service's way once on the change feed; a forged signature and a stale timestamp get 401, an
+ * unreadable delivery 400, a second delivery of an event is not published again.
  */
 
-const SECRET = `whsec_${Buffer.alloc(32, 3).toString("base64")}`;
+let SECRET = "";
 let directory: RunningDirectory;
 let upstream: Upstream;
 let people: RunningSubgraph;
@@ -25,18 +29,19 @@ let hook: string;
 const heard: DirectoryChange[] = [];
 
 beforeAll(async () => {
-  directory = await startDirectory({ employees: 40, today: "2026-06-15" });
+  directory = await startDirectory({ limits: { requests: 0 }, employees: 40, today: "2026-06-15" });
   const port = await freePort();
   hook = `http://127.0.0.1:${port}/directory-events`;
   upstream = new Upstream(
     loadUpstreamConfig({
       DIRECTORY_BASE_URL: directory.url,
+      DIRECTORY_REQUEST_BUDGET: "off",
       DIRECTORY_CLIENT_ID: "demo-client",
       DIRECTORY_CLIENT_SECRET: "demo-secret",
       DIRECTORY_API_KEY: "demo-api-key",
       DIRECTORY_EVENTS: "webhook",
       DIRECTORY_EVENTS_PUBLIC_URL: hook,
-      DIRECTORY_EVENTS_SECRET: SECRET,
+      DIRECTORY_REFERENCE_FRESH_S: "600",
     }),
   );
   upstream.changes.listen((change) => heard.push(change));
@@ -65,10 +70,12 @@ async function until<T>(probe: () => T | undefined, what: string): Promise<T> {
   }
 }
 
-/** a delivery as the directory sends it, signed with `secret` */
-function signed(event: Record<string, unknown>, secret = SECRET, messageId = `msg_test_${Math.random()}`, at = new Date()) {
-  const body = JSON.stringify({ specversion: "1.0", id: event.id, type: event.topic, source: `${directory.url}/service-api`, data: event });
-  return { body, headers: { "content-type": "application/cloudevents+json", "webhook-id": messageId, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": new Webhook(secret).sign(messageId, at, body) } };
+/** a delivery as the production service documents it: the event as the JSON body, signed with `secret` over `<timestamp>.<body>` */
+function signed(event: Record<string, unknown> | string, secret = SECRET, at = new Date()) {
+  const body = typeof event === "string" ? event : JSON.stringify(event);
+  const timestamp = at.toISOString().replace(/\.\d{3}Z$/, "Z");
+  const signature = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("base64");
+  return { body, headers: { "content-type": "application/json", "lucca-timestamp": timestamp, "lucca-signature": signature } };
 }
 
 async function deliver(delivery: ReturnType<typeof signed>): Promise<number> {
@@ -84,11 +91,17 @@ function sampleEvent(id: string): Record<string, unknown> {
 const counted = async (outcome: string) => (await processMetrics().registry.getSingleMetric("directory_events_total")!.get()).values.find((v) => v.labels.mode === "webhook" && v.labels.outcome === outcome)?.value ?? 0;
 
 describe("DIRECTORY_EVENTS=webhook", () => {
-  it("registers its endpoint, which the directory activates once the people subgraph answers the challenge", async () => {
-    // registered once the subgraph listens, in the background (a directory down at start-up is tried again)
+  it("declares its endpoint in the production shape, which the directory activates once the people subgraph echoes its GET", async () => {
+    // declared once the subgraph listens, in the background (a directory down at start-up is tried again)
     const endpoint = await until(() => directory.company.webhookEndpoints.find((e) => e.url === hook && e.isActive), "the registration");
-    expect(endpoint).toMatchObject({ isActive: true, secret: SECRET });
-    expect(endpoint!.topics).toContain("employee.updated");
+    expect(endpoint!.topics).toEqual(expect.arrayContaining(["employee.updated", "department.updated", "occupation-category.deleted"]));
+    // the secret is the one the directory answered: the facade sent none
+    SECRET = endpoint!.secret!;
+    expect(SECRET).not.toBe("");
+    const echo = await fetch(`${hook}?echo=abc%20123`);
+    expect(echo.status).toBe(200);
+    expect(echo.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await echo.text()).toBe("abc 123");
   });
 
   it("a change at the directory reaches the change feed once, as a DirectoryChange", async () => {
@@ -101,33 +114,77 @@ describe("DIRECTORY_EVENTS=webhook", () => {
     expect(heard.filter((c) => c.id === event.id)).toHaveLength(1);
   });
 
-  it("refuses a forged signature and a stale timestamp with 401, publishing nothing", async () => {
+  it("refuses a forged signature, a stale timestamp, a tampered body and missing headers with 401, publishing nothing", async () => {
     const before = heard.length;
     const refused = await counted("refused_signature");
-    expect(await deliver(signed(sampleEvent("9001"), `whsec_${Buffer.alloc(32, 9).toString("base64")}`))).toBe(401);
-    expect(await deliver(signed(sampleEvent("9002"), SECRET, "msg_old", new Date(Date.now() - 10 * 60_000)))).toBe(401);
+    expect(await deliver(signed(sampleEvent("9001"), "not-the-secret"))).toBe(401);
+    expect(await deliver(signed(sampleEvent("9002"), SECRET, new Date(Date.now() - 10 * 60_000)))).toBe(401);
     const tampered = signed(sampleEvent("9003"));
     expect(await deliver({ ...tampered, body: tampered.body.replace('"X"', '"Y"') })).toBe(401);
-    await new Promise((r) => setTimeout(r, 50));
+    expect((await fetch(hook, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(sampleEvent("9004")) })).status).toBe(401);
     expect(heard.length).toBe(before);
-    expect(await counted("refused_signature")).toBe(refused + 3);
+    expect(await counted("refused_signature")).toBe(refused + 4);
   });
 
-  it("processes a message once: its replay is not published again, nor is another message of the same event", async () => {
-    const delivery = signed(sampleEvent("9100"), SECRET, "msg_replayed");
-    expect(await deliver(delivery)).toBe(202);
+  it("answers 400, never 202, to a signed delivery it cannot read, and publishes nothing", async () => {
+    const before = heard.length;
+    expect(await deliver(signed("{not json"))).toBe(400);
+    expect(await deliver(signed({ id: "9050", topic: "no-such.topic", occurredAt: new Date().toISOString(), data: { id: "1", type: "x" } }))).toBe(400);
+    expect(heard.length).toBe(before);
+  });
+
+  it("publishes an event once: a second delivery of it is acknowledged, not published again", async () => {
+    expect(await deliver(signed(sampleEvent("9100")))).toBe(202);
     await until(() => heard.find((c) => c.id === "9100"), "the first delivery");
-    const replays = await counted("refused_replay");
-    expect(await deliver(delivery)).toBe(200);
-    expect(await counted("refused_replay")).toBe(replays + 1);
-    // the same event in another message (a second endpoint, a test): deduplicated by the event id
-    expect(await deliver(signed(sampleEvent("9100"), SECRET, "msg_other"))).toBe(202);
-    await new Promise((r) => setTimeout(r, 50));
+    expect(await deliver(signed(sampleEvent("9100")))).toBe(202);
     expect(heard.filter((c) => c.id === "9100")).toHaveLength(1);
   });
 
-  it("takes no request without the signature headers, nor anything but a POST", async () => {
-    expect((await fetch(hook, { method: "POST", body: "{}" })).status).toBe(401);
-    expect((await fetch(hook)).status).toBe(405);
+  it("a change to the reference data at the directory drops the reference data the facade holds", async () => {
+    const session = upstream.session();
+    const read = () => session.current.all<{ id: string; name: string }>("/departments");
+    await read();
+    const before = directory.stats.snapshot().byRoute["GET /service-api/departments"] ?? 0;
+    await read();
+    // held: no request
+    expect(directory.stats.snapshot().byRoute["GET /service-api/departments"] ?? 0).toBe(before);
+    const res = await fetch(`${directory.url}/_admin/reference/departments/2`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Renamed by HR" }) });
+    expect(res.status).toBe(200);
+    const event = (await res.json()) as { id: string; topic: string };
+    expect(event.topic).toBe("department.updated");
+    await until(() => heard.find((c) => c.id === event.id), "the department change");
+    const after = await read();
+    expect(directory.stats.snapshot().byRoute["GET /service-api/departments"] ?? 0).toBe(before + 1);
+    expect(after.find((d) => d.id === "2")?.name).toBe("Renamed by HR");
+  });
+});
+
+describe("a suspended endpoint", () => {
+  it("is declared again when the facade finds it suspended; deliveries go on, verified with the new secret", async () => {
+    const server = createServer((req, res) => void ingestion.receive(req, res));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/directory-events`;
+    const own = new Upstream(
+      loadUpstreamConfig({ DIRECTORY_BASE_URL: directory.url, DIRECTORY_CLIENT_ID: "demo-client", DIRECTORY_CLIENT_SECRET: "demo-secret", DIRECTORY_API_KEY: "demo-api-key", DIRECTORY_EVENTS: "webhook", DIRECTORY_EVENTS_PUBLIC_URL: url }),
+    );
+    const ownHeard: DirectoryChange[] = [];
+    own.changes.listen((change) => ownHeard.push(change));
+    const ingestion = ingestionFor(own, new Logger("people", "silent"))!;
+    try {
+      expect(await ingestion.ensureEndpoint()).toBe("active");
+      const first = directory.company.webhookEndpoints.find((e) => e.url === url)!;
+      // the directory suspends it (a 404 it met, too many failures)
+      first.suspended = true;
+      expect(await ingestion.ensureEndpoint()).toBe("active");
+      const active = directory.company.webhookEndpoints.filter((e) => e.url === url && e.isActive && !e.suspended);
+      expect(active).toHaveLength(1);
+      expect(active[0]!.id).not.toBe(first.id);
+      await putUser(6, { lastName: "Resumed" });
+      const event = directory.company.events.at(-1)!;
+      await until(() => ownHeard.find((c) => c.id === event.id), "the delivery to the new endpoint");
+    } finally {
+      await own.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -32,6 +32,7 @@ describe("runSubgraphMain", () => {
   beforeAll(async () => {
     upstreamEnv = {
       DIRECTORY_BASE_URL: directory.url,
+      DIRECTORY_REQUEST_BUDGET: "off",
       DIRECTORY_CLIENT_ID: "demo-client",
       DIRECTORY_CLIENT_SECRET: "demo-secret",
       DIRECTORY_API_KEY: "demo-api-key",
@@ -87,7 +88,7 @@ describe("runSubgraphMain", () => {
       results = await Promise.all(cases.map(([env]) => exitOf({ ...upstreamEnv, ...env })));
     });
 
-    it.each(cases.map(([env, variable], i) => [variable, env, i] as const))("%s", (variable, _, i) => {
+    it.each(cases.map(([env, variable], i) => [variable, env, i] as const))("a bad %s exits with status 2, names it and prints no secret", (variable, _, i) => {
       const { code, stderr } = results[i]!;
       expect(code).toBe(2);
       expect(stderr).toContain(`probe: configuration error: ${variable}`);

@@ -27,7 +27,7 @@ export interface Probe {
 
 /** The probe subgraph served over HTTP against an in-process directory, with its log collected. */
 export async function startProbe(options: { secret?: string; upstream?: Partial<UpstreamConfig> } = {}): Promise<Probe> {
-  const directory = await startDirectory({ employees: 60, today: "2026-06-15" });
+  const directory = await startDirectory({ limits: { requests: 0 }, employees: 60, today: "2026-06-15" });
   const upstream = new Upstream(configFor(directory.url, { retries: 0, ...options.upstream }));
   // the token is fetched now, so that faults injected by a test hit only the calls under test
   if (upstream.config.auth === "service") await upstream.session().current.page("/employees", { limit: 1 });

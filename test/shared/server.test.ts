@@ -4,14 +4,9 @@ import { directoryToken, postGraphQL } from "../helpers/stack.js";
 import { cursorScope, encodeCursor } from "../../subgraphs/shared/graphql/index.js";
 import { SUBGRAPH_SECRET_HEADER } from "../../platform/headers.js";
 import { listen } from "../../platform/http.js";
-import { Logger, type LogLevel } from "../../platform/log.js";
+import { collectingLogger } from "../helpers/logs.js";
 import { INTERNAL_SECRET, startProbe, type Probe } from "./probe.js";
 
-function collecting() {
-  const lines: Array<{ line: Record<string, unknown>; level: LogLevel }> = [];
-  const logger = new Logger("test", "debug", (line, level) => lines.push({ line: JSON.parse(line), level }));
-  return { logger, lines };
-}
 
 /** One keep-alive connection, so that a test sees what a refused request leaves behind on it. */
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -245,7 +240,7 @@ describe("listen", () => {
   const get = (url: string) => send(url);
 
   it("a handler that fails answers 500 without its message, and the failure is logged", async () => {
-    const { logger, lines } = collecting();
+    const { logger, lines } = collectingLogger();
     const http = await listen(
       async () => {
         throw new Error("handler bug with internals");
@@ -264,7 +259,7 @@ describe("listen", () => {
   });
 
   it("a handler that fails after it began answering cuts the connection instead of hanging", async () => {
-    const { logger } = collecting();
+    const { logger } = collectingLogger();
     const http = await listen(
       async (_, res) => {
         res.writeHead(200, { "content-length": "100" });
@@ -281,7 +276,7 @@ describe("listen", () => {
   });
 
   it("a wildcard host is announced on loopback", async () => {
-    const { logger } = collecting();
+    const { logger } = collectingLogger();
     const http = await listen(async (_, res) => void res.end("ok"), { port: 0, host: "0.0.0.0", logger });
     try {
       expect(http.origin).toBe(`http://127.0.0.1:${http.port}`);

@@ -60,6 +60,43 @@ describe("trusted documents in enforce mode", () => {
   });
 });
 
+describe("a persisted subscription by its id, on every transport", () => {
+  it("serves the listed document by `sha256:<hex>` or bare hex, as documentId or APQ's hash, over SSE (POST and GET) and graphql-ws (query \"\")", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "subs-ids-"));
+    const manifest = join(dir, "manifest.json");
+    writeFileSync(manifest, JSON.stringify({ [sha256(LISTED)]: LISTED }));
+    const gateway = await startExtraGateway(stack, { GATEWAY_TRUSTED_DOCUMENTS: "enforce", GATEWAY_TRUSTED_DOCUMENTS_MANIFEST: manifest });
+    disposers.push(() => gateway.close());
+    const ids = [`sha256:${sha256(LISTED)}`, sha256(LISTED)];
+    const forms = ids.flatMap((id) => [{ documentId: id }, { extensions: { persistedQuery: { version: 1, sha256Hash: id } } }]);
+    // graphql-ws requires a query string: a persisted subscription sends "" (graphql-ws's own recipe)
+    const subscribers = forms.flatMap((form) => [sseAt(gateway.url, { ...form, query: undefined }), wsAt(gateway.url, { ...form, query: "" })]);
+    // an EventSource sends a GET: its id in the query string
+    const controller = new AbortController();
+    disposers.push(() => controller.abort());
+    const gets = forms.map((form) => {
+      const params = new URLSearchParams(Object.entries(form).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
+      const received = { text: "", status: 0 };
+      void fetch(`${gateway.url}graphql/stream?${params}`, { headers: { accept: "text/event-stream" }, signal: controller.signal }).then(async (res) => {
+        received.status = res.status;
+        const reader = res.body!.getReader();
+        for (let read = await reader.read(); !read.done; read = await reader.read()) received.text += Buffer.from(read.value).toString("utf8");
+      }).catch(() => undefined);
+      return received;
+    });
+    await publishUntil(() => change("20"), () => subscribers.every((s) => s.results.length > 0 || s.error !== null) && gets.every((g) => g.text.includes("event: next")));
+    for (const s of subscribers) {
+      expect(s.error).toBeNull();
+      expect(s.results[0].errors).toBeUndefined();
+      expect(s.results[0].data.employeeChanged.id).toBe("20");
+    }
+    for (const g of gets) {
+      expect(g.status).toBe(200);
+      expect(JSON.parse(/event: next\ndata: (.*)\n/.exec(g.text)![1]!).data.employeeChanged.id).toBe("20");
+    }
+  });
+});
+
 describe("heartbeats and the drain", () => {
   it("an open SSE subscription gets a comment line every GATEWAY_SUBSCRIPTION_HEARTBEAT_MS", async () => {
     const gateway = await startExtraGateway(stack, { GATEWAY_SUBSCRIPTION_HEARTBEAT_MS: "100" });

@@ -45,6 +45,9 @@ describe("upstream configuration", () => {
 
   it("the call budget, deadline, cursor key and representation limit have defaults and are validated", () => {
     expect(loadUpstreamConfig({})).toMatchObject({ callBudget: 100, deadlineMs: 10000, cursorSecret: null, maxRepresentations: 1000, breakerFailures: 20, breakerOpenMs: 5000 });
+    // reference data is held by default, for a stated bound; 0 turns it off
+    expect(loadUpstreamConfig({}).referenceFreshMs).toBe(300_000);
+    expect(loadUpstreamConfig({ DIRECTORY_REFERENCE_FRESH_S: "0" }).referenceFreshMs).toBe(0);
     expect(loadUpstreamConfig({ DIRECTORY_BREAKER_FAILURES: "0" }).breakerFailures).toBe(0);
     expect(configError({ DIRECTORY_BREAKER_OPEN_S: "0" }).variable).toBe("DIRECTORY_BREAKER_OPEN_S");
     expect(

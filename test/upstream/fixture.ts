@@ -22,6 +22,9 @@ export function configFor(url: string, overrides: Partial<UpstreamConfig> = {}):
   return {
     ...loadUpstreamConfig({
       DIRECTORY_BASE_URL: url,
+      DIRECTORY_REQUEST_BUDGET: "off",
+      // reference data read afresh, as the stacks' COLD_REFERENCES: the tests count upstream reads
+      DIRECTORY_REFERENCE_FRESH_S: "0",
       DIRECTORY_CLIENT_ID: "demo-client",
       DIRECTORY_CLIENT_SECRET: "demo-secret",
       DIRECTORY_API_KEY: "demo-api-key",
@@ -33,7 +36,7 @@ export function configFor(url: string, overrides: Partial<UpstreamConfig> = {}):
 }
 
 export async function startFixture(options: DirectoryOptions = {}, overrides: Partial<UpstreamConfig> = {}): Promise<Fixture> {
-  const directory = await startDirectory(options);
+  const directory = await startDirectory({ limits: { requests: 0 }, ...options });
   const clients: Upstream[] = [];
   const client = (more: Partial<UpstreamConfig> = {}) => {
     const upstream = new Upstream(configFor(directory.url, { ...overrides, ...more }));

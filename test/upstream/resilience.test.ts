@@ -22,7 +22,7 @@ describe("retries, rate limits and timeouts", () => {
   it("a 429 with Retry-After: 1 is retried after about a second", async () => {
     const upstream = await warmClient();
     const session = upstream.session();
-    fx.directory.faults.set({ rateLimitPerSecond: 1 });
+    fx.directory.faults.set({ rateLimitRequests: 1, rateLimitWindowSeconds: 1 });
     await session.current.read(`/employees/${ids[0]}`);
     const started = Date.now();
     const employee = await session.current.read<{ id: string }>(`/employees/${ids[1]}`);
@@ -39,7 +39,7 @@ describe("retries, rate limits and timeouts", () => {
   it("a Retry-After beyond the cap is not waited for: RATE_LIMITED with retryAfter", async () => {
     const upstream = await warmClient({ maxRetryAfterSeconds: 0 });
     const session = upstream.session();
-    fx.directory.faults.set({ rateLimitPerSecond: 1 });
+    fx.directory.faults.set({ rateLimitRequests: 1, rateLimitWindowSeconds: 1 });
     await session.current.read(`/employees/${ids[0]}`);
     const started = Date.now();
     const err = await upstreamError(session.current.read(`/employees/${ids[1]}`));
@@ -217,7 +217,7 @@ describe("connection failures", () => {
   let upstream: Upstream;
   beforeAll(async () => {
     // a port that was just free and is closed again: connections are refused
-    const gone = await startDirectory({ employees: 1 });
+    const gone = await startDirectory({ limits: { requests: 0 }, employees: 1 });
     const url = gone.url;
     await gone.close();
     upstream = new Upstream(configFor(url, { retries: 2, retryBaseDelayMs: 5 }));

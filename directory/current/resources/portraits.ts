@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { crc32, deflateSync } from "node:zlib";
 import type { Employee, Id } from "../../data/model.js";
+import { compareStrings } from "../../data/records.js";
 import { HttpError, type DirectoryResponse, type Router } from "../../http/router.js";
 import { problemBody } from "../../http/errors.js";
 import { perContext } from "../cache.js";
@@ -29,7 +30,7 @@ const portraitsOf = perContext((ctx) => {
 });
 
 function compareNumeric(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+  return a.length - b.length || compareStrings(a, b);
 }
 
 export function serializePortrait(r: Portrait, view: View): Record<string, unknown> {

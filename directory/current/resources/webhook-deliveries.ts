@@ -1,6 +1,6 @@
 import type { Company, WebhookDelivery, WebhookEndpoint } from "../../data/model.js";
 import { markCompanyChanged } from "../derived.js";
-import { nextId, testDeliveryHeaders } from "../outbox.js";
+import { DELIVERY_TIMEOUT_MS, nextId, testDeliveryHeaders } from "../outbox.js";
 import { idList } from "../filters.js";
 import type { ResourceDef } from "../resource.js";
 import { groupBy } from "./common.js";
@@ -29,7 +29,6 @@ import { BadParameter, type CurrentContext, type IncludeOption, type View } from
 
 export const EVENT_TYPE = "employee.created";
 export const MAX_ATTEMPTS = 5;
-export const DELIVERY_TIMEOUT_MS = 5_000;
 /** 1, 2, 4, 8 minutes after the 1st, 2nd, 3rd, 4th unsuccessful attempt */
 const FIRST_RETRY_DELAY_MS = 60_000;
 
@@ -82,8 +81,8 @@ async function triggerTestDelivery(req: DirectoryRequest, ctx: CurrentContext): 
 
   const previous = previousDelivery(company, endpoint, placeholder);
   const payload = JSON.stringify(sampleEvent(view, eventId));
-  const headers = testDeliveryHeaders(company, endpoint, deliveryId, payload);
-  const outcome = await attempt(endpoint, payload, deliveryId, headers);
+  const headers = testDeliveryHeaders(company, endpoint, payload);
+  const outcome = await attempt(endpoint, payload, headers);
   const delivered = outcome.ok;
   company.webhookDeliveryAttempts.push({
     id: nextId(company.webhookDeliveryAttempts.map((a) => a.id)),
@@ -91,7 +90,7 @@ async function triggerTestDelivery(req: DirectoryRequest, ctx: CurrentContext): 
     isSuccessful: outcome.ok,
     responseStatusCode: outcome.status,
     errorResponseBody: outcome.ok ? "" : outcome.errorBody,
-    signature: headers["webhook-signature"]!,
+    signature: headers["lucca-signature"]!,
     createdAt: new Date().toISOString(),
   });
 
@@ -135,6 +134,8 @@ export const webhookDeliveries: ResourceDef<WebhookDelivery> = {
   filters: {
     "webhookEndpoint.id": idList((d) => d.webhookEndpointId, { index: byEndpoint }),
   },
+  // by id only; kept as it was when sort became per list (the webhook lists are left as they are)
+  sorts: {},
 };
 
 /** The event a test delivery sends: a sample creation of the company's first employee. */
@@ -161,7 +162,7 @@ interface Outcome {
 const MAX_ERROR_BODY = 1024;
 
 /** One POST of the event; ok on a 2xx. Redirects are not followed: they are not a delivery. */
-async function attempt(endpoint: WebhookEndpoint, payload: string, deliveryId: string, signed: Record<string, string>): Promise<Outcome> {
+async function attempt(endpoint: WebhookEndpoint, payload: string, signed: Record<string, string>): Promise<Outcome> {
   try {
     const response = await fetch(endpoint.url, {
       method: "POST",
@@ -169,8 +170,6 @@ async function attempt(endpoint: WebhookEndpoint, payload: string, deliveryId: s
         "content-type": "application/json",
         "user-agent": "directory-webhooks/1.0",
         ...signed,
-        "webhook-delivery-id": deliveryId,
-        "webhook-event-type": EVENT_TYPE,
       },
       body: payload,
       redirect: "manual",

@@ -6,9 +6,9 @@ import { employeeVisible } from "../derived.js";
 import { embedById } from "../engine.js";
 import { enumList, idList, stringList } from "../filters.js";
 import { collectionHref, link, ref } from "../refs.js";
-import { BadParameter, type CurrentContext, type FilterDef, type ResourceDef, type View } from "../resource.js";
+import type { CurrentContext, ResourceDef, View } from "../resource.js";
 import type { DirectoryRequest, DirectoryResponse } from "../../http/router.js";
-import { TOPICS, toCloudEvent } from "../outbox.js";
+import { retained, toCloudEvent } from "../outbox.js";
 import { groupBy, self, withLinks } from "./common.js";
 import { serializeEmployee } from "./employees.js";
 
@@ -48,6 +48,8 @@ export const webhookEndpoints: ResourceDef<WebhookEndpoint> = {
     // the configured endpoints belong to no authorised application: no id selects any of them
     "application.id": stringList(() => null),
   },
+  // by id only; kept as it was when sort became per list (the webhook lists are left as they are)
+  sorts: {},
 };
 
 /**
@@ -76,8 +78,8 @@ function establishmentOf(r: DirectoryEvent, ctx: CurrentContext): string | null 
 /**
  * `data` is the employee right after the change (the generated events: as it reads now),
  * `previousAttributes` the changed attributes as they were, on updates; `businessEstablishment`
- * that of the employee's applicable job position when the change happened. A `confirmation`'s
- * `data` is its challenge.
+ * that of the employee's applicable job position when the change happened. A reference record's
+ * event carries that record, as it was just after the change, as its `data`.
  */
 export function serializeEvent(r: DirectoryEvent, view: View): Record<string, unknown> {
   const employee = r.snapshot ?? (r.employeeId === null ? undefined : view.ctx.lookup.employees.get(r.employeeId));
@@ -104,24 +106,15 @@ export const CLOUDEVENTS_BATCH = "application/cloudevents-batch+json";
 function cloudEventsBatch(req: DirectoryRequest, envelope: Record<string, unknown>, items: readonly DirectoryEvent[], view: View): DirectoryResponse | null {
   const accept = String(req.headers.accept ?? "").toLowerCase();
   if (!accept.includes(CLOUDEVENTS_BATCH)) return null;
-  const links = envelope.links as Record<string, { href: string } | null>;
+  // the envelope's links, asked with include=links as on every list
+  const links = (envelope.links ?? {}) as Record<string, { href: string } | null>;
   const link = Object.entries(links)
     .filter(([, l]) => l !== null)
     .map(([rel, l]) => `<${l!.href}>; rel="${rel}"`)
     .join(", ");
-  const body = items.map((r) => toCloudEvent(serializeEvent(r, view), r, view.origin));
+  const body = items.map((r) => toCloudEvent(r, view));
   return { status: 200, headers: { "content-type": `${CLOUDEVENTS_BATCH}; charset=utf-8`, ...(link ? { link } : {}) }, body };
 }
-
-/** `after=<event id>`: the events recorded after that one (ids grow with each event): where a reader resumes. */
-const afterFilter: FilterDef<DirectoryEvent> = {
-  parse(raw, param) {
-    if (!/^\d{1,15}$/.test(raw)) throw new BadParameter(param, "an event id (a whole number)");
-    return Number(raw);
-  },
-  matches: (r, value) => Number(r.id) > (value as number),
-  candidates: (value, _ctx, all) => all.filter((r) => Number(r.id) > (value as number)),
-};
 
 export const events: ResourceDef<DirectoryEvent> = {
   collection: "events",
@@ -129,18 +122,18 @@ export const events: ResourceDef<DirectoryEvent> = {
   scope: "events",
   records: (ctx) => ctx.company.events,
   byId: (id, ctx) => eventsById(ctx).get(id),
-  // an event shows an employee: the caller must be able to see that employee
-  visible: (r, caller, ctx) => r.employeeId === null || employeeVisible(r.employeeId, caller, ctx),
+  // kept EVENT_RETENTION (older ones are gone); an event shows an employee: the caller must be able to see that employee
+  // (an event a recorded delivery still names stays readable with it: the demo's deliveries are older)
+  visible: (r, caller, ctx) => (retained(r, ctx) || deliveredEvents(ctx).has(r.id)) && (r.employeeId === null || employeeVisible(r.employeeId, caller, ctx)),
   serialize: serializeEvent,
   alternateList: cloudEventsBatch,
+  // production's list takes its delivery status and the paging only (docs/decisions.md#events-list): no sorts
   filters: {
     status: enumList(["scheduled", "delivered", "failed"], (r, ctx) => eventStatus(ctx).get(r.id)),
-    topic: enumList(TOPICS, (r) => r.topic),
-    "businessEstablishment.id": idList((r, ctx) => establishmentOf(r, ctx)),
-    after: afterFilter,
   },
 };
 
+const deliveredEvents = perContext((ctx) => new Set(ctx.company.webhookDeliveries.map((d) => d.eventId)));
 const attemptsById = perContext((ctx) => byId(ctx.company.webhookDeliveryAttempts));
 const attemptsByDelivery = perContext((ctx) => groupBy(ctx.company.webhookDeliveryAttempts, (a) => a.webhookDeliveryId));
 
@@ -174,4 +167,6 @@ export const webhookDeliveryAttempts: ResourceDef<WebhookDeliveryAttempt> = {
   filters: {
     "webhookDelivery.id": idList((a) => a.webhookDeliveryId, { index: attemptsByDelivery }),
   },
+  // by id only; kept as it was when sort became per list (the webhook lists are left as they are)
+  sorts: {},
 };

@@ -6,7 +6,7 @@ import { legacyUserRead, timeEntriesRead, timeEntryConnectionRead, workContracts
  * legacy-time's `employee(id)`: the legacy fields the operation reads of the employee need nothing
  * but its id, so their reads start together with the employee's own read (the current API's
  * `/employees?id=`) instead of after it, and the whole fetch is one round
- * (docs/graph.md#what-a-company-router-gets):
+ * (docs/performance.md#what-a-company-router-gets):
  * - `timeEntries` and `timeEntryConnection`, with the field's arguments;
  * - `workContracts` and `applicableWorkContract` (one read, the employee's contracts);
  * - `legacyUser` (and its former name `legacyProfile`).
@@ -17,7 +17,7 @@ import { legacyUserRead, timeEntriesRead, timeEntryConnectionRead, workContracts
  * Nothing here answers the client: a read that fails, or arguments refused, are reported by the
  * field that reads the same loader. The cost of an employee that does not exist is these reads,
  * made for nothing.
- * SUBGRAPH_MECHANISMS_OFF=prefetch-employee turns it off, as people's (docs/graph.md#which-mechanism-fires-when).
+ * SUBGRAPH_MECHANISMS_OFF=prefetch-employee turns it off, as people's (docs/performance.md#which-mechanism-fires-when).
  */
 export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo, id: string): void {
   if (ctx.mechanismsOff?.has("prefetch-employee")) return;

@@ -51,7 +51,7 @@ class TimeEntriesArgs {
  */
 @Resolver(() => Employee)
 export class EmployeeResolver {
-  // people's field, shared (docs/graph.md#what-a-company-router-gets): the same signature, description and answers;
+  // people's field, shared (docs/performance.md#what-a-company-router-gets): the same signature, description and answers;
   // it provides the names, read with the employee
   @Directive("@shareable")
   @Directive('@provides(fields: "givenName familyName")')

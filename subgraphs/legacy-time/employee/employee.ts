@@ -8,7 +8,7 @@ import { Directive, Field, ID, ObjectType } from "type-graphql";
  * It also shares people's `employee(id:)`, which provides the employee's names (people's fields,
  * `@external` here): an operation that reads of one employee only its id, its names and legacy
  * data is one fetch of this subgraph under any Federation 2 router
- * (docs/graph.md#what-a-company-router-gets). Only that root provides them: a router still asks
+ * (docs/performance.md#what-a-company-router-gets). Only that root provides them: a router still asks
  * people for the names of an employee any other field returns, with the others of its fetch.
  */
 @ObjectType()

@@ -31,7 +31,7 @@ import { Employee, type EmployeeRef } from "../employee/employee.js";
 import { putTimeEntry, fieldsNamedIn, notFound, serialisedWrite, writeLegacy } from "../writes.js";
 import { legacyListConnection, forgetTimeEntryLists } from "../connections.js";
 import { TIME_ENTRIES_PATH, axisSectionLoader, timeEntryLoader, timesheetLoader, type TimeEntryQuery } from "../loaders.js";
-import { assertLegacyWriteAllowed, loadIfVisible } from "../visibility.js";
+import { assertLegacyWriteAllowed, visibleIds } from "../visibility.js";
 import type { RestAxisSection, RestTimeEntry } from "../rest.js";
 import { durationSeconds, normaliseDuration } from "./duration.js";
 import { EmployeeTimeEntryFilter, TimeEntry, TimeEntryFilter, TimeEntryInput, Timesheet, TimesheetMode, TimeEntryValidationError } from "./time-entry.js";
@@ -238,12 +238,17 @@ export class TimeEntryResolver {
   }
 }
 
-/** A time entry by id (single read), served only when the caller may see its owner. */
+/**
+ * A time entry by id (single read), served only when the caller may see its owner. One of an
+ * owner the caller cannot read is answered as one that does not exist (null, NotFoundError for a
+ * write), as the directory's 404 answers an employee: a refusal naming the owner would tell the
+ * caller that the entry exists, and whose it is.
+ */
 export async function readTimeEntry(ctx: SubgraphContext, id: string): Promise<RestTimeEntry | null> {
   if (!isLegacyId(id)) return null;
   const entry = await timeEntryLoader(ctx).load(id);
   if (!entry) return null;
-  return loadIfVisible(ctx, String(entry.ownerId), async () => entry);
+  return (await visibleIds(ctx, [String(entry.ownerId)])).has(String(entry.ownerId)) ? entry : null;
 }
 
 /** the longest comment the legacy API keeps */

@@ -36,7 +36,7 @@ export const WebhookDeliveryConnection = connectionType("WebhookDelivery", Webho
 
 /**
  * An entity since it has reads of its own (`GET /webhook-delivery-attempts[/{id}]`): a reference
- * resolves through the adaptive loader, as the list has no `id` filter (docs/graph.md#batching-rules).
+ * resolves through the adaptive loader, as the list has no `id` filter (docs/performance.md#batching-rules).
  */
 @ObjectType("WebhookDeliveryAttempt", {
   description: "One POST of a delivery's event to its endpoint; readable with the scope webhook-deliveries.",

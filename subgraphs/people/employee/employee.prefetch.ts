@@ -16,7 +16,7 @@ import type { RestEmployee } from "../rest.js";
 
 /**
  * `employee(id)`: what the operation reads of the employee that needs nothing but its id starts
- * together with the employee's own read, instead of one round after it (docs/graph.md#batching-rules):
+ * together with the employee's own read, instead of one round after it (docs/performance.md#batching-rules):
  * - the lists of the employee (direct reports, employments, attributes), through the same loaders
  *   and arguments as their fields, whose later reads are then answered by the loaders' memo;
  * - every job position of the employee (`job-positions?employment.employee.id=`), when the
@@ -25,13 +25,13 @@ import type { RestEmployee } from "../rest.js";
  *   waits for the employee, then for the employment, nor reads again;
  * - every probationary period of the employee, when the operation reads those of an employment;
  * - the employee's legacy work contracts, when the operation reads an employment's `workContract`
- *   (people serves it, docs/graph.md#what-a-company-router-gets).
+ *   (people serves it, docs/performance.md#what-a-company-router-gets).
  * Every read goes through a loader of the request (or of the operation, operation-scope.ts), so a
  * second request of the operation that asks the same finds it read or in flight.
  * Nothing here answers the client: a read that fails is read again by its field, which reports it.
  * The cost of an employee that does not exist is these reads, made for nothing.
  * Fires on every `employee(id)` whose operation reads any of these; SUBGRAPH_MECHANISMS_OFF=prefetch-employee
- * turns it off, for measuring it (docs/graph.md#which-mechanism-fires-when).
+ * turns it off, for measuring it (docs/performance.md#which-mechanism-fires-when).
  */
 export function prefetchEmployee(ctx: SubgraphContext, info: GraphQLResolveInfo, id: string): void {
   if (!isListable(id) || ctx.mechanismsOff?.has("prefetch-employee")) return;

@@ -28,7 +28,7 @@ import { prefetchEmployee } from "./employee.prefetch.js";
 
 @Resolver(() => Employee)
 export class EmployeeResolver {
-  // shared with legacy-time, which answers it the same way (docs/graph.md#what-a-company-router-gets)
+  // shared with legacy-time, which answers it the same way (docs/performance.md#what-a-company-router-gets)
   @Directive("@shareable")
   @Query(() => Employee, { nullable: true, description: "One employee; null when it does not exist or is not visible." })
   employee(@Arg("id", () => ID) id: string, @Ctx() ctx: SubgraphContext, @Info() info: GraphQLResolveInfo): Promise<RestEmployee | null> {

@@ -26,7 +26,7 @@ export class Employee {
   @Field(() => String, { nullable: true, description: "Identifier in a third-party system." })
   remoteId!: string | null;
 
-  // shared with legacy-time, which reads them of the same employee (docs/graph.md#what-a-company-router-gets)
+  // shared with legacy-time, which reads them of the same employee (docs/performance.md#what-a-company-router-gets)
   @Directive("@shareable")
   @Field(() => String)
   givenName!: string;

@@ -20,7 +20,7 @@ import { Employee } from "./employee.js";
  *
  * The metadata (`fileName`, `contentType`, `createdAt`) is the portrait's own read,
  * `GET /portraits[/{id}]`, made only when the operation selects one of them, through the request's
- * `portraitLoader`. The list has no `id` filter, so the loader adapts (docs/graph.md#batching-rules):
+ * `portraitLoader`. The list has no `id` filter, so the loader adapts (docs/performance.md#batching-rules):
  * one portrait is one single read; more are the first list page, then the cheaper of single reads
  * (at most DIRECTORY_CONCURRENCY at once) for those still missing or the remaining pages. One
  * single read per portrait would pass the request's call budget at 100 employees.
@@ -55,7 +55,7 @@ function portraitNode(details: RestPortrait | null): PortraitNode | null {
   return details ? { id: details.id, url: details.url, employee: { id: details.employee.id }, details } : null;
 }
 
-// what the metadata costs a client; how it is read is docs/graph.md#batching-rules
+// what the metadata costs a client; how it is read is docs/performance.md#batching-rules
 const METADATA_COST =
   "Null when the portrait's details cannot be read. fileName, contentType and createdAt are read together, only when one is selected: " +
   "one call for one portrait, a few for a page of them (never more calls than portraits plus one).";

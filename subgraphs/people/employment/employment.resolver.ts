@@ -84,7 +84,7 @@ export class EmploymentResolver {
   }
 
   /**
-   * Read here, not in legacy-time, so that any router's people fetch carries it (docs/graph.md#what-a-company-router-gets):
+   * Read here, not in legacy-time, so that any router's people fetch carries it (docs/performance.md#what-a-company-router-gets):
    * the work-contract list of the owner, one call per 100 owners of the operation, started with
    * the employee's own reads by `prefetchEmployee`. The employment was read with the caller's
    * credentials, so in forward mode its owner is one the caller can read: the legacy API (the

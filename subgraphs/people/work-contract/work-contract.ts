@@ -5,7 +5,7 @@ import { WorkContractMembers } from "../../shared/legacy/work-contract-members.j
 /**
  * A legacy work contract (owned by legacy-time), as people serves it on `Employment.workContract`:
  * its key and the members a contract writes as they are, read in the people fetch itself
- * (docs/graph.md#what-a-company-router-gets). They are `@shareable` (legacy-time's too) rather than
+ * (docs/performance.md#what-a-company-router-gets). They are `@shareable` (legacy-time's too) rather than
  * `@external` and provided: Hive's JS planner ignores `@provides`, and sent people a second fetch
  * for them. The key is not resolvable here, so no plan enters people for a contract: people serves
  * them below `Employment.workContract` and for the contracts `node`/`nodes` answer

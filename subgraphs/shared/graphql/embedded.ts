@@ -18,7 +18,7 @@ import { RESOURCE_SHAPES } from "../../../contract/rest-shapes.js";
 import type { Envelope } from "../upstream/types.js";
 
 /**
- * `include=embedded` as a prefetch that primes the loaders (docs/graph.md#batching-rules): a
+ * `include=embedded` as a prefetch that primes the loaders (docs/performance.md#batching-rules): a
  * parent's call asks for the resources it embeds when the operation reads one of them, and a
  * representation embedded is handed to the loader of its type only when it holds every member the
  * operation reads of that type anywhere (the interface allows partial representations, and the
@@ -26,7 +26,7 @@ import type { Envelope } from "../upstream/types.js";
  * the embed. What the caller may not read is left out by the upstream, and loaders live in the
  * caller's request, so visibility is the caller's own. Fires on the embeddable reads (the
  * upstream client's EMBEDDED_SOURCES) whose operation reads an embedded resource; no setting turns it
- * off (docs/graph.md#which-mechanism-fires-when).
+ * off (docs/performance.md#which-mechanism-fires-when).
  */
 
 /**

@@ -2,7 +2,7 @@ import { LoaderRegistry } from "../upstream/loaders.js";
 import type { LoaderScope } from "../upstream/types.js";
 
 /**
- * The loaders one gateway operation shares across its subgraph fetches (docs/graph.md#query-plans).
+ * The loaders one gateway operation shares across its subgraph fetches (docs/performance.md#query-plans).
  *
  * A query plan asks a subgraph several times for one operation (an entity fetch after another
  * subgraph answered, the gateway's early prefetch). Each request used to start with empty loaders;
@@ -14,7 +14,7 @@ import type { LoaderScope } from "../upstream/types.js";
  * scopes are kept, beyond which a request gets loaders of its own, as without the header.
  * Mutations never share (the gateway sends the header with query fetches only). Fires on every
  * query fetch that carries the header; SUBGRAPH_MECHANISMS_OFF=operation-scope turns it off, for
- * measuring it (docs/graph.md#which-mechanism-fires-when).
+ * measuring it (docs/performance.md#which-mechanism-fires-when).
  */
 export class OperationScopes {
   private readonly scopes = new Map<string, { loaders: LoaderRegistry; requests: number; timer?: NodeJS.Timeout }>();

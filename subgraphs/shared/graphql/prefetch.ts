@@ -1,7 +1,7 @@
 import { getArgumentValues, getNamedType, isObjectType, type FieldNode, type GraphQLResolveInfo, type SelectionNode } from "graphql";
 
 /**
- * What a root field's prefetch (people's and legacy-time's `employee(id:)`, docs/graph.md#batching-rules)
+ * What a root field's prefetch (people's and legacy-time's `employee(id:)`, docs/performance.md#batching-rules)
  * works from: the fields the operation selects of the object the root returns, each field's
  * arguments as its resolver gets them, and how a read is started for a field that will ask for
  * it. Null when the root returns no object type.

@@ -10,16 +10,14 @@ import { listen, sendJson, serveGraphQL } from "../../../platform/http.js";
 import { formatErrorHygienically, unknownOperationIsClientError } from "../../../platform/errors.js";
 import { DEFAULT_OPERATION_LIMITS, operationGuard, type OperationLimits } from "../../../platform/limits.js";
 import { operationLog } from "../../../platform/operation-log.js";
-import { CALLER_PATH, DEADLINE_HEADER, LOAD_HEADER, OPERATION_HEADER, SUBGRAPH_SECRET_HEADER } from "../../../platform/headers.js";
-import { ANNOUNCEMENT_OPERATION } from "../../../platform/speculation-protocol.js";
-import { processLoad, type LoadMeter } from "../../../platform/load.js";
+import { CALLER_PATH, DEADLINE_HEADER, OPERATION_HEADER, SUBGRAPH_SECRET_HEADER } from "../../../platform/headers.js";
 import { OperationScopes } from "./operation-scope.js";
 import { guardEntities } from "./entities.js";
 import { verifiedCursorPayload } from "./cursors.js";
 import { currentApiId, inputChecks, type FieldChecks, type IdRule } from "../../../platform/input-checks.js";
 import { fieldRuleChecks, type FieldRules } from "../../../platform/field-rules.js";
 import { toGraphQLError, type LoaderScope, type Upstream, type UpstreamSession } from "../upstream/index.js";
-import { ErrorCode } from "../../../platform/error-codes.js";
+import { ErrorCode, errorBody } from "../../../platform/error-codes.js";
 import { processMetrics } from "../../../platform/metrics.js";
 import type { Lifecycle } from "../../../platform/lifecycle.js";
 import { cachedCheck } from "../../../platform/readiness.js";
@@ -77,13 +75,6 @@ export interface SubgraphServerOptions {
   prefix?: string | null;
   /** the process's lifecycle, when this subgraph faces callers itself (platform/lifecycle.ts) */
   lifecycle?: Lifecycle;
-  /**
-   * the reads a gateway's announcement of later fetches needs no id for, started as it begins to
-   * run, after its checks (`SubgraphModule.prefetch`, docs/graph.md#batching-rules)
-   */
-  prefetch?: (ctx: SubgraphContext) => Promise<unknown> | void;
-  /** the load said to the gateway (LOAD_HEADER; default: the process's, platform/load.ts) */
-  load?: LoadMeter;
   /**
    * routes beside GraphQL, by path, answered without the subgraph secret (the directory's event
    * deliveries, which carry their own signature)
@@ -143,7 +134,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
       }),
       operationLog<SubgraphContext>(logger, (ctx) => ({ upstreamCalls: ctx.upstream?.calls.total ?? 0 })),
       // after every check: a refused operation never gets here and costs no call
-      selectionsAndAnnouncements(options),
+      selections(options),
     ],
     // upstream failures get the graph's error codes; anything unexpected is logged and masked so
     // that no upstream body, token or stack trace reaches a caller
@@ -155,7 +146,6 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
   const fileLinkConfig = options.upstream.config.fileLinks;
   const fileLinks = new FileLinks(fileLinkConfig?.secret ?? options.upstream.config.cursorSecret, fileLinkConfig?.ttlSeconds ?? 300);
   const scopes = new OperationScopes();
-  const load = options.load ?? processLoad;
   // with a secret, every request that reaches the check comes from the gateway (handle() refuses
   // the others), whose batches of entity fetches count as the client operation they serve
   const checkLimits = operationGuard(options.limits ?? DEFAULT_OPERATION_LIMITS, () => options.schema, logger, { gatewayBatches: secret !== null });
@@ -166,6 +156,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     ? subscriptionStream({
         schema: options.schema,
         checkLimits,
+        lifecycle: options.lifecycle,
         context: (authorization): SubgraphContext => {
           const changes = options.changes!;
           // each event is read in a context of its own: the record as it is now, with the subscriber's credentials
@@ -185,7 +176,16 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     // for the scraper, which carries no subgraph secret
     if (url.pathname === "/metrics" && !processMetrics().onOwnPort) return processMetrics().scrape(res);
     // draining answers 503 before this (platform/http.ts shutdownGate)
-    if (url.pathname === "/ready") return sendJson(res, 200, { status: "ready", subgraph: options.name });
+    if (url.pathname === "/ready") {
+      // the gateway's probe carries its secret (empty for none): a gateway whose SUBGRAPH_SECRET
+      // differs is told so, rather than count this subgraph ready and be refused every operation;
+      // a probe without the header (the orchestrator's) is answered as before
+      const sent = req.headers[SUBGRAPH_SECRET_HEADER];
+      if (secret && sent !== undefined && !secretMatches(sent, secret)) {
+        return sendJson(res, 403, { status: "forbidden", subgraph: options.name, reason: "SUBGRAPH_SECRET differs from this subgraph's" });
+      }
+      return sendJson(res, 200, { status: "ready", subgraph: options.name });
+    }
     if (url.pathname === "/health/upstream") {
       const { ready, checks } = await upstreamCheck();
       return sendJson(res, ready ? 200 : 503, { status: ready ? "ok" : "unavailable", subgraph: options.name, upstream: checks });
@@ -203,9 +203,7 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     // (docs/gateways.md#file-links).
     if (filePath) return serveFileLink(req, res, fileLinks, options.upstream, logger);
     if (secret && !secretMatches(req.headers[SUBGRAPH_SECRET_HEADER], secret)) {
-      return sendJson(res, 403, {
-        errors: [{ message: "This subgraph only answers its gateway", extensions: { code: ErrorCode.FORBIDDEN } }],
-      });
+      return sendJson(res, 403, errorBody(ErrorCode.FORBIDDEN, "This subgraph only answers its gateway"));
     }
     const authorization = typeof req.headers.authorization === "string" ? req.headers.authorization : undefined;
     // the gateway's check of a caller it has not seen (docs/security.md#unverified-tokens)
@@ -216,8 +214,6 @@ export async function startSubgraph(options: SubgraphServerOptions): Promise<Run
     const files = fileLinkMinter(fileLinks, options.upstream, filesBaseOf(req, fileLinkConfig?.baseUrl ?? null, http.origin));
     const asked = deadlineOf(req.headers[DEADLINE_HEADER]) ?? options.upstream.config.deadlineMs;
     const operationId = req.headers[OPERATION_HEADER];
-    // to the gateway only: a client's answer says nothing of the process
-    if (typeof operationId === "string") res.setHeader(LOAD_HEADER, String(load()));
     let release = () => {};
     try {
       await serveGraphQL(apollo, req, res, async () => {
@@ -262,23 +258,13 @@ function noStore(): ApolloServerPlugin<SubgraphContext> {
   };
 }
 
-/**
- * What the operation selects, for the embedded prefetch and the reads that start at once, and
- * a gateway's announcement of later fetches (gateway/apollo/speculate.ts): the reads no id is needed for
- * start as it runs (a request with representations resolves them at once, and reads what they
- * name itself), and it is answered once they have settled.
- */
-function selectionsAndAnnouncements(options: SubgraphServerOptions): ApolloServerPlugin<SubgraphContext> {
+/** What the operation selects, for the embedded prefetch and the reads that start at once. */
+function selections(options: SubgraphServerOptions): ApolloServerPlugin<SubgraphContext> {
   return {
     async requestDidStart() {
-      let started: Promise<unknown> | undefined | void;
       return {
-        async executionDidStart({ contextValue, document, schema, operation, operationName }) {
+        async executionDidStart({ contextValue, document, schema }) {
           contextValue.operation = operationSelections(schema, document, options.prefix ?? null);
-          if (operation?.operation === "query" && operationName === ANNOUNCEMENT_OPERATION) started = options.prefetch?.(contextValue);
-        },
-        async willSendResponse({ operationName }) {
-          if (operationName === ANNOUNCEMENT_OPERATION && started) await started;
         },
       };
     },

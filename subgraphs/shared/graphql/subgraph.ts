@@ -1,6 +1,6 @@
 import type { GraphQLSchema } from "graphql";
 import type { SchemaNaming } from "./federation.js";
-import { metricsPort, serveMetrics } from "../../../platform/metrics-port.js";
+import { MetricsPortError, metricsPort, serveMetrics } from "../../../platform/metrics-port.js";
 import type { HttpListener } from "../../../platform/http.js";
 import { debugErrors as readDebugErrors, Environment, graphPrefix, isProduction, listenHost, subgraphLandingPage, subgraphSecret } from "../../../platform/config.js";
 import { Logger, readLogLevel } from "../../../platform/log.js";
@@ -13,7 +13,6 @@ import { EVENTS_PATH } from "../events/config.js";
 import type { FieldChecks, IdRule } from "../../../platform/input-checks.js";
 import type { FieldRules } from "../../../platform/field-rules.js";
 import { startTracing, tracingSettings, type Tracing } from "../../../platform/tracing.js";
-import type { LoadMeter } from "../../../platform/load.js";
 
 /** What each subgraph folder exports from its `index.ts`. */
 export interface SubgraphModule {
@@ -36,8 +35,6 @@ export interface SubgraphModule {
   fieldRules?: FieldRules;
   /** argument checks of particular fields the gateway does not run (a filter's REST query), after the rules */
   fieldChecks?: FieldChecks;
-  /** the reads a query needs no id for, started as it begins to run (docs/graph.md#batching-rules) */
-  prefetch?: (ctx: SubgraphContext) => Promise<unknown> | void;
   /**
    * whether this subgraph's process takes the directory's events in (DIRECTORY_EVENTS): one
    * subgraph of the three, so that a deployment ingests once (docs/deploying.md#directory-events)
@@ -60,8 +57,6 @@ export interface StartOptions {
   debugErrors?: boolean;
   /** the process's lifecycle when the subgraph faces callers itself (run alone): its stop drains it */
   lifecycle?: Lifecycle;
-  /** the load it says to the gateway (default: the process's, platform/load.ts) */
-  load?: LoadMeter;
   /** SUBSCRIPTION_QUEUE: changes a subscriber may fall behind before it is closed (default 100) */
   subscriptionQueue?: number;
 }
@@ -96,8 +91,6 @@ export async function startSubgraphModule(module: SubgraphModule, options: Start
     fieldChecks: module.fieldChecks,
     prefix: options.prefix ?? null,
     lifecycle: options.lifecycle,
-    ...(module.prefetch ? { prefetch: module.prefetch } : {}),
-    ...(options.load ? { load: options.load } : {}),
     ...(ingestion ? { routes: { [EVENTS_PATH]: ingestion.receive } } : {}),
     // the upstream client's change feed: the ingestion publishes on it, subscriptions are served from it
     changes: { feed: options.upstream.changes, queue: options.subscriptionQueue ?? 100 },
@@ -173,7 +166,9 @@ export async function runSubgraphMain(module: SubgraphModule): Promise<void> {
       subscriptionQueue: queue,
     });
   } catch (err) {
-    logger.error("cannot start", { port, error: (err as Error).message });
+    // the port named is the one that failed: the metrics port's, or the subgraph's own
+    const failed = err instanceof MetricsPortError ? { setting: err.setting, port: err.port } : { setting: module.portVariable, port };
+    logger.error("cannot start", { ...failed, error: (err as Error).message });
     await upstream.close();
     process.exit(1);
   }

@@ -3,7 +3,7 @@ import { DateScalar, LocalDateTimeScalar } from "../graphql/index.js";
 
 /**
  * The members of a legacy work contract that people and legacy-time both serve
- * (docs/graph.md#what-a-company-router-gets): its id and what the contract writes as it is,
+ * (docs/performance.md#what-a-company-router-gets): its id and what the contract writes as it is,
  * `@shareable`, declared once so the two subgraphs' `WorkContract` cannot drift apart. Each
  * subgraph's class extends it with its key and its own members; the descriptions are the shared
  * catalogue's (subgraphs/shared/graphql/descriptions.ts). An object type to

@@ -5,7 +5,7 @@ import { type SubgraphContext } from "../graphql/index.js";
 import { compareText, groupedLoader, isLegacyId, legacyAllByValues, type UpstreamSession } from "../upstream/index.js";
 
 /**
- * The one legacy read two subgraphs make (docs/graph.md#what-a-company-router-gets): the work
+ * The one legacy read two subgraphs make (docs/performance.md#what-a-company-router-gets): the work
  * contracts of employees. legacy-time owns `WorkContract` and reads them for its fields; people
  * serves `Employment.workContract` from the same read, so that any router's people fetch
  * carries the contract instead of sending legacy-time a fetch after it.

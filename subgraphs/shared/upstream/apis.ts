@@ -37,6 +37,15 @@ export interface SessionTransport {
   readonly concurrency: number;
 }
 
+/**
+ * The `include` of a list read with `links` added: the service returns `links` (and so `next`)
+ * only when asked, and a page read without them would look like the last one.
+ */
+function withLinks(include: QueryParams[string]): string {
+  const values = (Array.isArray(include) ? include.join(",") : include === undefined || include === null ? "" : String(include)).split(",").map((v) => v.trim()).filter((v) => v !== "");
+  return [...new Set([...values, "links"])].join(",");
+}
+
 /** The current API (`/service-api`), authenticated per the configured mode. */
 export class CurrentApiClient implements CurrentApi {
   constructor(private readonly transport: SessionTransport) {}
@@ -49,7 +58,8 @@ export class CurrentApiClient implements CurrentApi {
 
   async page<T>(path: string, query?: QueryParams): Promise<Envelope<T>> {
     const full = currentPath(path);
-    return checkEnvelope<T>(await this.transport.send<Envelope<T>>({ api: "current", method: "GET", ...this.transport.target(full, query) }), full);
+    const asked = { ...query, include: withLinks(query?.include) };
+    return checkEnvelope<T>(await this.transport.send<Envelope<T>>({ api: "current", method: "GET", ...this.transport.target(full, asked) }), full);
   }
 
   async *iterate<T>(path: string, query?: QueryParams): AsyncIterable<T> {

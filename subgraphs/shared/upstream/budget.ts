@@ -1,7 +1,7 @@
 import type { UpstreamConfig } from "./config.js";
 import { budgetExceeded, deadlineExceeded } from "./errors.js";
 import { refusedUpstream } from "./observe.js";
-import { RequestPacer, rateBudgetExceeded } from "./pacer.js";
+import { RequestBudget, rateBudgetExceeded } from "./pacer.js";
 import { MIN_ATTEMPT_MS } from "./retry.js";
 import type { SessionState } from "./session-state.js";
 import type { RequestSpec } from "./apis.js";
@@ -9,18 +9,23 @@ import type { SharedState } from "../../../platform/shared-state.js";
 
 /**
  * What a session may spend upstream: its call budget (`callBudget`), its deadline (`x-deadline-ms`,
- * at most `deadlineMs`) and the process's (or, with Redis, the replicas') request rate
- * (DIRECTORY_RATE_LIMIT, pacer.ts).
+ * at most `deadlineMs`) and the tenant's request budget, this process's or, with Redis, every
+ * replica's (DIRECTORY_REQUEST_BUDGET, pacer.ts).
  */
 export class UpstreamBudget {
-  /** DIRECTORY_RATE_LIMIT; null without one */
-  private readonly pacer: RequestPacer | null;
+  /** DIRECTORY_REQUEST_BUDGET; null when off */
+  readonly requests: RequestBudget | null;
 
   constructor(
     private readonly config: UpstreamConfig,
     shared: SharedState,
   ) {
-    this.pacer = config.rateLimit ? new RequestPacer(config.rateLimit, shared) : null;
+    this.requests = config.requestBudget ? new RequestBudget(config.requestBudget, shared, new URL(config.baseUrl).host) : null;
+  }
+
+  /** A 429's Retry-After holds every caller of the budget (none without one: the retry policy waits then). */
+  async hold(retryAfterSeconds: number | undefined): Promise<void> {
+    if (this.requests !== null && retryAfterSeconds !== undefined) await this.requests.hold(retryAfterSeconds);
   }
 
   /** The session's deadline: the one asked, when valid, at most the configured one. */
@@ -50,20 +55,24 @@ export class UpstreamBudget {
       state.refusalCounted = true;
       throw budgetExceeded(this.config.callBudget);
     }
-    await this.pace(spec, left);
+    await this.pace(state, spec, left);
     return this.msLeft(state);
   }
 
   /**
-   * DIRECTORY_RATE_LIMIT: waits for the API's next slot of the facade's own client (forward mode's
-   * current-API calls use the caller's token, whose limit is the caller's); fails fast when the
-   * slot comes too late for the request to be made before its deadline.
+   * DIRECTORY_REQUEST_BUDGET: waits for a slot of the session's share (interactive, or background
+   * for the facade's own work); answers RATE_LIMITED at once, with the seconds until a slot frees,
+   * when it would come too late for the request to be made before its deadline. Every request to
+   * the tenant's APIs counts, the caller's in forward mode too (the directory counts the tenant's);
+   * the token host's do not.
    */
-  private async pace(spec: RequestSpec, left: number): Promise<void> {
-    if (this.pacer === null || spec.api === "token" || (spec.api === "current" && this.config.auth === "forward")) return;
-    if (!(await this.pacer.acquire(spec.api, left - Math.min(left / 2, MIN_ATTEMPT_MS)))) {
-      refusedUpstream("upstreamRateBudget", { "directory_graph.limit": this.pacer.perSecond });
-      throw rateBudgetExceeded(this.pacer.perSecond);
+  private async pace(state: SessionState, spec: RequestSpec, left: number): Promise<void> {
+    if (this.requests === null || spec.api === "token") return;
+    const admission = await this.requests.acquire(state.background ? "background" : "interactive", left - Math.min(left / 2, MIN_ATTEMPT_MS));
+    if (!admission.admitted) {
+      if (!state.refusalCounted) refusedUpstream("upstreamRateBudget", { "directory_graph.limit": this.requests.settings.requests, "directory_graph.retry_after_s": admission.retryAfterSeconds });
+      state.refusalCounted = true;
+      throw rateBudgetExceeded(this.requests.settings, admission.retryAfterSeconds);
     }
   }
 }

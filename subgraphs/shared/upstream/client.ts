@@ -56,7 +56,7 @@ import type { SessionState } from "./session-state.js";
  *   whose context the request carries (`traceparent`); retries and refusals are span events
  *   (observe.ts). The request id of the subgraph request goes along in `x-request-id`.
  * - With REDIS_URL (platform/shared-state.ts) the replicas share the ETag cache, the upstream
- *   request budget (DIRECTORY_RATE_LIMIT, pacer.ts) and the tokens the directory refused
+ *   request budget (DIRECTORY_REQUEST_BUDGET, pacer.ts) and the tokens the directory refused
  *   (platform/refused-tokens.ts); each falls back to its in-process form while Redis is down.
  */
 
@@ -136,6 +136,11 @@ export class Upstream {
       etagEntries: () => this.etags?.size ?? 0,
       etagBytes: () => this.etags?.bytes ?? 0,
       breakers: () => this.breakers.metricStates(),
+      budget: () => {
+        const requests = this.budget.requests;
+        if (requests === null) return null;
+        return Object.fromEntries((["interactive", "background"] as const).map((share) => [share, { used: requests.used(share), limit: requests.limitOf(share) }]));
+      },
     });
     this.transport = new UpstreamTransport(this.config, this.budget);
     this.changes = createChangeFeed(this.shared, logger);
@@ -213,6 +218,7 @@ export class Upstream {
       ...this.credentials.identityOf(options.authorization),
       limiter: new Limiter(this.config.concurrency),
       ...this.budget.deadlineOf(options.deadlineMs),
+      ...(options.background ? { background: true } : {}),
     };
   }
 
@@ -403,6 +409,8 @@ export class Upstream {
     }
     if (run.write && writeOutcomeUnknown(status)) run.mayHaveApplied = true;
     const retryAfter = status === 429 ? parseRetryAfter(header(response, "retry-after")) : undefined;
+    // the directory's count is the truth: every caller waits until it frees a slot
+    if (status === 429) await this.budget.hold(retryAfter);
     if (await this.retried(state, spec, run, { status, retryAfter }, String(status))) return "again";
     throw httpError(spec, response, retryAfter, run.mayHaveApplied);
   }
@@ -438,7 +446,7 @@ function outcomeUnknownError(spec: RequestSpec): UpstreamError {
 }
 
 /**
- * The reads that may ask `include=embedded` (docs/graph.md#batching-rules): employee-attribute
+ * The reads that may ask `include=embedded` (docs/performance.md#batching-rules): employee-attribute
  * definitions exist only embedded in attribute lists; an employee list's embedded job positions
  * and employments, and an establishment's embedded legal entity, prime the loaders of their type
  * (subgraphs/shared/graphql/embedded.ts). Lists and their single reads.
@@ -447,7 +455,7 @@ const EMBEDDED_SOURCES = ["/service-api/employee-attributes", "/service-api/empl
 const embeddable = (path: string) => EMBEDDED_SOURCES.some((source) => path === source || (path.startsWith(`${source}/`) && !path.slice(source.length + 1).includes("/")));
 
 /**
- * Arrays comma-joined, null/undefined left out, `embedded` never requested (docs/graph.md#batching-rules) unless
+ * Arrays comma-joined, null/undefined left out, `embedded` never requested (docs/performance.md#batching-rules) unless
  * `allowEmbedded` (the read is one of EMBEDDED_SOURCES).
  */
 export function buildQuery(query?: QueryParams, options: { allowEmbedded?: boolean } = {}): string {

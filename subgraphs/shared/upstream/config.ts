@@ -3,6 +3,8 @@ import { readyCheckIntervalMs } from "../../../platform/readiness.js";
 import { authMode, ConfigError, Environment, excerpt, isProduction, PRODUCTION_SECRET_MIN_LENGTH } from "../../../platform/config.js";
 import { loadSharedStateConfig, type SharedStateConfig } from "../../../platform/shared-state.js";
 import { refusedTokenTtlSeconds } from "../../../platform/refused-tokens.js";
+import { PRODUCTION_LIMITS } from "../../../contract/limits.js";
+import type { RequestBudgetSettings } from "./pacer.js";
 
 /**
  * Configuration of the upstream access layer, read from the environment once at start-up (with
@@ -101,14 +103,17 @@ export interface UpstreamConfig {
   /** READY_CHECK_INTERVAL_MS, default 5000: how long `/ready`'s check of the upstream is kept (platform/readiness.ts) */
   readyIntervalMs: number;
   /**
-   * DIRECTORY_RATE_LIMIT, default 0 (none): requests per second the facade's own client may send
-   * to each API, all replicas together when they share Redis (pacer.ts)
+   * DIRECTORY_REQUEST_BUDGET (`N/W`: N requests in any W seconds, or `off`) and
+   * DIRECTORY_BACKGROUND_SHARE: the tenant's request budget as the directory counts it (both APIs
+   * together, the token host apart), every replica's together when they share Redis (pacer.ts);
+   * null when off. Default production's 50 in any 60 s, which is also the in-process directory's
+   * own limit (contract/limits.ts).
    */
-  rateLimit?: number;
+  requestBudget: RequestBudgetSettings | null;
   /**
-   * DIRECTORY_REFERENCE_FRESH_S × 1000, default 0 (off): how long a read of a reference list
+   * DIRECTORY_REFERENCE_FRESH_S × 1000, default 300 s: how long a read of a reference list
    * (departments, establishments, legal entities, templates, qualifications, occupation
-   * categories) answers again from memory (reference-cache.ts); the staleness bound
+   * categories) answers again from memory (reference-cache.ts); the staleness bound, 0 off
    */
   referenceFreshMs?: number;
   /**
@@ -151,6 +156,11 @@ export const DEFAULT_SCOPES: readonly string[] = [
   "webhook-deliveries.readwrite",
 ];
 
+/**
+ * DIRECTORY_REFERENCE_FRESH_S's default: reference data is at most five minutes old when the
+ * directory's events for it do not arrive, and fresh at once when they do (reference-cache.ts)
+ */
+export const REFERENCE_FRESH_S = 300;
 const MIB = 1 << 20;
 export const DEFAULT_ETAG_CACHE_BYTES = 64 * MIB;
 
@@ -194,7 +204,8 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     if (bad !== undefined) throw new ConfigError(`DIRECTORY_SCOPES contains an invalid scope "${excerpt(bad)}"`, "DIRECTORY_SCOPES");
   }
 
-  const events = loadEventsConfig(env, { embedded, production, forward: auth === "forward" });
+  const budget = requestBudget(e);
+  const events = loadEventsConfig(env, { embedded, production, forward: auth === "forward", budget });
   // registering the webhook endpoint (docs/configuration.md#directory-events)
   if (events.mode === "webhook" && rawScopes === undefined) scopes.push("webhook-endpoints.readwrite");
 
@@ -229,14 +240,37 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     breakerFailures: e.integer("DIRECTORY_BREAKER_FAILURES", 20, 0, 10_000),
     breakerOpenMs: e.integer("DIRECTORY_BREAKER_OPEN_S", 5, 1, 3600) * 1000,
     readyIntervalMs: readyCheckIntervalMs(env),
-    rateLimit: e.integer("DIRECTORY_RATE_LIMIT", 0, 0, 100_000),
+    requestBudget: budget,
     etagCacheTtlSeconds: e.integer("DIRECTORY_ETAG_CACHE_TTL_S", 3600, 1, 7 * 86_400),
-    referenceFreshMs: e.integer("DIRECTORY_REFERENCE_FRESH_S", 0, 0, 86_400) * 1000,
+    referenceFreshMs: e.integer("DIRECTORY_REFERENCE_FRESH_S", REFERENCE_FRESH_S, 0, 86_400) * 1000,
     mechanismsOff: mechanismsOff(e),
     refusedTokenTtlSeconds: refusedTokenTtlSeconds(env),
     shared: loadSharedStateConfig(env),
     events,
   };
+}
+
+/**
+ * DIRECTORY_REQUEST_BUDGET and DIRECTORY_BACKGROUND_SHARE (docs/configuration.md#the-request-budget).
+ * The default is the same against a real directory and the embedded one: production allows 50
+ * requests in any 60 s, and the in-process directory keeps production's limit.
+ */
+function requestBudget(e: Environment): RequestBudgetSettings | null {
+  if (e.text("DIRECTORY_RATE_LIMIT") !== undefined) {
+    throw new ConfigError("DIRECTORY_RATE_LIMIT is replaced by DIRECTORY_REQUEST_BUDGET (N requests in any W seconds, both APIs together, e.g. 50/60)", "DIRECTORY_RATE_LIMIT");
+  }
+  const raw = e.text("DIRECTORY_REQUEST_BUDGET") ?? `${PRODUCTION_LIMITS.requests}/${PRODUCTION_LIMITS.windowSeconds}`;
+  if (raw === "off") return null;
+  const match = /^(\d{1,6})\/(\d{1,5})$/.exec(raw);
+  const requests = match ? Number(match[1]) : NaN;
+  const windowSeconds = match ? Number(match[2]) : NaN;
+  if (!(requests >= 2 && windowSeconds >= 1 && windowSeconds <= 86_400)) {
+    throw new ConfigError(`DIRECTORY_REQUEST_BUDGET must be off or N/W (at least 2 requests in a window of 1 to 86400 seconds, e.g. 50/60), got "${excerpt(raw)}"`, "DIRECTORY_REQUEST_BUDGET");
+  }
+  const percent = e.integer("DIRECTORY_BACKGROUND_SHARE", 20, 1, 50);
+  // at least one slot each: the event poll must go on while frontends take every slot of theirs
+  const background = Math.min(requests - 1, Math.max(1, Math.floor((requests * percent) / 100)));
+  return { requests, windowSeconds, background };
 }
 
 /** SUBGRAPH_MECHANISMS_OFF: the names it may list */

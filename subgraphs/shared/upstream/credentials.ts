@@ -10,6 +10,9 @@ import { RefusedTokens } from "../../../platform/refused-tokens.js";
 import { canonicalAuthorization } from "../../../platform/credentials.js";
 import type { SharedState } from "../../../platform/shared-state.js";
 
+/** the longest caller Authorization forwarded (docs/security.md#unverified-tokens) */
+const MAX_FORWARDED_AUTHORIZATION = 4096;
+
 export const API_VERSION = "2024-11-01";
 
 /** Sends one logical request on a session's behalf (the Upstream's deduplicated send). */
@@ -129,6 +132,9 @@ export class UpstreamCredentials {
     const refusal = (status: number | null, reason: "unauthenticated" | "http") =>
       new UpstreamError({ method: spec.method, path: spec.path, status, reason, ...(status === 401 ? { summary: "Unauthorized (refused a moment ago)" } : {}) });
     if (state.authorization === null) throw refusal(null, "unauthenticated");
+    // the directory refuses request headers over 8 KB (431) and issues no token near that size: a
+    // credential this long is refused as unknown without spending a request of the tenant's budget
+    if (state.authorization.length > MAX_FORWARDED_AUTHORIZATION) throw refusal(401, "http");
     state.refused ??= this.refusedTokens.has(state.authorization);
     if (await state.refused) {
       refusedUpstream("refusedToken");

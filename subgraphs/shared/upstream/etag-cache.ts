@@ -120,6 +120,14 @@ export function changedTags(type: string, id: string): string[] {
   return tags;
 }
 
+/** what an entry costs the heap beside its strings: the map's entry and the two objects holding it */
+const ENTRY_BYTES = 160;
+
+/** a string's bytes on V8's heap: one a character while every character is Latin-1, two otherwise */
+function heapBytes(text: string): number {
+  return /[^\u0000-\u00ff]/.test(text) ? 2 * text.length : text.length;
+}
+
 /** a shared entry's key, as `sharedKey` makes them: what a tag's set may hold */
 const SHARED_KEY = /^etag:[A-Za-z0-9_-]{43}$/;
 
@@ -132,7 +140,7 @@ export class EtagCache {
     private readonly shared: SharedState | null = null,
     private readonly ttlSeconds = 3600,
   ) {
-    this.entries = new LruMap(entries, bytes, (b: CachedBody) => b.text.length + b.etag.length);
+    this.entries = new LruMap(entries, bytes, (b: CachedBody, key: string) => heapBytes(key) + heapBytes(b.text) + heapBytes(b.etag) + ENTRY_BYTES);
   }
 
   static key(identity: string, method: string, url: string): string {
@@ -224,7 +232,7 @@ export class EtagCache {
     return this.entries.size;
   }
 
-  /** characters kept (the `upstream_etag_cache_bytes` metric) */
+  /** the heap bytes kept, keys and entries included (the `upstream_etag_cache_bytes` metric) */
   get bytes(): number {
     return this.entries.weight;
   }

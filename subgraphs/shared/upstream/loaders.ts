@@ -15,7 +15,7 @@ import { MAX_FILTER_VALUES, asError, followPages, isListable, mapConcurrent, nex
  * Every loader is a DataLoader: `load`, `loadMany` (failed keys as Errors in the answer; `loadEvery`
  * when one failure fails the whole), `prime`, `clear`.
  *
- * Which loader for which edge (docs/graph.md#batching-rules):
+ * Which loader for which edge (docs/performance.md#batching-rules):
  * - `listByIdsLoader`: the list has an `id` filter — one list call per chunk of ≤100 ids;
  * - `singleReadLoader`: no such filter — concurrent single reads, bounded;
  * - `adaptiveLoader`: no `id` filter, and either a single read (the cheaper of single reads or the
@@ -45,7 +45,7 @@ export class LoaderRegistry implements LoaderScope {
  * entities (`primeAll`, `primeEntries`), or a list still in flight that may hold some of the keys
  * (`expect`: a batch waits for the lists expected, then reads only the keys they did not answer).
  * An employee's employments list answers the reference to the applicable employment, so the two
- * reads of the same tick make one call (docs/graph.md#batching-rules). A list expected must not
+ * reads of the same tick make one call (docs/performance.md#batching-rules). A list expected must not
  * itself wait for this loader.
  */
 export class PrimableLoader<K, V> extends DataLoader<K, V> {
@@ -221,7 +221,7 @@ export function singleReadLoader<T>(
  * `primeAll` makes items read elsewhere in the request (a root list's page) known: a reference to
  * one of them costs nothing. `all()` is the whole collection, read at most once per request.
  * Fires for every reference into such a list; SUBGRAPH_MECHANISMS_OFF=adaptive-loaders makes it
- * single reads only, for measuring it (docs/graph.md#which-mechanism-fires-when).
+ * single reads only, for measuring it (docs/performance.md#which-mechanism-fires-when).
  */
 export class AdaptiveLoader<T extends { id: string }> extends DataLoader<string, T | null> {
   private readonly known = new Map<string, T>();
@@ -363,7 +363,7 @@ export interface AdaptiveLoaderOptions {
   single?: (id: string) => string;
   /**
    * when set, every read asks `include=embedded` and hands each answer (a page, or a single
-   * read's representation) here, to prime the loaders of what it embeds (docs/graph.md#batching-rules)
+   * read's representation) here, to prime the loaders of what it embeds (docs/performance.md#batching-rules)
    */
   embedded?: (answer: Pick<Envelope<unknown>, "embedded">) => void;
   /**

@@ -60,7 +60,7 @@ export function attemptDone(span: Span | undefined, event: UpstreamCallEvent): v
 
 /**
  * A refusal before an attempt (the call budget, the deadline, an open breaker, a token the
- * directory refused a moment ago, the shared request budget DIRECTORY_RATE_LIMIT): an event of the
+ * directory refused a moment ago, the tenant's request budget DIRECTORY_REQUEST_BUDGET): an event of the
  * request's span, and a metric when a limit refused.
  */
 export function refusedUpstream(

@@ -1,7 +1,7 @@
 import type { ChangeFeed } from "../events/index.js";
 
 /**
- * Reference data held warm (docs/graph.md#what-a-company-router-gets): the reads of the
+ * Reference data held warm (docs/performance.md#what-a-company-router-gets): the reads of the
  * organisation's reference lists (departments, business establishments, legal entities,
  * employment templates, job qualifications, occupation categories), kept per caller identity and
  * URL for at most `freshMs` (DIRECTORY_REFERENCE_FRESH_S) after the read that fetched them

@@ -19,7 +19,8 @@ import { RequestError, TimeoutError } from "got";
 /** an attempt's share of the deadline is never below this (unless less than this is left) */
 export const MIN_ATTEMPT_MS = 200;
 export const MAX_CONNECT_TIMEOUT_MS = 5000;
-const RETRIABLE_STATUSES = new Set([502, 503, 504]);
+// 408: the directory aborted a request that ran over its duration limit; it did not finish it
+const RETRIABLE_STATUSES = new Set([408, 502, 503, 504]);
 /**
  * Answers of a proxy in front of the upstream that gave up waiting for it (502, 504): the write
  * may have been applied behind it. A 503 is the upstream refusing the request before doing it.

@@ -10,6 +10,8 @@ export interface SessionState {
   /** `performance.now()` at which the request's deadline passes */
   deadline: number;
   deadlineMs: number;
+  /** the facade's own work (the event poll, the webhook registration): the request budget's background share */
+  background?: boolean;
   /** the session's budget or deadline already refused an attempt (counted once per request) */
   refusalCounted?: boolean;
   /** forward mode: whether the caller's token is one the directory just refused (asked once a session) */

@@ -112,6 +112,8 @@ export interface SessionOptions {
   authorization?: string;
   /** ms the caller allows (the gateway's `x-deadline-ms`); clamped to the configured maximum */
   deadlineMs?: number;
+  /** the facade's own work, not a caller's: it takes the request budget's background share (pacer.ts) */
+  background?: boolean;
 }
 
 /** One upstream HTTP attempt, for logs and metrics. */

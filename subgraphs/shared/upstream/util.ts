@@ -31,7 +31,7 @@ export async function mapConcurrent<I, O>(items: readonly I[], limit: number, fn
 
 /**
  * A Map that forgets its least recently used entries beyond `capacity` entries or beyond
- * `maxWeight` in total (each entry weighs `weigh(value)`; an entry heavier than that is not kept).
+ * `maxWeight` in total (each entry weighs `weigh(value, key)`; an entry heavier than that is not kept).
  */
 export class LruMap<K, V> {
   private readonly map = new Map<K, { value: V; weight: number }>();
@@ -40,7 +40,7 @@ export class LruMap<K, V> {
   constructor(
     readonly capacity: number,
     readonly maxWeight = Number.POSITIVE_INFINITY,
-    private readonly weigh: (value: V) => number = () => 0,
+    private readonly weigh: (value: V, key: K) => number = () => 0,
   ) {}
 
   get(key: K): V | undefined {
@@ -53,7 +53,7 @@ export class LruMap<K, V> {
 
   set(key: K, value: V): void {
     this.delete(key);
-    const weight = this.weigh(value);
+    const weight = this.weigh(value, key);
     if (this.capacity <= 0 || weight > this.maxWeight) return;
     this.map.set(key, { value, weight });
     this.totalWeight += weight;

@@ -29,14 +29,17 @@ describe("operation names as labels", () => {
 describe("the upstream gauges", () => {
   it("sum the ETag caches and show each API's most open breaker", async () => {
     const metrics = new Metrics({ defaults: false });
-    const stopA = metrics.watchUpstream({ etagEntries: () => 3, etagBytes: () => 300, breakers: () => ({ current: "closed", legacy: "closed" }) });
-    metrics.watchUpstream({ etagEntries: () => 2, etagBytes: () => 200, breakers: () => ({ current: "open", legacy: "half-open" }) });
+    const stopA = metrics.watchUpstream({ etagEntries: () => 3, etagBytes: () => 300, breakers: () => ({ current: "closed", legacy: "closed" }), budget: () => ({ interactive: { used: 30, limit: 40 }, background: { used: 2, limit: 10 } }) });
+    metrics.watchUpstream({ etagEntries: () => 2, etagBytes: () => 200, breakers: () => ({ current: "open", legacy: "half-open" }), budget: () => null });
     let { samples } = parsePrometheus(await metrics.registry.metrics());
     expect(sumOf(samples, "upstream_etag_cache_entries")).toBe(5);
     expect(sumOf(samples, "upstream_etag_cache_bytes")).toBe(500);
     expect(sumOf(samples, "upstream_breaker_state", { api: "current", state: "open" })).toBe(1);
     expect(sumOf(samples, "upstream_breaker_state", { api: "current", state: "closed" })).toBe(0);
     expect(sumOf(samples, "upstream_breaker_state", { api: "legacy", state: "half-open" })).toBe(1);
+    expect(sumOf(samples, "upstream_request_budget_used", { share: "interactive" })).toBe(30);
+    expect(sumOf(samples, "upstream_request_budget_left", { share: "interactive" })).toBe(10);
+    expect(sumOf(samples, "upstream_request_budget_left", { share: "background" })).toBe(8);
     stopA();
     ({ samples } = parsePrometheus(await metrics.registry.metrics()));
     expect(sumOf(samples, "upstream_etag_cache_entries")).toBe(2);
@@ -49,23 +52,23 @@ describe("the replica features' counters", () => {
     metrics.trustedDocuments.inc({ outcome: "served" });
     metrics.sharedStateFallbacks.inc({ use: "apq" });
     metrics.sharedCacheLookups.inc({ use: "etag", result: "hit" });
-    metrics.upstreamBudget.inc({ api: "legacy", outcome: "paced" });
+    metrics.upstreamBudget.inc({ share: "background", outcome: "held" });
     metrics.refused("gateway", "refusedToken");
     const text = await metrics.registry.metrics();
     for (const help of [
       "graphql_trusted_documents_total Operations by trusted-document outcome (GATEWAY_TRUSTED_DOCUMENTS)",
       "shared_state_fallbacks_total Uses of Redis that fell back to the process's own state (Redis absent from the connection, failing or slow)",
       "shared_cache_lookups_total Lookups of a cache shared through Redis, by use and result",
-      "upstream_rate_budget_total Upstream requests paced or refused by DIRECTORY_RATE_LIMIT, by API and outcome",
+      "upstream_request_budget_total Upstream requests through DIRECTORY_REQUEST_BUDGET, by share and outcome (sent, held: sent after waiting, refused: RATE_LIMITED at once)",
     ]) {
       expect(text).toContain(`# HELP ${help}\n`);
     }
     const { types, samples } = parsePrometheus(text);
-    for (const name of ["graphql_trusted_documents_total", "shared_state_fallbacks_total", "shared_cache_lookups_total", "upstream_rate_budget_total"]) expect(types.get(name)).toBe("counter");
+    for (const name of ["graphql_trusted_documents_total", "shared_state_fallbacks_total", "shared_cache_lookups_total", "upstream_request_budget_total"]) expect(types.get(name)).toBe("counter");
     expect(sumOf(samples, "graphql_trusted_documents_total", { outcome: "served" })).toBe(1);
     expect(sumOf(samples, "shared_state_fallbacks_total", { use: "apq" })).toBe(1);
     expect(sumOf(samples, "shared_cache_lookups_total", { use: "etag", result: "hit" })).toBe(1);
-    expect(sumOf(samples, "upstream_rate_budget_total", { api: "legacy", outcome: "paced" })).toBe(1);
+    expect(sumOf(samples, "upstream_request_budget_total", { share: "background", outcome: "held" })).toBe(1);
     expect(sumOf(samples, "graphql_refusals_total", { component: "gateway", limit: "refusedToken" })).toBe(1);
   });
 });

@@ -52,7 +52,7 @@ describe("settings", () => {
 });
 
 describe("every operation of operations/ stays within half of each default", () => {
-  it.each(loadOperations().map((o) => [o.name, o] as const))("%s", async (_name, op) => {
+  it.each(loadOperations().map((o) => [o.name, o] as const))("%s measures at most half of each default limit", async (_name, op) => {
     const variables = variablesOf(pickDemoData(stack.directory.company), op);
     const shape = measureDocument(parse(op.source), apiSchema, variables);
     const measured: Partial<Record<LimitName, number>> = {
