@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
+import { STARTED_WITHIN_MS } from "./harness/process.js";
 
 // graphql ships a CommonJS and an ES build; packages loaded natively (graphql-scalars,
 // @apollo/subgraph) get the CommonJS one, so the bundled code must get the very same file.
@@ -13,7 +14,6 @@ const graphqlMain = createRequire(import.meta.url).resolve("graphql");
  * (SUBGRAPH_SUITES). `npm run test:fast` runs the rest.
  */
 const slow = [
-  "test/**/main.test.ts",
   // of the gateway's tests, those that leave global state behind: the telemetry variable the
   // gateway sets, the OpenTelemetry provider a process registers once (the rest: GATEWAY_SUITES)
   "test/gateway/http.test.ts",
@@ -33,6 +33,21 @@ const slow = [
   "test/deploy/**/*.test.ts",
   // the frontend tools (relay-compiler, graphql-codegen, tsc) as child processes
   "test/frontends/**/*.test.ts",
+];
+/**
+ * The tests that start the project's scripts as child processes (harness/process.ts): a project of
+ * their own, whose tests and hooks may wait a few starts (STARTED_WITHIN_MS each, what a start
+ * took beside the rest of the suite on CI's two cores) before they time out.
+ */
+const PROCESSES = [
+  "test/**/main.test.ts",
+  "test/gateway/processes.test.ts",
+  "test/gateway/start.test.ts",
+  "test/gateway/shutdown.test.ts",
+  "test/platform/metrics-port.test.ts",
+  "test/platform/settings.test.ts",
+  "test/deploy/production.test.ts",
+  "test/bench/replay.test.ts",
 ];
 /**
  * The subgraphs' own suites (each file starts a subgraph and its directory): long, so not in
@@ -81,14 +96,15 @@ export default defineConfig({
         test: {
           name: "fast",
           include: ["test/**/*.test.ts"],
-          exclude: [...exclude, ...slow, ...SUBGRAPH_SUITES, ...GATEWAY_SUITES],
+          exclude: [...exclude, ...slow, ...PROCESSES, ...SUBGRAPH_SUITES, ...GATEWAY_SUITES],
           // in worker threads that do not isolate their files (poolOptions.threads above)
           pool: "threads",
         },
       },
-      { extends: true, test: { name: "slow", include: slow, exclude } },
+      { extends: true, test: { name: "slow", include: slow, exclude: [...exclude, ...PROCESSES] } },
+      { extends: true, test: { name: "processes", include: PROCESSES, exclude, testTimeout: 3 * STARTED_WITHIN_MS, hookTimeout: 3 * STARTED_WITHIN_MS } },
       { extends: true, test: { name: "subgraphs", include: SUBGRAPH_SUITES, exclude, pool: "threads" } },
-      { extends: true, test: { name: "gateway", include: GATEWAY_SUITES, exclude: [...exclude, ...slow], pool: "threads" } },
+      { extends: true, test: { name: "gateway", include: GATEWAY_SUITES, exclude: [...exclude, ...slow, ...PROCESSES], pool: "threads" } },
     ],
   },
 });

@@ -21,7 +21,7 @@ export interface ScriptProcess {
   child: ChildProcess;
   stdout(): string;
   stderr(): string;
-  /** resolves with the first match of `pattern` in stdout; rejects if the process ends first or after `timeoutMs` */
+  /** resolves with the first match of `pattern` in stdout; rejects if the process ends first or after `timeoutMs` (default STARTED_WITHIN_MS) */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   /** resolves once the process has ended and its output has drained (`close`) */
   exited: Promise<Exit>;
@@ -30,6 +30,13 @@ export interface ScriptProcess {
   /** sends `signal` (to the group, if started with `group`) and waits for the exit */
   stop(signal?: NodeJS.Signals): Promise<Exit>;
 }
+
+/**
+ * How long a started process may take to say it listens: generous, because CI runs these tests
+ * beside the rest on two cores, where bundling and loading a component took over 20 s. A test
+ * that waits for a start has a timeout of a few times this.
+ */
+export const STARTED_WITHIN_MS = 90_000;
 
 const running = new Set<ScriptProcess>();
 
@@ -70,7 +77,7 @@ export function runCommand(command: string, args: string[], env: Record<string, 
     stdout: () => out,
     stderr: () => err,
     exited,
-    waitFor(pattern, timeoutMs = 20_000) {
+    waitFor(pattern, timeoutMs = STARTED_WITHIN_MS) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const match = out.match(pattern);

@@ -9,7 +9,7 @@ import { parse } from "yaml";
 import { COMPONENTS } from "../../scripts/build.mjs";
 import { copyRuntime } from "../../scripts/runtime.mjs";
 import * as nft from "@vercel/nft";
-import { freePorts, killAll, runCommand, type ScriptProcess } from "../helpers/process.js";
+import { STARTED_WITHIN_MS, freePorts, killAll, runCommand, type ScriptProcess } from "../helpers/process.js";
 import { postGraphQL } from "../helpers/stack.js";
 import { startRedis, type RunningRedis } from "../helpers/replicas.js";
 
@@ -131,12 +131,12 @@ describe("a production-only install", () => {
       expect(lines.filter((line) => !(name === "gateway" && unlisted.test(line))), name).toEqual([]);
       if (name === "gateway") expect(lines).toHaveLength(2);
     }
-  }, 120_000);
+  });
 
   it("runs the image's default command, everything in one process", async () => {
     const [gatewayPort] = await freePorts(1);
     const start = runCommand("node", ["dist/start.mjs"], { GATEWAY_PORT: String(gatewayPort), PEOPLE_PORT: "0", ORGANISATION_PORT: "0", LEGACY_TIME_PORT: "0", DIRECTORY_PORT: "0", SHUTDOWN_GRACE_MS: "0", NODE_ENV: "production", GATEWAY_EXPLORER: "explorer" }, runtime);
-    await start.waitFor(/^gateway: /m, 30_000);
+    await start.waitFor(/^gateway: /m);
     const answer = await postGraphQL(`http://127.0.0.1:${gatewayPort}/`, '{ employee(id: "10") { id } }');
     expect(answer.data.employee.id).toBe("10");
     // the explorer's vendor files, found through their packages at run time, are there
@@ -153,7 +153,7 @@ describe("a production-only install", () => {
   });
 });
 
-async function until(ready: () => Promise<boolean>, processes: Record<string, ScriptProcess>, timeoutMs = 60_000): Promise<void> {
+async function until(ready: () => Promise<boolean>, processes: Record<string, ScriptProcess>, timeoutMs = STARTED_WITHIN_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await ready())) {
     const ended = Object.entries(processes).find(([, p]) => p.child.exitCode !== null);

@@ -90,11 +90,10 @@ describe("fault injection", () => {
     expect(await timed(employee)).toBeGreaterThanOrEqual(145);
   });
 
-  it("jitterMs adds a random delay of up to that much", async () => {
+  it("jitterMs adds a random delay to each request: eight times spread apart", async () => {
     await setFaults({ jitterMs: 200 });
     const times: number[] = [];
     for (let i = 0; i < 8; i++) times.push(await timed(employee));
-    expect(Math.max(...times)).toBeLessThan(200 + 150);
     // eight uniform draws from 0..200 ms all within 20 ms of each other: about 1 in 100 000
     expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(20);
   });

@@ -1,7 +1,7 @@
 import { Agent, Server, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { postGraphQL } from "../helpers/stack.js";
-import { freePorts, killAll, logLines, runScript, runToExit, type Exit, type ScriptProcess } from "../helpers/process.js";
+import { STARTED_WITHIN_MS, freePorts, killAll, logLines, runScript, runToExit, type Exit, type ScriptProcess } from "../helpers/process.js";
 
 /**
  * Each component as its own process, as deployed as separate services: `npm run directory`,
@@ -52,7 +52,7 @@ beforeAll(async () => {
 
 afterAll(killAll);
 
-async function until(ready: () => Promise<boolean>, process: ScriptProcess, timeoutMs = 20_000): Promise<void> {
+async function until(ready: () => Promise<boolean>, process: ScriptProcess, timeoutMs = STARTED_WITHIN_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await ready())) {
     if (process.child.exitCode !== null || Date.now() > deadline) throw new Error(`not ready\nstdout: ${process.stdout()}\nstderr: ${process.stderr()}`);

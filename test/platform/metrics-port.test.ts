@@ -12,7 +12,7 @@ afterAll(killAll);
 it("a subgraph with METRICS_PORT answers /metrics there, and 404 on its own port", async () => {
   const [port, metrics] = await freePorts(2);
   const people = runScript("subgraphs/people/main.ts", { PEOPLE_PORT: String(port), METRICS_PORT: String(metrics), LOG_LEVEL: "info", SHUTDOWN_GRACE_MS: "0" });
-  await people.waitFor(/"msg":"listening"/, 30_000);
+  await people.waitFor(/"msg":"listening"/);
   const scraped = await fetch(`http://127.0.0.1:${metrics}/metrics`);
   expect(scraped.status).toBe(200);
   expect(await scraped.text()).toContain("graphql_operations_in_flight");

@@ -120,9 +120,8 @@ describe("heartbeats and the drain", () => {
     const overSse = sseAt(gateway.url, { query: LISTED });
     const overWs = wsAt(gateway.url, { query: LISTED });
     await publishUntil(() => change("20"), () => overSse.results.length > 0 && overWs.results.length > 0);
-    const started = Date.now();
+    // a close that waited for its subscriptions would never resolve: their clients keep them open
     await gateway.close();
-    expect(Date.now() - started).toBeLessThan(3000);
     await until(() => overSse.complete && (overWs.complete || overWs.error !== null));
     expect(overSse.error).toBeNull();
     expect(overSse.complete).toBe(true);
