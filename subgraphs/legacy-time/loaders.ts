@@ -1,21 +1,25 @@
 import DataLoader from "dataloader";
 import { type SubgraphContext } from "../shared/graphql/index.js";
 import { LEGACY_PAGE, WORK_CONTRACTS_PATH, groupedByOwner } from "../shared/legacy/work-contracts.js";
+import { departmentLoader } from "../shared/organisation/departments.js";
+import type { Envelope } from "../shared/upstream/types.js";
 import {
   asError,
   chunk,
   compareText,
   groupBy,
+  groupedLoader,
   isLegacyId,
+  isListable,
   keyedLoader,
   listByIdsLoader,
-  legacyAll,
   legacyAllByValues,
   legacyCount,
   legacyData,
   legacyItems,
   legacyListByIdsLoader,
   MAX_FILTER_VALUES,
+  nextPageCursor,
   singleReadLoader,
   type QueryParams,
   type UpstreamSession,
@@ -23,7 +27,6 @@ import {
 import {
   USER_FIELDS,
   type RestAxisSection,
-  type RestLegacyDepartment,
   type RestLegacyEstablishment,
   type RestLegacyUser,
   type RestNamedItem,
@@ -31,7 +34,10 @@ import {
   type RestTimesheet,
   type RestWorkContract,
   type RestCurrentEmployment,
+  type RestMemberEmployee,
 } from "./rest.js";
+
+export { departmentLoader };
 
 /**
  * The request's loaders of the legacy-time subgraph, by name. Each lives in the request's
@@ -40,7 +46,11 @@ import {
  * fails only its own keys).
  *
  * Which upstream call backs which loader:
- * - users, departments, establishments: the legacy list with an `id` filter, one call per 100 ids;
+ * - users, establishments: the legacy list with an `id` filter, one call per 100 ids;
+ * - departments: the current API's (`/api/v3/departments` stopped answering in September 2026),
+ *   through the organisation subgraph's loader (subgraphs/shared/organisation/departments.ts), the
+ *   tree from its whole collection once per request, and their members through `/employees`
+ *   filtered by `applicableJobPosition.department.id`, one call per 100 departments;
  * - axis sections: the list with an `id` filter for up to 100 ids, the whole (unpaged) list beyond;
  * - work contracts of employees: the list filtered by `ownerId`, one call per 100 owners (pages of
  *   1000); a work contract by id alone is a single read (the list has no `id` filter);
@@ -54,7 +64,6 @@ import {
  */
 
 export const USERS_PATH = "/api/v3/users";
-export const DEPARTMENTS_PATH = "/api/v3/departments";
 export const ESTABLISHMENTS_PATH = "/organization/structure/api/establishments";
 export const TIME_ENTRIES_PATH = "/api/v3/timeentries";
 export const AXIS_SECTIONS_PATH = "/api/v3/axisSections";
@@ -94,19 +103,100 @@ export async function axisSectionsList(ctx: SubgraphContext, query: QueryParams)
   return sections;
 }
 
-export const legacyDepartmentLoader = (ctx: SubgraphContext) =>
-  ctx.loaders.get("legacyDepartment", () => legacyListByIdsLoader<RestLegacyDepartment>(ctx.upstream, DEPARTMENTS_PATH));
+/** Where a department sits in the tree: what the legacy API wrote of it and the current API leaves to the client. */
+export interface DepartmentPlace {
+  /** the path of ids from the root, `/1/4/9/` */
+  hierarchy: string;
+  /** 1-based rank in a depth-first walk of the whole tree, siblings by `sortOrder` (the order of the legacy `position`) */
+  treeRank: number;
+}
 
 /**
- * The rank of every legacy department in a depth-first walk of the tree, by id: the order of
- * their general `position` (docs/interface.md#legacy-department), read once per request with the
- * list's `fields` and `orderby`.
+ * Every department's place in the tree, by id, built from the current API's whole collection
+ * (each department's `parent.id` and `sortOrder`, as production's migration guide says to rebuild
+ * the tree the legacy `/api/v3/departments/tree` gave): read at most once per request through the
+ * shared department loader, so ceil(N / 100) calls however many departments the operation holds,
+ * and none more when the loader already read the collection's only page.
  */
-export const legacyDepartmentTreeRanks = (ctx: SubgraphContext): Promise<Map<number, number>> =>
-  ctx.loaders.get("legacyDepartmentTreeRanks", async () => {
-    const tree = await legacyAll<{ id: number }>(ctx.upstream.legacy, DEPARTMENTS_PATH, "offset", { fields: "id", orderby: "position,asc" });
-    return new Map(tree.map((d, i) => [d.id, i + 1]));
+export const departmentPlaces = (ctx: SubgraphContext): Promise<Map<string, DepartmentPlace>> =>
+  ctx.loaders.get("departmentPlaces", async () => {
+    const all = await departmentLoader(ctx).all();
+    const ids = new Set(all.map((d) => d.id));
+    const children = groupBy(
+      all,
+      // a parent the collection does not hold makes a root, as the legacy tree did
+      (d) => (d.parent?.id && ids.has(d.parent.id) ? d.parent.id : ""),
+      (a, b) => a.sortOrder - b.sortOrder || Number(a.id) - Number(b.id) || compareText(a.id, b.id),
+    );
+    const places = new Map<string, DepartmentPlace>();
+    const walk = (parent: string, path: string) => {
+      for (const d of children.get(parent) ?? []) {
+        if (places.has(d.id)) continue;
+        const hierarchy = `${path}${d.id}/`;
+        places.set(d.id, { hierarchy, treeRank: places.size + 1 });
+        walk(d.id, hierarchy);
+      }
+    };
+    walk("", "/");
+    return places;
   });
+
+/** An employee as the department members' read keeps it: whether they are active, for `currentUsers`. */
+export interface DepartmentMember {
+  id: string;
+  status: string;
+}
+
+/**
+ * The members of departments, by department id: the current API's employees whose applicable job
+ * position is in the department, whatever their status (`/employees?applicableJobPosition.department.id=`,
+ * one call per 100 departments and page of 100 employees). Each page asks `include=embedded`: an
+ * employee names its applicable job position only by id, and the embedded position names the
+ * department, so one read serves every department of the batch. In forward mode the caller's token
+ * reads it, so the members are the ones it can read.
+ */
+export const departmentMembersLoader = (ctx: SubgraphContext) =>
+  ctx.loaders.get("departmentMembers", () =>
+    groupedLoader<DepartmentMember & { departmentId: string | null }>(
+      ctx.upstream,
+      "/employees",
+      "applicableJobPosition.department.id",
+      (member) => member.departmentId,
+      {},
+      (departmentIds) => departmentMembers(ctx, departmentIds),
+    ),
+  );
+
+async function departmentMembers(ctx: SubgraphContext, departmentIds: string[]): Promise<Array<DepartmentMember & { departmentId: string | null }>> {
+  const ids = departmentIds.filter(isListable);
+  const parts = await Promise.all(
+    chunk(ids, MAX_FILTER_VALUES).map(async (group) => {
+      const members: Array<DepartmentMember & { departmentId: string | null }> = [];
+      let page: string | null = null;
+      for (;;) {
+        const envelope: Envelope<RestMemberEmployee> = await ctx.upstream.current.page<RestMemberEmployee>("/employees", {
+          "applicableJobPosition.department.id": group,
+          include: "embedded",
+          limit: MAX_FILTER_VALUES,
+          sort: "id",
+          ...(page === null ? {} : { page }),
+        });
+        const positions = envelope.embedded?.["job-position"] ?? {};
+        for (const e of envelope.items) {
+          const positionId = e.applicableJobPosition?.id;
+          const embedded = positionId ? (positions[positionId] as { department?: { id?: string } | null } | undefined) : undefined;
+          // one department asked: every employee of the answer is in it, embedded or not
+          const departmentId = group.length === 1 ? group[0]! : (embedded?.department?.id ?? null);
+          members.push({ id: e.id, status: e.status, departmentId });
+        }
+        page = nextPageCursor(envelope);
+        if (page === null) break;
+      }
+      return members;
+    }),
+  );
+  return parts.flat();
+}
 
 /** The work contracts' reference lists by the contract field that names an entry (docs/decisions.md#legacy-api). */
 export const WORK_CONTRACT_REFERENCE_LISTS = {

@@ -37,16 +37,6 @@ export const USER_FIELDS: ReadonlyArray<keyof LegacyUser> = [
   "gender", "nationalityId",
 ];
 
-export type RestLegacyDepartment = Static<typeof Legacy.Department>;
-
-/** The id of a department's parent from its `parentId` (the parent's hierarchy path); null for a root. */
-export function parentDepartmentId(parentId: string | number | null | undefined): number | null {
-  if (parentId === null || parentId === undefined) return null;
-  if (typeof parentId === "number") return parentId;
-  const last = parentId.split("/").filter((part) => part !== "").at(-1);
-  return last !== undefined && /^\d{1,15}$/.test(last) ? Number(last) : null;
-}
-
 export type { RestWorkContract } from "../shared/legacy/work-contracts.js";
 export type RestLegacyEstablishment = Static<typeof Legacy.Establishment>;
 /** The owner of a time entry or timesheet as the legacy API writes it. */
@@ -85,5 +75,7 @@ export function sectionNames(section: Pick<RestAxisSectionFlat, "multilingualNam
  * (forward mode), and the names `employee(id:)` answers beside the legacy data.
  */
 export type RestCurrentEmployee = Pick<Static<typeof Current.employee>, "id" | "givenName" | "familyName">;
+/** An employee of the current API as a department's members' read keeps it (`LegacyDepartment.users`). */
+export type RestMemberEmployee = Pick<Static<typeof Current.employee>, "id" | "status" | "applicableJobPosition">;
 /** An employment of the current API as legacy-time reads it: its owner (the employee of its work contract). */
 export type RestCurrentEmployment = Pick<Static<typeof Current.employment>, "id" | "employee">;

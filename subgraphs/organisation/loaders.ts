@@ -1,8 +1,7 @@
 import { primeEmbedded, type EmbeddedPrime, type SubgraphContext } from "../shared/graphql/index.js";
-import { adaptiveLoader, type AdaptiveLoaderOptions } from "../shared/upstream/index.js";
+import { departmentLoader, itemPath as path, referenceLoader } from "../shared/organisation/departments.js";
 import type {
   RestBusinessEstablishment,
-  RestDepartment,
   RestEmploymentTemplate,
   RestJobQualification,
   RestLegalEntity,
@@ -23,11 +22,8 @@ import type {
  * single read). The one-to-many edges are in edges.ts.
  */
 
-const path = (collection: string) => (id: string) => `/${collection}/${encodeURIComponent(id)}`;
-
-/** The shared adaptive loader, with single reads only when SUBGRAPH_MECHANISMS_OFF lists `adaptive-loaders`. */
-const referenceLoader = <T extends { id: string }>(ctx: SubgraphContext, options: AdaptiveLoaderOptions) =>
-  adaptiveLoader<T>(ctx.upstream, { ...options, singleReadsOnly: ctx.mechanismsOff?.has("adaptive-loaders") ?? false });
+// departments are read by legacy-time as well: their loader is shared (subgraphs/shared/organisation/departments.ts)
+export { departmentLoader };
 
 export const legalEntityLoader = (ctx: SubgraphContext) =>
   ctx.loaders.get("legalEntity", () =>
@@ -63,9 +59,6 @@ export const businessEstablishmentLoader = (ctx: SubgraphContext) =>
       ...(embeds.length > 0 && operation ? { embedded: (answer) => primeEmbedded(answer, embeds, operation.selected) } : {}),
     });
   });
-
-export const departmentLoader = (ctx: SubgraphContext) =>
-  ctx.loaders.get("department", () => referenceLoader<RestDepartment>(ctx, { list: "/departments", single: path("departments") }));
 
 /** The specification has no single read of an employment template (docs/interface.md#reads): the list is read whole. */
 export const employmentTemplateLoader = (ctx: SubgraphContext) =>

@@ -10,8 +10,7 @@ import type * as Shapes from "../../contract/rest-shapes.js";
 
 export type RestLegalEntity = Static<typeof Shapes.legalEntity>;
 export type RestBusinessEstablishment = Static<typeof Shapes.businessEstablishment>;
-/** The department shape of docs/interface.md#department (what `/departments` serves: docs/decisions.md#reads-named-only-by-address). */
-export type RestDepartment = Static<typeof Shapes.department>;
+export type { RestDepartment } from "../shared/organisation/departments.js";
 export type RestEmploymentTemplate = Static<typeof Shapes.employmentTemplate>;
 /** `businessEstablishments` null: valid for every establishment, including future ones */
 export type RestOccupationCategory = Static<typeof Shapes.occupationCategory>;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useStack } from "../helpers/stack.js";
+import { Expect } from "../directory/current-helpers.js";
 import { OPEN_WEEK, employees, entitiesQuery, representations, legacyGet, range } from "./helpers.js";
 
 /**
@@ -165,14 +166,22 @@ describe("forward mode", () => {
     expect(stack.stats().total).toBe(0);
   });
 
-  it("lists only the members of a legacy department that the caller can read", async () => {
-    const department = (await legacyGet(stack, `/api/v3/departments?id=${range(1, 40).join(",")}`)).data.items.find(
-      (d: any) => d.users.some((u: any) => visible.includes(String(u.id))) && d.users.some((u: any) => hidden.includes(String(u.id))),
-    );
+  it("lists only the members of a legacy department that the caller can read, from the caller's own read of the current API", async () => {
+    const company = stack.directory.company;
+    const positions = new Expect(company);
+    const membersOf = (departmentId: string) =>
+      company.employees.filter((e) => positions.applicableJobPosition(e.id)?.departmentId === departmentId).map((e) => e.id).sort((a, b) => Number(a) - Number(b));
+    const all = await visibleTo(limitedToken, company.employees.map((e) => e.id).slice(0, 100));
+    const department = company.departments.find((d) => membersOf(d.id).some((id) => all.has(id)) && membersOf(d.id).some((id) => !all.has(id) && Number(id) <= 100) && membersOf(d.id).length <= 100);
     expect(department).toBeDefined();
-    const res = await stack.gql(url, entitiesQuery("Department", "legacy { users { id } }"), { r: [{ __typename: "Department", id: String(department.id) }] }, limited);
+    const members = membersOf(department!.id);
+    stack.resetStats();
+    const res = await stack.gql(url, entitiesQuery("Department", "legacy { users { id } }"), { r: [{ __typename: "Department", id: department!.id }] }, limited);
     expect(res.errors).toBeUndefined();
-    const members = department.users.map((u: any) => String(u.id));
+    // the department and its members, read with the caller's token: no legacy call, no separate visibility check
+    const calls = stack.stats().byRoute;
+    expect(Object.keys(calls).filter((r) => r.includes("/api/v3/"))).toEqual([]);
+    expect(calls["GET /service-api/employees"]).toBe(1);
     const seen = await visibleTo(limitedToken, members);
     const listed = res.data._entities[0].legacy.users.map((u: any) => u.id);
     expect(listed).toEqual(members.filter((id: string) => seen.has(id)));

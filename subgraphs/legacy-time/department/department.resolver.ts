@@ -1,71 +1,106 @@
 import { Ctx, FieldResolver, Int, Resolver, Root } from "type-graphql";
-import { formerName, ref } from "../../shared/graphql/index.js";
-import { isLegacyId } from "../../shared/upstream/index.js";
+import { formerName } from "../../shared/graphql/index.js";
+import { compareText, isLegacyId, loadEvery } from "../../shared/upstream/index.js";
 import type { SubgraphContext } from "../../shared/graphql/index.js";
+import type { RestDepartment } from "../../shared/organisation/departments.js";
 import { Employee, type EmployeeRef } from "../employee/employee.js";
-import { legacyDepartmentLoader, legacyDepartmentTreeRanks } from "../loaders.js";
-import { assertCaller, visibleIds } from "../visibility.js";
-import { parentDepartmentId, type LegacyRef, type RestLegacyDepartment } from "../rest.js";
+import { departmentLoader, departmentMembersLoader, departmentPlaces, type DepartmentMember } from "../loaders.js";
 import { Department, LegacyDepartment } from "./department.js";
+
+/** Why a field kept from the legacy department has no faithful source any more. */
+const LEGACY_SOURCE_GONE = "The legacy `/api/v3/departments` stopped answering in September 2026 and the current API has no such field";
 
 @Resolver(() => Department)
 export class DepartmentResolver {
-  @FieldResolver(() => LegacyDepartment, { nullable: true, description: "The legacy API's view of the department; null when it has none." })
-  async legacy(@Root() department: { id: string }, @Ctx() ctx: SubgraphContext): Promise<RestLegacyDepartment | null> {
+  @FieldResolver(() => LegacyDepartment, {
+    nullable: true,
+    description: "The legacy API's view of the department, derived from the current API's department; null when it has none.",
+  })
+  async legacy(@Root() department: { id: string }, @Ctx() ctx: SubgraphContext): Promise<RestDepartment | null> {
+    // the legacy view is of integer ids only, as the legacy API's were
     if (!isLegacyId(department.id)) return null;
-    const [, found] = await Promise.all([assertCaller(ctx), legacyDepartmentLoader(ctx).load(department.id)]);
-    return found;
+    // in forward mode the caller's own token reads the department: no separate check of the caller
+    return departmentLoader(ctx).load(department.id);
   }
 }
 
 @Resolver(() => LegacyDepartment)
 export class LegacyDepartmentResolver {
-  @FieldResolver(() => Department, { nullable: true })
-  parent(@Root() department: RestLegacyDepartment): { id: string } | null {
-    return ref(parentDepartmentId(department.parentId));
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: "The department's code: the current API's `remoteId`.",
+    deprecationReason: `${LEGACY_SOURCE_GONE} (its \`code\` is not documented as \`remoteId\`); this answers \`remoteId\`, the closest one. Use \`Department.remoteId\`.`,
+  })
+  code(@Root() department: RestDepartment): string | null {
+    return department.remoteId;
   }
 
-  @FieldResolver(() => Int, { name: "position", description: "1-based rank among its siblings (the legacy `sortOrder`)." })
-  siblingRank(@Root() department: RestLegacyDepartment): number {
-    return department.sortOrder;
+  @FieldResolver(() => String, {
+    description: "The path of department ids from the root, e.g. /1/4/9/, from the current API's parents (the whole tree, once per operation).",
+  })
+  async hierarchy(@Root() department: RestDepartment, @Ctx() ctx: SubgraphContext): Promise<string> {
+    return (await departmentPlaces(ctx)).get(department.id)?.hierarchy ?? `/${department.id}/`;
+  }
+
+  @FieldResolver(() => Boolean, { description: "Whether the department is not archived (the current API's `isArchived`, negated)." })
+  isActive(@Root() department: RestDepartment): boolean {
+    return !department.isArchived;
+  }
+
+  @FieldResolver(() => Department, { nullable: true })
+  parent(@Root() department: RestDepartment): { id: string } | null {
+    return idRef(department.parent?.id);
+  }
+
+  @FieldResolver(() => Int, { name: "position", description: "1-based rank among its siblings (the legacy `sortOrder`: the current API's 0-based `sortOrder` plus one)." })
+  siblingRank(@Root() department: RestDepartment): number {
+    return department.sortOrder + 1;
   }
 
   @FieldResolver(() => Int, {
     name: "sortOrder",
     description:
-      "1-based rank in a depth-first walk of the whole tree (the rank of the legacy `position`, the department's general position); one call for every department of the operation.",
+      "1-based rank in a depth-first walk of the whole tree, siblings by their rank (the rank of the legacy `position`, the department's general position); the current API's whole collection, once per operation.",
   })
-  async treeRank(@Root() department: RestLegacyDepartment, @Ctx() ctx: SubgraphContext): Promise<number> {
-    return (await legacyDepartmentTreeRanks(ctx)).get(department.id)!;
+  async treeRank(@Root() department: RestDepartment, @Ctx() ctx: SubgraphContext): Promise<number> {
+    return (await departmentPlaces(ctx)).get(department.id)!.treeRank;
   }
 
   @FieldResolver(() => Employee, { nullable: true, ...formerName("manager", "as `Department.manager`, the same person.") })
-  head(@Root() department: RestLegacyDepartment): EmployeeRef | null {
-    return ref(department.headID ?? department.head?.id);
+  head(@Root() department: RestDepartment): EmployeeRef | null {
+    return idRef(department.manager?.id);
   }
 
   @FieldResolver(() => Employee, { nullable: true, description: "The head of the department; null when it has none." })
-  manager(@Root() department: RestLegacyDepartment): EmployeeRef | null {
-    return ref(department.headID ?? department.head?.id);
+  manager(@Root() department: RestDepartment): EmployeeRef | null {
+    return idRef(department.manager?.id);
   }
 
   @FieldResolver(() => [Employee], {
     nullable: true,
-    description: "The people whose applicable job position is in the department, whatever their status (in forward mode: those the caller can read).",
+    description:
+      "The people whose applicable job position is in the department, whatever their status, ordered by id (in forward mode: those the caller can read). One call per 100 departments of the operation.",
   })
-  users(@Root() department: RestLegacyDepartment, @Ctx() ctx: SubgraphContext): Promise<EmployeeRef[]> {
-    return visibleMembers(ctx, department.users);
+  async users(@Root() department: RestDepartment, @Ctx() ctx: SubgraphContext): Promise<EmployeeRef[]> {
+    return members(await membersOf(ctx, department));
   }
 
-  @FieldResolver(() => [Employee], { nullable: true, description: "The users active today (in forward mode: those the caller can read)." })
-  currentUsers(@Root() department: RestLegacyDepartment, @Ctx() ctx: SubgraphContext): Promise<EmployeeRef[]> {
-    return visibleMembers(ctx, department.currentUsers);
+  @FieldResolver(() => [Employee], { nullable: true, description: "The users active today (in forward mode: those the caller can read); the same read as `users`." })
+  async currentUsers(@Root() department: RestDepartment, @Ctx() ctx: SubgraphContext): Promise<EmployeeRef[]> {
+    return members((await membersOf(ctx, department)).filter((m) => m.status === "active"));
   }
 }
 
-/** Member lists name employees: in forward mode only the ones the caller can read are listed. */
-async function visibleMembers(ctx: SubgraphContext, members: readonly LegacyRef[] | null | undefined): Promise<EmployeeRef[]> {
-  const ids = (members ?? []).map((m) => String(m.id));
-  const visible = await visibleIds(ctx, ids);
-  return ids.filter((id) => visible.has(id)).map((id) => ({ id }));
+async function membersOf(ctx: SubgraphContext, department: RestDepartment): Promise<readonly DepartmentMember[]> {
+  const [found] = await loadEvery(departmentMembersLoader(ctx), [department.id]);
+  return found ?? [];
+}
+
+function members(list: readonly DepartmentMember[]): EmployeeRef[] {
+  return [...list].sort((a, b) => Number(a.id) - Number(b.id) || compareText(a.id, b.id)).map((m) => ({ id: m.id }));
+}
+
+/** A reference from a current API reference's id; null for none. */
+function idRef(id: string | null | undefined): { id: string } | null {
+  return id ? { id } : null;
 }

@@ -9,24 +9,17 @@ export class Department {
 }
 
 /**
- * The legacy API's view of a department (`/api/v3/departments/{id}`), grouped under
- * `Department.legacy` so that none of its names can clash with the organisation subgraph's
- * department fields. References are field resolvers (department.resolver.ts).
+ * The legacy API's view of a department, grouped under `Department.legacy` so that none of its
+ * names can clash with the organisation subgraph's department fields. The legacy
+ * `/api/v3/departments` stopped answering in September 2026: every field is now derived from the
+ * current API's department (`/departments`, the object this type resolves from), its tree and its
+ * employees (department.resolver.ts; docs/interface.md#legacy-department).
  */
-@ObjectType({ description: "A department as the legacy API sees it." })
+@ObjectType({ description: "A department as the legacy API saw it, now derived from the current API's department." })
 export class LegacyDepartment {
   @Field(() => String)
   name!: string;
 
-  @Field(() => String, { nullable: true })
-  code!: string | null;
-
-  @Field(() => String, { description: "The path of department ids from the root, e.g. /1/4/9/." })
-  hierarchy!: string;
-
   @Field(() => Int, { description: "1 for a root department." })
   level!: number;
-
-  @Field(() => Boolean)
-  isActive!: boolean;
 }
