@@ -44,7 +44,7 @@ export class CompanyView {
   readonly administrator: Employee | null;
 
   private readonly applicable = new Map<Id, { employment: Employment | null; jobPosition: JobPosition | null }>();
-  private membersCache: { byDepartment: Map<Id, Id[]>; reportsTo: Set<Id>; activeByEstablishment: Map<Id, number> } | null = null;
+  private membersCache: { reportsTo: Set<Id>; activeByEstablishment: Map<Id, number> } | null = null;
 
   constructor(readonly company: Company) {
     this.today = company.today;
@@ -123,11 +123,6 @@ export class CompanyView {
     );
   }
 
-  /** Employees by the department of their applicable job position (any status), ordered by id. */
-  membersOf(departmentId: Id): readonly Id[] {
-    return this.members().byDepartment.get(departmentId) ?? [];
-  }
-
   /** Whether anyone's applicable job position names this employee as manager. */
   hasReports(employeeId: Id): boolean {
     return this.members().reportsTo.has(employeeId);
@@ -140,20 +135,16 @@ export class CompanyView {
 
   private members() {
     if (this.membersCache) return this.membersCache;
-    const byDepartment = new Map<Id, Id[]>();
     const reportsTo = new Set<Id>();
     const activeByEstablishment = new Map<Id, number>();
     for (const person of this.company.employees) {
       const position = this.applicableJobPosition(person.id);
       if (!position) continue;
-      const list = byDepartment.get(position.departmentId);
-      if (list) list.push(person.id);
-      else byDepartment.set(position.departmentId, [person.id]);
       if (this.employeeStatus(person.id) !== "active") continue;
       if (position.managerId !== null) reportsTo.add(position.managerId);
       activeByEstablishment.set(position.businessEstablishmentId, (activeByEstablishment.get(position.businessEstablishmentId) ?? 0) + 1);
     }
-    this.membersCache = { byDepartment, reportsTo, activeByEstablishment };
+    this.membersCache = { reportsTo, activeByEstablishment };
     return this.membersCache;
   }
 

@@ -2,15 +2,16 @@ import type { Handler, RouteOptions, Router } from "../http/router.js";
 import type { DirectoryContext } from "../context.js";
 import { AxisSectionStore, registerAxisSectionRoutes } from "./axis-sections.js";
 import { CompanyView } from "./company.js";
-import { DepartmentTree, registerDepartmentRoutes } from "./departments.js";
+import { registerDepartmentRoutes } from "./departments.js";
 import { registerEstablishmentRoutes } from "./establishments.js";
 import { TimeStore, registerTimeEntryRoutes } from "./time-entries.js";
 import { UserStore, registerUserRoutes } from "./users.js";
 import { registerWorkContractRoutes } from "./work-contracts.js";
 
 /**
- * The legacy API (docs/interface.md#legacy-routes, docs/decisions.md#legacy-api): users,
- * departments, work contracts, establishments, time entries and axis sections, authenticated by
+ * The legacy API (docs/interface.md#legacy-routes, docs/decisions.md#legacy-api): users, work
+ * contracts, establishments, time entries and axis sections (its departments answer 410 Gone
+ * since their sunset, September 2026), authenticated by
  * `Authorization: service application=<API_KEY>`.
  *
  * Its state is built on the first legacy request rather than at start-up, so that a service
@@ -20,7 +21,6 @@ export interface LegacyState {
   view: CompanyView;
   sections: AxisSectionStore;
   users: UserStore;
-  departments: DepartmentTree;
   time: TimeStore;
 }
 
@@ -32,7 +32,6 @@ export function createLegacyState(ctx: DirectoryContext): LegacyState {
     view,
     sections,
     users,
-    departments: new DepartmentTree(view),
     time: new TimeStore(view, sections, users),
   };
 }
@@ -45,7 +44,8 @@ export function registerLegacyApi(target: Router, ctx: DirectoryContext): void {
     add: { value: (method: string, pattern: string, handler: Handler, options?: RouteOptions) => target.add(method, pattern, handler, { ...options, ignoreCase: true }) },
   });
   registerUserRoutes(router, get);
-  registerDepartmentRoutes(router, get);
+  // gone since September 2026: 410 (departments.ts)
+  registerDepartmentRoutes(router);
   registerWorkContractRoutes(router, get);
   registerEstablishmentRoutes(router, get);
   registerTimeEntryRoutes(router, get);

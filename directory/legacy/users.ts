@@ -105,13 +105,6 @@ export class UserStore {
     this.nextWorkCycleId = (maxEmployeeId + 1) * 100;
   }
 
-  /** Users whose department was overridden by a PUT: employee id -> department id. */
-  departmentOverrides(): Map<Id, number | null> {
-    const out = new Map<Id, number | null>();
-    for (const [id, o] of this.overrides) if (o.departmentId !== undefined) out.set(id, o.departmentId);
-    return out;
-  }
-
   /** The user as the legacy API writes an owner (docs/interface.md#legacy-time-entry): `{id, firstName, lastName, mail, legalEntityId}`. */
   brief(employee: Employee): { id: number; firstName: string; lastName: string; mail: string; legalEntityId: number | null } {
     return {

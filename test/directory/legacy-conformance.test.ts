@@ -272,37 +272,12 @@ describe("users", () => {
 });
 
 describe("departments", () => {
-  test("the list without id answers departments of the reference's shape", async () => {
-    conforms(S.list(S.Department), await ok("/api/v3/departments"));
-  });
-
-  test("a single read answers the reference's shape", async () => {
-    conforms(S.single(S.Department), await ok("/api/v3/departments/2"));
-  });
-
-  test("parentId filters by parent; the parent is written as its place in the tree", async () => {
-    const all = (await ok("/api/v3/departments")).data.items;
-    const parent = all.find((d: any) => all.some((c: any) => c.parentId === d.hierarchy));
-    const children = (await ok(`/api/v3/departments?parentId=${parent.id}`)).data.items;
-    expect(children.length).toBeGreaterThan(0);
-    expect(children.every((c: any) => c.parentId === parent.hierarchy)).toBe(true);
-  });
-
-  test("headId filters by head", async () => {
-    const all = (await ok("/api/v3/departments")).data.items;
-    const headed = all.find((d: any) => d.headID !== null);
-    const items = (await ok(`/api/v3/departments?headId=${headed.headID}`)).data.items;
-    expect(items.every((d: any) => d.headID === headed.headID)).toBe(true);
-  });
-
-  test("paging takes a slice", async () => {
-    const all = (await ok("/api/v3/departments")).data.items;
-    expect((await ok("/api/v3/departments?paging=2,3")).data.items.map((d: any) => d.id)).toEqual(all.slice(2, 5).map((d: any) => d.id));
-  });
-
-  test("currentUsersCount counts the current users", async () => {
-    const all = (await ok("/api/v3/departments")).data.items;
-    expect(all.every((d: any) => d.currentUsersCount === d.currentUsers.length)).toBe(true);
+  test("past their sunset (September 2026) every route answers 410 with the legacy error body", async () => {
+    for (const path of ["/api/v3/departments", "/api/v3/departments/2", "/api/v3/departments/tree"]) {
+      const res = await api.get(path);
+      expect(res.status, path).toBe(410);
+      conforms(S.Error, res.body);
+    }
   });
 });
 
@@ -378,8 +353,6 @@ describe("every route", () => {
   const routes = [
     `${USERS}`,
     `${USERS}/1`,
-    "/api/v3/departments",
-    "/api/v3/departments/1",
     "/directory/api/4.0/work-contracts",
     "/directory/api/4.0/work-contracts/1",
     "/directory/api/work-contract-hiring-types",
@@ -424,8 +397,6 @@ describe("bad parameters are a 400 naming the parameter, with the legacy error b
     [`${USERS}?orderBy=salary,asc`, "orderby"],
     [`${USERS}?fields=id,manager[id,,name]`, "fields"],
     [`${USERS}?fields=id,shoeSize`, "shoeSize"],
-    ["/api/v3/departments?headId=0", "headId"],
-    ["/api/v3/departments?paging=0,1001", "paging"],
     ["/api/v3/axissections?parentAxisSections.id=containsall,", "parentAxisSections.id"],
     ["/api/v3/timmitimesheets?status=open", "status"],
   ])("%s is a 400 whose message names %s", async (path, named) => {

@@ -57,8 +57,6 @@ describe("API key", () => {
   test("every legacy route asks for the API key", async () => {
     const paths = [
       "/api/v3/users?id=1",
-      "/api/v3/departments/1",
-      "/api/v3/departments?id=1",
       "/directory/api/4.0/work-contracts/1",
       "/directory/api/4.0/work-contracts",
       "/organization/structure/api/establishments",
@@ -306,14 +304,13 @@ describe("PUT /api/v3/users/{id}", () => {
     expect(employee).toMatchObject({ givenName: "Renée", familyName: "Legacy-Writer", email: "renee.writer@lumiere-systems.example", employeeNumber: "X-21" });
   });
 
-  test("a PUT of departmentId moves the user between the legacy departments' user lists", async () => {
+  test("a PUT of departmentId moves the user: its read names the new department (the legacy departments' lists are gone)", async () => {
     const user = await full(22);
     const target = company.departments.find((d) => Number(d.id) !== user.departmentId)!;
     expect((await api.put("/api/v3/users/22", { departmentId: Number(target.id) })).status).toBe(200);
-    const to = (await api.get(`/api/v3/departments/${target.id}`)).body.data;
-    const from = (await api.get(`/api/v3/departments/${user.departmentId}`)).body.data;
-    expect(to.users.map((u: any) => u.id)).toContain(22);
-    expect(from.users.map((u: any) => u.id)).not.toContain(22);
+    const moved = await full(22);
+    expect(moved.departmentId).toBe(Number(target.id));
+    expect(moved.department).toMatchObject({ id: Number(target.id), name: target.name });
   });
 
   test("userWorkCycles replaces the periods and numbers the new ones", async () => {
