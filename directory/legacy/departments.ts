@@ -19,6 +19,6 @@ export function registerDepartmentRoutes(router: Router): void {
   const gone = () => {
     throw new HttpError(410, { status: 410, message: GONE_MESSAGE }, { sunset: DEPARTMENTS_SUNSET, link: '</departments>; rel="successor-version"' });
   };
-  // tree first: `{id}` would otherwise take it
-  for (const path of ["/api/v3/departments", "/api/v3/departments/tree", "/api/v3/departments/{id}"]) router.get(path, gone);
+  // `{id}` takes `/api/v3/departments/tree` too: gone as well
+  for (const path of ["/api/v3/departments", "/api/v3/departments/{id}"]) router.get(path, gone);
 }

@@ -14,7 +14,7 @@ beforeAll(async () => {
 
 
 describe("Department.legacy", () => {
-  const LEGACY = "id legacy { name code hierarchy parent { id } position sortOrder level isActive head { id } manager { id } users { id } currentUsers { id } }";
+  const LEGACY = "id legacy { name code remoteId hierarchy parent { id } position sortOrder level isActive head { id } manager { id } users { id } currentUsers { id } }";
 
   /** What the legacy view of each department must be, from the directory's own data (the current API's departments and job positions). */
   function expectedLegacy(): Map<string, Record<string, unknown>> {
@@ -37,6 +37,7 @@ describe("Department.legacy", () => {
         out.set(d.id, {
           name: d.name,
           code: d.remoteId,
+          remoteId: d.remoteId,
           hierarchy: `${path}${d.id}/`,
           parent: d.parentId === null ? null : { id: d.parentId },
           position: d.sortOrder + 1,
@@ -100,7 +101,7 @@ describe("Department.legacy", () => {
     const res = await stack.gql(url, `{ __type(name: "LegacyDepartment") { fields(includeDeprecated: true) { name isDeprecated deprecationReason } } }`);
     const fields = new Map((res.data.__type.fields as any[]).map((f) => [f.name, f]));
     expect(fields.get("code")).toMatchObject({ isDeprecated: true, deprecationReason: expect.stringContaining("/api/v3/departments") });
-    for (const name of ["name", "hierarchy", "level", "isActive", "parent", "position", "sortOrder", "manager", "users", "currentUsers"]) expect(fields.get(name)?.isDeprecated, name).toBe(false);
+    for (const name of ["name", "remoteId", "hierarchy", "level", "isActive", "parent", "position", "sortOrder", "manager", "users", "currentUsers"]) expect(fields.get(name)?.isDeprecated, name).toBe(false);
   });
 });
 

@@ -8,7 +8,7 @@ import { departmentLoader, departmentMembersLoader, departmentPlaces, type Depar
 import { Department, LegacyDepartment } from "./department.js";
 
 /** Why a field kept from the legacy department has no faithful source any more. */
-const LEGACY_SOURCE_GONE = "The legacy `/api/v3/departments` stopped answering in September 2026 and the current API has no such field";
+const LEGACY_SOURCE_GONE = "the legacy `/api/v3/departments` stopped answering in September 2026 and the current API has no `code`";
 
 @Resolver(() => Department)
 export class DepartmentResolver {
@@ -28,10 +28,15 @@ export class DepartmentResolver {
 export class LegacyDepartmentResolver {
   @FieldResolver(() => String, {
     nullable: true,
-    description: "The department's code: the current API's `remoteId`.",
-    deprecationReason: `${LEGACY_SOURCE_GONE} (its \`code\` is not documented as \`remoteId\`); this answers \`remoteId\`, the closest one. Use \`Department.remoteId\`.`,
+    description: "The department's legacy code; now the current API's `remoteId`, the closest source.",
+    deprecationReason: `Use \`remoteId\`: ${LEGACY_SOURCE_GONE}; production does not document the legacy code as \`remoteId\`, the closest one, which this answers.`,
   })
   code(@Root() department: RestDepartment): string | null {
+    return department.remoteId;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: "Identifier in a third-party system (the current API's `remoteId`, as `Department.remoteId`)." })
+  remoteId(@Root() department: RestDepartment): string | null {
     return department.remoteId;
   }
 
@@ -40,6 +45,11 @@ export class LegacyDepartmentResolver {
   })
   async hierarchy(@Root() department: RestDepartment, @Ctx() ctx: SubgraphContext): Promise<string> {
     return (await departmentPlaces(ctx)).get(department.id)?.hierarchy ?? `/${department.id}/`;
+  }
+
+  @FieldResolver(() => Int, { description: "1 for a root department (the current API's `level`)." })
+  level(@Root() department: RestDepartment): number {
+    return department.level;
   }
 
   @FieldResolver(() => Boolean, { description: "Whether the department is not archived (the current API's `isArchived`, negated)." })

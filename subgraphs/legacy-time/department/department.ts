@@ -1,4 +1,4 @@
-import { Directive, Field, ID, Int, ObjectType } from "type-graphql";
+import { Directive, Field, ID, ObjectType } from "type-graphql";
 
 /** A department (owned by the organisation subgraph); legacy-time contributes its legacy fields. */
 @ObjectType()
@@ -19,7 +19,5 @@ export class Department {
 export class LegacyDepartment {
   @Field(() => String)
   name!: string;
-
-  @Field(() => Int, { description: "1 for a root department." })
-  level!: number;
+  // the other fields are field resolvers (department.resolver.ts), in the order the legacy API wrote them
 }
