@@ -99,6 +99,13 @@ export class Metrics {
     labelNames: ["api", "route"] as const,
     registers: [this.registry],
   });
+  /** type: employee, employment, job-position, employee-extension; result: served, refused_events_silent (no poll pass heard lately), refused_absent, refused_expired (older than DIRECTORY_HELD_FRESH_S), refused_changed (a change heard while its request was in flight) */
+  readonly upstreamHeldReads = new Counter({
+    name: "upstream_held_reads_total",
+    help: "Event-tagged reads looked up among the held ETag entries (DIRECTORY_HELD_FRESH_S), by type and result: served without a request, or refused (refused_events_silent, refused_absent, refused_expired, refused_changed) and sent upstream",
+    labelNames: ["type", "result"] as const,
+    registers: [this.registry],
+  });
   // the replica features' counters (trusted documents, the shared state on Redis and its
   // fallbacks, the upstream request budget); every label has a fixed set of values, listed on each
   /** outcome: served (listed), unlisted_served (log mode), refused_unknown_document, refused_unknown_hash, refused_hash_mismatch */

@@ -300,6 +300,8 @@ export class EventIngestion {
       let found = 0;
       try {
         found = await this.pollOnce();
+        // every change up to this pass is heard: held reads may be served (client.ts `holding`)
+        this.upstream.eventPathHeard();
         if (this.pollFailing) this.logger.info("reading the directory's events again");
         this.pollFailing = false;
       } catch (err) {

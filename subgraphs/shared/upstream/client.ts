@@ -8,7 +8,7 @@ import { UpstreamBudget } from "./budget.js";
 import { cursorSigner } from "./cursor-signer.js";
 import type { UpstreamConfig } from "./config.js";
 import { API_VERSION, UpstreamCredentials } from "./credentials.js";
-import { EtagCache, type CachedBody } from "./etag-cache.js";
+import { EtagCache, familyOf, type CachedBody } from "./etag-cache.js";
 import { createChangeFeed, type ChangeFeed } from "../events/index.js";
 import { ReferenceCache } from "./reference-cache.js";
 import { ErrorCode } from "../../../platform/error-codes.js";
@@ -81,6 +81,8 @@ interface Attempts {
   retriesLeft: number;
   refreshed: boolean;
   attemptNo: number;
+  /** the change counter (`Upstream.changesHeard`) when the request started: its answer is holdable only if no change came in between */
+  changesAtStart: number;
 }
 
 /** What one attempt decided: the request's result, or another attempt. */
@@ -120,6 +122,10 @@ export class Upstream {
   readonly changes: ChangeFeed;
   /** reference data held warm for DIRECTORY_REFERENCE_FRESH_S (reference-cache.ts) */
   readonly references: ReferenceCache;
+  /** when (`Date.now()`) the ingestion last finished a poll pass (`eventPathHeard`) */
+  private eventsHeardAt = Number.NEGATIVE_INFINITY;
+  /** every change heard on the feed, and every write through this client, bumps it (`holding`'s condition on an entry's request) */
+  private changesHeard = 0;
 
   constructor(config: UpstreamConfig, logger: Logger = new Logger("upstream")) {
     this.config = Object.freeze({ ...config });
@@ -145,7 +151,10 @@ export class Upstream {
     this.transport = new UpstreamTransport(this.config, this.budget);
     this.changes = createChangeFeed(this.shared, logger);
     // a change drops what this client holds of the changed resource, on every replica the feed reaches
-    this.changes.listen((change) => void this.forget(change));
+    this.changes.listen((change) => {
+      this.changesHeard++;
+      void this.forget(change);
+    });
     this.references = new ReferenceCache(this.config.referenceFreshMs ?? 0, this.changes);
   }
 
@@ -171,6 +180,43 @@ export class Upstream {
    */
   async forget(change: { resource: { type: string; id: string } }): Promise<void> {
     await this.etags?.forgetChanged(change.resource.type, change.resource.id);
+  }
+
+  /**
+   * Held reads (docs/shared-state.md#what-is-held-and-how-fresh): the ingestion calls this after
+   * each poll pass that succeeded; while one did within 3 × DIRECTORY_EVENTS_POLL_MS + 1 s, the
+   * event path is known healthy and `holding` is on.
+   */
+  eventPathHeard(): void {
+    this.eventsHeardAt = Date.now();
+  }
+
+  /** whether held reads are configured at all: DIRECTORY_HELD_FRESH_S above 0, the facade's own identity (forward mode never holds), events on */
+  private get holdingConfigured(): boolean {
+    return (this.config.heldFreshMs ?? 0) > 0 && this.config.auth !== "forward" && this.etags !== null && this.config.events !== undefined && this.config.events.mode !== "off";
+  }
+
+  /**
+   * Whether an ETag entry of an event-tagged read may be served without a request now: held reads
+   * configured, and a poll pass heard within 3 × DIRECTORY_EVENTS_POLL_MS + 1 s. Each entry is
+   * then checked by `EtagCache.held` (its age, and no change heard while its request was in flight).
+   */
+  get holding(): boolean {
+    if (!this.holdingConfigured) return false;
+    return Date.now() - this.eventsHeardAt <= 3 * this.config.events!.pollMs + 1000;
+  }
+
+  /** The body of a read served from a held entry, or null: the read goes upstream (counted in `upstream_held_reads_total`). */
+  private heldRead<T>(state: SessionState, spec: RequestSpec): { body: T } | null {
+    if (spec.api === "token" || !this.holdingConfigured) return null;
+    const type = familyOf(spec.url);
+    if (type === null) return null;
+    const count = (result: string) => processMetrics().upstreamHeldReads.inc({ type, result });
+    if (!this.holding) return count("refused_events_silent"), null;
+    const found = this.etags!.held(EtagCache.key(state.identity, spec.method, spec.url), this.config.heldFreshMs!);
+    if ("refused" in found) return count(`refused_${found.refused}`), null;
+    count("served");
+    return { body: parseJson<T>(found.body.text, spec) };
   }
 
   /** One session per GraphQL request. */
@@ -300,21 +346,36 @@ export class Upstream {
 
   /** One logical request; a read joins the identical read of the same identity in flight (inflight.ts). */
   private sendDeduplicated<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
-    if (spec.method !== "GET") {
-      // read-your-writes: no read asked after this write joins one that started before it
-      this.inflight.forget();
-      // and none is answered from reference data held before it (reference-cache.ts)
-      const written = ReferenceCache.collectionOf(spec.api, "GET", spec.path);
-      if (written !== null) this.references.drop(written);
-      return this.sendThroughBreaker<T>(state, spec).finally(() => {
-        this.inflight.forget();
-        if (written !== null) this.references.drop(written);
-      });
-    }
+    if (spec.method !== "GET") return this.sendWrite<T>(state, spec);
+    const held = this.heldRead<T>(state, spec);
+    if (held !== null) return Promise.resolve(held.body);
     const key = `${state.identity} ${spec.api} ${spec.nullOn404 ? "null-on-404" : "throw-on-404"} ${spec.url}`;
     const send = () => this.inflight.run(key, () => this.sendThroughBreaker<T>(state, spec)) as Promise<T | null>;
     const collection = ReferenceCache.collectionOf(spec.api, spec.method, spec.path);
     return collection === null ? send() : this.references.read(key, collection, send);
+  }
+
+  /**
+   * A write, read-your-writes: no read asked after it joins one that started before it, none is
+   * answered from reference data held before it (reference-cache.ts), and none from an ETag entry
+   * of the written record's family held before it (etag-cache.ts `forgetWritten`; the change
+   * counter bumped, so that no read in flight across it is held either). Before and after it.
+   */
+  private async sendWrite<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
+    const written = ReferenceCache.collectionOf(spec.api, "GET", spec.path);
+    const forget = async () => {
+      this.inflight.forget();
+      if (written !== null) this.references.drop(written);
+      if (spec.api === "token") return;
+      this.changesHeard++;
+      await this.etags?.forgetWritten(spec.url);
+    };
+    await forget();
+    try {
+      return await this.sendThroughBreaker<T>(state, spec);
+    } finally {
+      await forget();
+    }
   }
 
   /** One logical request through its API's circuit breaker (breakers.ts). */
@@ -324,7 +385,8 @@ export class Upstream {
 
   /** One logical request: authentication, retries, conditional GET, error mapping. */
   private async sendWithRetries<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
-    const run = await this.prepare(state, spec);
+    const changesAtStart = this.changesHeard;
+    const run = { ...(await this.prepare(state, spec)), changesAtStart };
     for (;;) {
       run.attemptNo++;
       const cached = await run.cache?.get(run.cacheKey);
@@ -334,7 +396,7 @@ export class Upstream {
   }
 
   /** The headers and retry state of a new logical request, authenticated (credentials.ts). */
-  private async prepare(state: SessionState, spec: RequestSpec): Promise<Attempts> {
+  private async prepare(state: SessionState, spec: RequestSpec): Promise<Omit<Attempts, "changesAtStart">> {
     const headers: Record<string, string> = { accept: "application/json" };
     const requestId = currentRequestId();
     if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
@@ -393,9 +455,14 @@ export class Upstream {
     // a 304 answers the validator sent with this very attempt; one without a validator is an
     // upstream fault and falls through to the error below
     if (spec.api === "current" && (status === 304 || (status >= 200 && status < 300))) await this.credentials.answered(state, spec, status);
-    if (status === 304 && cached) return { done: parseJson<T>(cached.text, spec) };
+    // no change heard since the request started: the answer may be held (`holding`)
+    const holdable = this.changesHeard === run.changesAtStart;
+    if (status === 304 && cached) {
+      run.cache?.revalidated(run.cacheKey, cached, holdable);
+      return { done: parseJson<T>(cached.text, spec) };
+    }
     if (status >= 200 && status < 300) {
-      await run.cache?.remember(run.cacheKey, header(response, "etag"), response.body);
+      await run.cache?.remember(run.cacheKey, header(response, "etag"), response.body, holdable);
       return { done: parseJson<T>(response.body, spec, status) };
     }
     await run.cache?.forget(run.cacheKey);

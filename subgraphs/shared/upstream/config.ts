@@ -117,6 +117,12 @@ export interface UpstreamConfig {
    */
   referenceFreshMs?: number;
   /**
+   * DIRECTORY_HELD_FRESH_S × 1000, default 60 s: how old an ETag entry of an event-tagged read
+   * (employees, employments, job positions, employee attributes) may be and still be served
+   * without any request while the event path is heard (client.ts `holding`); 0 off
+   */
+  heldFreshMs?: number;
+  /**
    * SUBGRAPH_MECHANISMS_OFF, default none: the subgraphs' round-saving mechanisms turned off, for
    * measuring what each buys (`prefetch-employee`, `operation-scope`, `embedded-priming`,
    * `adaptive-loaders`; bench/run.ts mechanismTable)
@@ -161,6 +167,13 @@ export const DEFAULT_SCOPES: readonly string[] = [
  * directory's events for it do not arrive, and fresh at once when they do (reference-cache.ts)
  */
 export const REFERENCE_FRESH_S = 300;
+
+/**
+ * DIRECTORY_HELD_FRESH_S's default: an event-tagged read is served without a request for at most
+ * a minute after it was last answered, and only while the directory's events are heard
+ * (docs/shared-state.md#what-is-held-and-how-fresh)
+ */
+export const HELD_FRESH_S = 60;
 const MIB = 1 << 20;
 export const DEFAULT_ETAG_CACHE_BYTES = 64 * MIB;
 
@@ -243,6 +256,7 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     requestBudget: budget,
     etagCacheTtlSeconds: e.integer("DIRECTORY_ETAG_CACHE_TTL_S", 3600, 1, 7 * 86_400),
     referenceFreshMs: e.integer("DIRECTORY_REFERENCE_FRESH_S", REFERENCE_FRESH_S, 0, 86_400) * 1000,
+    heldFreshMs: e.integer("DIRECTORY_HELD_FRESH_S", HELD_FRESH_S, 0, 3600) * 1000,
     mechanismsOff: mechanismsOff(e),
     refusedTokenTtlSeconds: refusedTokenTtlSeconds(env),
     shared: loadSharedStateConfig(env),

@@ -40,6 +40,19 @@ export interface CachedBody {
   text: string;
 }
 
+/**
+ * an entry as this process keeps it: when it was last answered (a 200 or a 304, `Date.now()`), and
+ * whether it may be held (served without a request, `held`): no change was heard while its request
+ * was in flight
+ */
+interface LocalEntry extends CachedBody {
+  at: number;
+  holdable: boolean;
+}
+
+/** What `held` found: the body to serve without a request, or why not. */
+export type HeldLookup = { body: CachedBody } | { refused: "absent" | "expired" | "changed" };
+
 /** an entry as kept in Redis: bound to its body by the body's hash */
 interface SharedEntry extends CachedBody {
   sha256: string;
@@ -106,6 +119,12 @@ const FAMILIES: Record<string, string> = {
 };
 const FAMILY_PATH = /(\/service-api\/(?:employees|employments|job-positions|employee-attributes)|\/api\/v3\/users|\/directory\/api\/4\.0\/work-contracts)(?:\/([^/]+))?$/i;
 
+/** The family an event-tagged URL reads (`employee`, `employment`, `job-position`, `employee-extension`), or null: no change topic's. */
+export function familyOf(url: string): string | null {
+  const all = resourceTags(url)[0];
+  return all === undefined ? null : all.slice(0, -":all".length);
+}
+
 /**
  * The tags a change of `type` `id` makes stale: the resource's own reads and its family's lists;
  * an employment or job position also changes what employees read (their status, applicable
@@ -132,7 +151,7 @@ function heapBytes(text: string): number {
 const SHARED_KEY = /^etag:[A-Za-z0-9_-]{43}$/;
 
 export class EtagCache {
-  private readonly entries: LruMap<string, CachedBody>;
+  private readonly entries: LruMap<string, LocalEntry>;
 
   constructor(
     entries: number,
@@ -140,7 +159,7 @@ export class EtagCache {
     private readonly shared: SharedState | null = null,
     private readonly ttlSeconds = 3600,
   ) {
-    this.entries = new LruMap(entries, bytes, (b: CachedBody, key: string) => heapBytes(key) + heapBytes(b.text) + heapBytes(b.etag) + ENTRY_BYTES);
+    this.entries = new LruMap(entries, bytes, (b: LocalEntry, key: string) => heapBytes(key) + heapBytes(b.text) + heapBytes(b.etag) + ENTRY_BYTES);
   }
 
   static key(identity: string, method: string, url: string): string {
@@ -165,13 +184,31 @@ export class EtagCache {
     );
   }
 
-  /** Keeps a 2xx answer that carries an ETag and is small enough; forgets the key's entry otherwise. */
-  async remember(key: string, etag: string | undefined, text: string): Promise<void> {
+  /**
+   * This process's entry of `key`, to serve without a request (docs/shared-state.md#what-is-held-and-how-fresh):
+   * answered within `maxAgeMs` and holdable (no change heard while its request was in flight); the
+   * caller has checked that the event path is heard. Only the process's own entries are held: what
+   * another replica wrote on Redis was answered under another replica's hearing of the changes.
+   */
+  held(key: string, maxAgeMs: number, now = Date.now()): HeldLookup {
+    const entry = this.entries.get(key);
+    if (!entry) return { refused: "absent" };
+    if (!entry.holdable) return { refused: "changed" };
+    if (now - entry.at >= maxAgeMs) return { refused: "expired" };
+    return { body: entry };
+  }
+
+  /** A 304 answered `body`'s ETag: this process's entry is as fresh as a new 200 (and holdable as its request was). */
+  revalidated(key: string, body: CachedBody, holdable: boolean): void {
+    this.entries.set(key, { etag: body.etag, text: body.text, at: Date.now(), holdable });
+  }
+
+  /** Keeps a 2xx answer that carries an ETag and is small enough; forgets the key's entry otherwise. `holdable`: see `held`. */
+  async remember(key: string, etag: string | undefined, text: string, holdable = false): Promise<void> {
     if (!etag || text.length > MAX_CACHED_BODY) return this.forget(key);
-    const entry: CachedBody = { etag, text };
-    this.entries.set(key, entry);
+    this.entries.set(key, { etag, text, at: Date.now(), holdable });
     if (this.shared?.enabled) {
-      const shared: SharedEntry = { ...entry, sha256: bodyHash(text) };
+      const shared: SharedEntry = { etag, text, sha256: bodyHash(text) };
       const sharedKey = EtagCache.sharedKey(key);
       const tags = resourceTags(key.split(" ", 3)[2] ?? "").map(EtagCache.tagKey);
       await this.shared.use(
@@ -193,7 +230,22 @@ export class EtagCache {
    * key (Redis is not trusted) is left alone.
    */
   async forgetChanged(type: string, id: string): Promise<number> {
-    const stale = new Set(changedTags(type, id));
+    return this.forgetTags(new Set(changedTags(type, id)));
+  }
+
+  /**
+   * Read-your-writes for held entries: a write through the facade to `url` drops, here and on
+   * Redis, every entry of the written record's family (`employee:all`…) and of what reads it (an
+   * employment's or job position's write: every employee entry), before the directory's event for
+   * it is heard. Other URLs (time entries, reference data) drop nothing here.
+   */
+  async forgetWritten(url: string): Promise<number> {
+    const family = familyOf(url);
+    if (family === null) return 0;
+    return this.forgetTags(new Set([`${family}:all`, ...changedTags(family, "*")]));
+  }
+
+  private async forgetTags(stale: Set<string>): Promise<number> {
     if (stale.size === 0) return 0;
     let dropped = 0;
     for (const key of this.entries.keys()) {
