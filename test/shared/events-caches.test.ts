@@ -13,7 +13,8 @@ import { AUTH } from "../directory/legacy-helpers.js";
  * sent back as `If-None-Match`.
  */
 
-const stack = useGatewayStack({ env: { DIRECTORY_EVENTS: "poll", DIRECTORY_EVENTS_POLL_MS: "20" } });
+// DIRECTORY_HELD_FRESH_S=0: these tests watch the conditional requests themselves, which held reads would save (test/upstream/held.test.ts)
+const stack = useGatewayStack({ env: { DIRECTORY_EVENTS: "poll", DIRECTORY_EVENTS_POLL_MS: "20", DIRECTORY_HELD_FRESH_S: "0" } });
 const EMPLOYEE = `query($id: ID!) { employee(id: $id) { id givenName familyName } }`;
 
 async function heard(predicate: (c: DirectoryChange) => boolean): Promise<DirectoryChange> {
