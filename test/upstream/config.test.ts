@@ -48,6 +48,10 @@ describe("upstream configuration", () => {
     // reference data is held by default, for a stated bound; 0 turns it off
     expect(loadUpstreamConfig({}).referenceFreshMs).toBe(300_000);
     expect(loadUpstreamConfig({ DIRECTORY_REFERENCE_FRESH_S: "0" }).referenceFreshMs).toBe(0);
+    // held reads likewise (docs/shared-state.md#what-is-held-and-how-fresh)
+    expect(loadUpstreamConfig({}).heldFreshMs).toBe(60_000);
+    expect(loadUpstreamConfig({ DIRECTORY_HELD_FRESH_S: "0" }).heldFreshMs).toBe(0);
+    expect(configError({ DIRECTORY_HELD_FRESH_S: "3601" }).variable).toBe("DIRECTORY_HELD_FRESH_S");
     expect(loadUpstreamConfig({ DIRECTORY_BREAKER_FAILURES: "0" }).breakerFailures).toBe(0);
     expect(configError({ DIRECTORY_BREAKER_OPEN_S: "0" }).variable).toBe("DIRECTORY_BREAKER_OPEN_S");
     expect(
