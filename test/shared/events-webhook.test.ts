@@ -114,6 +114,27 @@ describe("DIRECTORY_EVENTS=webhook", () => {
     expect(heard.filter((c) => c.id === event.id)).toHaveLength(1);
   });
 
+  it("holds reads while the endpoint is active: an employee read again costs no request, and a change delivered is read afresh at once", async () => {
+    // the endpoint read active (or a delivery taken in) vouches for the event path
+    await until(() => upstream.holding || undefined, "held reads on");
+    const route = "GET /service-api/employees/{id}";
+    const reads = () => directory.stats.snapshot().byRoute[route] ?? 0;
+    const read = async () => (await upstream.session().current.read<{ familyName: string }>("/employees/6"))!;
+    const before = reads();
+    await read();
+    await read();
+    await read();
+    expect(reads() - before).toBe(1);
+    await putUser(6, { lastName: "Heard-By-Webhook" });
+    const event = directory.company.events.at(-1)!;
+    await until(() => heard.find((c) => c.id === event.id), "the change");
+    expect((await read()).familyName).toBe("Heard-By-Webhook");
+    expect(reads() - before).toBe(2);
+    // held again after that
+    await read();
+    expect(reads() - before).toBe(2);
+  });
+
   it("refuses a forged signature, a stale timestamp, a tampered body and missing headers with 401, publishing nothing", async () => {
     const before = heard.length;
     const refused = await counted("refused_signature");

@@ -63,7 +63,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * not the path, must not fail by it (the path's own tests leave the poll alone).
  */
 function heldRead<T>(upstream: Upstream, path: string): Promise<T | null> {
-  upstream.eventPathHeard();
+  upstream.eventPathHeard(3 * POLL_MS + 1000);
   return upstream.session().current.read<T>(path);
 }
 
@@ -216,7 +216,7 @@ describe("forward mode", () => {
   it("never holds: every read of the caller's own goes upstream", async () => {
     const upstream = forward.client({ events: POLL, heldFreshMs: 60_000 });
     // as if the event path were heard (forward mode has no ingestion of its own)
-    upstream.eventPathHeard();
+    upstream.eventPathHeard(60_000);
     expect(upstream.holding).toBe(false);
     const token = `Bearer ${await directoryToken(forward.directory.url, "demo-client")}`;
     const id = forward.directory.company.employees[0]!.id;

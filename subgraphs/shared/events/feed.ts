@@ -30,6 +30,8 @@ export interface ChangeFeed {
   listen(listener: ChangeListener): () => void;
   /** stops hearing the replicas (its Redis connection); publish and listen still work in process */
   close(): Promise<void>;
+  /** whether every replica's changes reach this one now (held reads are served only then) */
+  hearing(): boolean;
 }
 
 /**
@@ -55,4 +57,9 @@ export class InProcessFeed implements ChangeFeed {
   }
 
   async close(): Promise<void> {}
+
+  /** one process: every change it has is its own */
+  hearing(): boolean {
+    return true;
+  }
 }

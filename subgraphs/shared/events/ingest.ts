@@ -62,6 +62,11 @@ const SEEN_TTL_S = 7 * 86_400;
 const TIMESTAMP_TOLERANCE_MS = 5 * 60_000;
 /** how often the endpoint's status is read (a suspended endpoint is declared again): one request in 5 minutes */
 const ENDPOINT_CHECK_MS = 5 * 60_000;
+/**
+ * how long the endpoint read active, or a delivery taken in, vouches for the event path (held
+ * reads, client.ts `holding`): until the next check, with a minute for it to be answered
+ */
+const WEBHOOK_HEARD_MS = ENDPOINT_CHECK_MS + 60_000;
 /** the record whose lease makes one replica declare the endpoint at a time */
 const ENDPOINT_RECORD = "directory-events/endpoint";
 /** where the endpoint's id and secret are kept for every replica */
@@ -143,15 +148,19 @@ export class EventIngestion {
       try {
         const status = await this.ensureEndpoint();
         if (status === "active") {
+          this.upstream.eventPathHeard(WEBHOOK_HEARD_MS);
           if (this.endpoint?.id !== announced) this.logger.info("events endpoint active", { endpoint: this.endpoint?.id });
           announced = this.endpoint?.id ?? null;
           warned = false;
           wait = ENDPOINT_CHECK_MS;
-        } else if (!warned) {
-          this.logger.warn("the directory did not activate the events endpoint: its activation GET did not come back through DIRECTORY_EVENTS_PUBLIC_URL", { status });
+        } else {
+          // a suspended or pending endpoint hears nothing: nothing is held
+          this.upstream.eventPathLost();
+          if (!warned) this.logger.warn("the directory did not activate the events endpoint: its activation GET did not come back through DIRECTORY_EVENTS_PUBLIC_URL", { status });
           warned = true;
         }
       } catch (err) {
+        this.upstream.eventPathLost();
         if (!warned) this.logger.warn("declaring the events endpoint failed; trying again", { error: (err as Error).message.slice(0, 200) });
         warned = true;
       }
@@ -251,10 +260,14 @@ export class EventIngestion {
     } catch (err) {
       // claimed, not published, released: the directory's retry of this delivery is taken in
       this.logger.warn("an event could not be published; the directory will deliver it again", { error: (err as Error).message.slice(0, 200) });
+      // a change not heard until that retry: nothing is held meanwhile
+      this.upstream.eventPathLost();
       return sendJson(res, 503, { error: "not published" }, { "retry-after": "1" });
     }
     // an event we cannot read is not acknowledged: the directory keeps it undelivered and tries again
     if (outcome === "refused_malformed") return sendJson(res, 400, { error: "not an event of a known topic" });
+    // the directory delivers: the path is healthy (the only word on it with DIRECTORY_EVENTS_SECRET)
+    this.upstream.eventPathHeard(WEBHOOK_HEARD_MS);
     sendJson(res, 202, { status: outcome === "duplicate" ? "duplicate" : "accepted" });
   };
 
@@ -300,11 +313,13 @@ export class EventIngestion {
       let found = 0;
       try {
         found = await this.pollOnce();
-        // every change up to this pass is heard: held reads may be served (client.ts `holding`)
-        this.upstream.eventPathHeard();
+        // every change up to this pass is heard: held reads may be served until the next pass is late (client.ts `holding`)
+        this.upstream.eventPathHeard(3 * this.config.pollMs + 1000);
         if (this.pollFailing) this.logger.info("reading the directory's events again");
         this.pollFailing = false;
       } catch (err) {
+        // a change may be missed until a pass succeeds: nothing is held meanwhile
+        this.upstream.eventPathLost();
         // logged once per outage: the next pass tries again
         if (!this.pollFailing) this.logger.warn("reading the directory's events failed", { error: (err as Error).message.slice(0, 200) });
         this.pollFailing = true;

@@ -28,6 +28,8 @@ export class RedisFeed implements ChangeFeed {
   private readonly seen = new Set<string>();
   private readonly ready: Promise<void>;
   private closed = false;
+  /** the first SUBSCRIBE answered (ioredis subscribes again by itself on each reconnection) */
+  private subscribedOnce = false;
 
   constructor(
     private readonly state: SharedState,
@@ -53,6 +55,7 @@ export class RedisFeed implements ChangeFeed {
     while (!this.closed) {
       try {
         await this.subscriber.subscribe(this.channel);
+        this.subscribedOnce = true;
         return;
       } catch (err) {
         if (this.closed) return;
@@ -84,6 +87,11 @@ export class RedisFeed implements ChangeFeed {
 
   listen(listener: ChangeListener): () => void {
     return this.local.listen(listener);
+  }
+
+  /** subscribed and connected: a change another replica publishes now reaches this one */
+  hearing(): boolean {
+    return !this.closed && this.subscribedOnce && this.subscriber.status === "ready";
   }
 
   private heard(message: Buffer): void {

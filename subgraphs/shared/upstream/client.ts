@@ -122,8 +122,8 @@ export class Upstream {
   readonly changes: ChangeFeed;
   /** reference data held warm for DIRECTORY_REFERENCE_FRESH_S (reference-cache.ts) */
   readonly references: ReferenceCache;
-  /** when (`Date.now()`) the ingestion last finished a poll pass (`eventPathHeard`) */
-  private eventsHeardAt = Number.NEGATIVE_INFINITY;
+  /** until when (`Date.now()`) the ingestion vouches that every change is heard (`eventPathHeard`, `eventPathLost`) */
+  private eventsHeardUntil = Number.NEGATIVE_INFINITY;
   /** every change heard on the feed, and every write through this client, bumps it (`holding`'s condition on an entry's request) */
   private changesHeard = 0;
 
@@ -183,12 +183,18 @@ export class Upstream {
   }
 
   /**
-   * Held reads (docs/shared-state.md#what-is-held-and-how-fresh): the ingestion calls this after
-   * each poll pass that succeeded; while one did within 3 × DIRECTORY_EVENTS_POLL_MS + 1 s, the
-   * event path is known healthy and `holding` is on.
+   * Held reads (docs/shared-state.md#what-is-held-and-how-fresh): the ingestion vouches that the
+   * event path is healthy for the next `forMs` (a poll pass that succeeded: 3 × DIRECTORY_EVENTS_POLL_MS
+   * + 1 s; the webhook endpoint read active, or a delivery taken in: until the next check of the
+   * endpoint), and `holding` is on meanwhile.
    */
-  eventPathHeard(): void {
-    this.eventsHeardAt = Date.now();
+  eventPathHeard(forMs: number): void {
+    this.eventsHeardUntil = Math.max(this.eventsHeardUntil, Date.now() + forMs);
+  }
+
+  /** The ingestion knows a change may be missed (a pass failed, the endpoint is not active, a delivery was not published): nothing is held until it vouches again. */
+  eventPathLost(): void {
+    this.eventsHeardUntil = Number.NEGATIVE_INFINITY;
   }
 
   /** whether held reads are configured at all: DIRECTORY_HELD_FRESH_S above 0, the facade's own identity (forward mode never holds), events on */
@@ -198,12 +204,13 @@ export class Upstream {
 
   /**
    * Whether an ETag entry of an event-tagged read may be served without a request now: held reads
-   * configured, and a poll pass heard within 3 × DIRECTORY_EVENTS_POLL_MS + 1 s. Each entry is
-   * then checked by `EtagCache.held` (its age, and no change heard while its request was in flight).
+   * configured, the ingestion's word that the event path is healthy still good (`eventPathHeard`),
+   * and the change feed hearing the other replicas (a replica cut from Redis would miss the changes
+   * another one took in). Each entry is then checked by `EtagCache.held` (its age, and no change
+   * heard while its request was in flight).
    */
   get holding(): boolean {
-    if (!this.holdingConfigured) return false;
-    return Date.now() - this.eventsHeardAt <= 3 * this.config.events!.pollMs + 1000;
+    return this.holdingConfigured && Date.now() <= this.eventsHeardUntil && this.changes.hearing();
   }
 
   /** The body of a read served from a held entry, or null: the read goes upstream (counted in `upstream_held_reads_total`). */
