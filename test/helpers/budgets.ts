@@ -19,8 +19,9 @@ export const BUDGETS: Readonly<Record<string, Budget>> = {
   // its references: the plan's entity fetch waits for the page (held: the page alone)
   DirectorySearch: { calls: 3, rounds: 2, held: { calls: 1, rounds: 1 }, why: "organisation's fetch needs the page's references: a round unless reference data is held" },
   // people (the employee and everything its id names; then the manager), legacy-time's contract
-  // beside the manager, then organisation's reference lists (held: none of them)
-  EmployeeProfile: { calls: 13, rounds: 3, held: { calls: 8, rounds: 2 }, why: "organisation's fetch waits for people's: a round unless reference data is held" },
+  // beside the manager, then organisation's reference lists (held: none of them, nor the legacy
+  // contract or the probationary periods)
+  EmployeeProfile: { calls: 13, rounds: 3, held: { calls: 6, rounds: 2 }, why: "organisation's fetch waits for people's: a round unless reference data is held" },
   // organisation's department (one page), then people's members (positions embedded) beside the
   // department's manager, then the positions' managers, then organisation's establishments
   // (held: the department and the establishments from memory)

@@ -24,7 +24,12 @@ describe("ReferenceCache", () => {
     };
   };
 
-  it("reads only the reference lists of the current API", () => {
+  it("reads the reference lists of the current API, its probationary periods and the legacy work contracts, nothing else", () => {
+    expect(ReferenceCache.collectionOf("current", "GET", "/service-api/probationary-periods")).toBe("probationary-periods");
+    expect(ReferenceCache.collectionOf("legacy", "GET", "/directory/api/4.0/work-contracts")).toBe("work-contracts");
+    expect(ReferenceCache.collectionOf("legacy", "GET", "/directory/api/4.0/work-contracts/12")).toBe("work-contracts");
+    expect(ReferenceCache.collectionOf("legacy", "GET", "/api/v3/timeentries")).toBeNull();
+    expect(ReferenceCache.collectionOf("legacy", "GET", "/api/v3/users/1")).toBeNull();
     expect(ReferenceCache.collectionOf("current", "GET", "/service-api/departments")).toBe("departments");
     expect(ReferenceCache.collectionOf("current", "GET", "/service-api/business-establishments/12")).toBe("business-establishments");
     expect(ReferenceCache.collectionOf("current", "GET", "/service-api/employees")).toBeNull();
@@ -67,6 +72,38 @@ describe("ReferenceCache", () => {
     await t.feed.publish({ ...change, resource: { type: "employee", id: "1" } });
     await t.read();
     expect(t.cache.size).toBe(1);
+  });
+
+  it("drops the probationary periods and work contracts on an employment's change, the contracts alone on an employee's", async () => {
+    const feed = new InProcessFeed();
+    const cache = new ReferenceCache(60_000, feed, () => 0);
+    let calls = 0;
+    const fetch = async () => ({ call: ++calls });
+    const periods = () => cache.read("me GET /service-api/probationary-periods", "probationary-periods", fetch);
+    const contracts = () => cache.read("me GET /directory/api/4.0/work-contracts", "work-contracts", fetch);
+    await periods();
+    await contracts();
+    const change = (type: string) => ({ id: `e-${type}`, topic: `${type}.updated`, occurredAt: "", resource: { type, id: "1" }, establishmentIds: [], previousAttributes: null });
+    await feed.publish(change("employee"));
+    expect(await periods()).toEqual({ call: 1 });
+    expect(await contracts()).toEqual({ call: 3 });
+    await feed.publish(change("employment"));
+    expect(await periods()).toEqual({ call: 4 });
+    expect(await contracts()).toEqual({ call: 5 });
+    await feed.publish(change("job-position"));
+    expect(calls).toBe(5);
+    await periods();
+    await contracts();
+    expect(calls).toBe(5);
+  });
+
+  it("keeps at most 10 000 entries, dropping the least recently read", async () => {
+    const cache = new ReferenceCache(60_000, null, () => 0);
+    for (let i = 0; i < 10_001; i++) await cache.read(`me GET /service-api/departments/${i}`, "departments", async () => ({ i }));
+    expect(cache.size).toBe(10_000);
+    let fetched = false;
+    await cache.read("me GET /service-api/departments/0", "departments", async () => ((fetched = true), { i: 0 }));
+    expect(fetched).toBe(true);
   });
 
   it("with the bound off, reads every time", async () => {

@@ -1,29 +1,47 @@
+import { LRUCache } from "lru-cache";
 import type { ChangeFeed } from "../events/index.js";
 
 /**
  * Reference data held warm (docs/performance.md#what-a-company-router-gets): the reads of the
  * organisation's reference lists (departments, business establishments, legal entities,
- * employment templates, job qualifications, occupation categories), kept per caller identity and
+ * employment templates, job qualifications, occupation categories) and of two parts of an
+ * employment the directory sends no event of (probationary periods, legacy work contracts;
+ * `DROPPED_BY`), kept per caller identity and
  * URL for at most `freshMs` (DIRECTORY_REFERENCE_FRESH_S) after the read that fetched them
  * started. A read within that bound is answered from memory, with no upstream call and so no
  * round of its own, under any router; once an entry is half its bound old, a read still answered
  * from it revalidates it in the background (a conditional GET through the ETag cache, off the
- * critical path). A change the directory reports for one of these types (the change feed,
- * subgraphs/shared/events) drops that collection's entries at once, and a read in flight when it
+ * critical path). A change the directory reports for one of these types, or for the employment
+ * or employee a collection is part of (the change feed, subgraphs/shared/events), drops that
+ * collection's entries at once, and a read in flight when it
  * arrived is not kept; so does a write of ours to the collection (read-your-writes), before it is
- * sent and once it has answered. 0 turns it off: every read goes upstream, as before.
+ * sent and once it has answered. At most MAX_ENTRIES are kept, the least recently read dropped
+ * first. 0 turns it off: every read goes upstream, as before.
  */
 
-/** the REST collection of each reference type, as the change feed names it (`resource.type`) */
-const COLLECTIONS: Record<string, string> = {
-  department: "departments",
-  "business-establishment": "business-establishments",
-  "legal-entity": "legal-entities",
-  "employment-template": "employment-templates",
-  "job-qualification": "job-qualifications",
-  "occupation-category": "occupation-categories",
+/**
+ * The collections held, by the change feed's `resource.type` whose changes drop them. Beside the
+ * reference types, two collections the directory sends no event of and the facade never writes,
+ * both parts of an employment: its probationary periods, and the legacy work contracts (the legacy
+ * view of employments), dropped by every employment change and, for the contracts, which carry
+ * their owner, by every employee change.
+ */
+const DROPPED_BY: Record<string, readonly string[]> = {
+  department: ["departments"],
+  "business-establishment": ["business-establishments"],
+  "legal-entity": ["legal-entities"],
+  "employment-template": ["employment-templates"],
+  "job-qualification": ["job-qualifications"],
+  "occupation-category": ["occupation-categories"],
+  employment: ["probationary-periods", "work-contracts"],
+  employee: ["work-contracts"],
 };
-const PATH = new RegExp(`^/service-api/(${Object.values(COLLECTIONS).join("|")})(?:/[^/]+)?$`);
+const CURRENT = new RegExp(
+  `^/service-api/(departments|business-establishments|legal-entities|employment-templates|job-qualifications|occupation-categories|probationary-periods)(?:/[^/]+)?$`,
+);
+const LEGACY = /^\/directory\/api\/4\.0\/(work-contracts)(?:\/[^/]+)?$/;
+/** entries kept at most, over every collection and caller: the least recently read go first */
+const MAX_ENTRIES = 10_000;
 
 interface Entry {
   body: unknown;
@@ -34,7 +52,7 @@ interface Entry {
 }
 
 export class ReferenceCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new LRUCache<string, Entry>({ max: MAX_ENTRIES });
   /** per collection: bumped by each change, so that a read started before it is not kept */
   private readonly generations = new Map<string, number>();
   private readonly stop: () => void;
@@ -46,15 +64,16 @@ export class ReferenceCache {
   ) {
     this.stop =
       feed?.listen((change) => {
-        const collection = COLLECTIONS[change.resource.type];
-        if (collection !== undefined) this.drop(collection);
+        for (const collection of DROPPED_BY[change.resource.type] ?? []) this.drop(collection);
       }) ?? (() => undefined);
   }
 
-  /** The reference collection a GET of the current API reads, or null. */
+  /** The held collection a GET reads, or null. */
   static collectionOf(api: string, method: string, path: string): string | null {
-    if (api !== "current" || method !== "GET") return null;
-    return PATH.exec(path)?.[1] ?? null;
+    if (method !== "GET") return null;
+    if (api === "current") return CURRENT.exec(path)?.[1] ?? null;
+    if (api === "legacy") return LEGACY.exec(path)?.[1] ?? null;
+    return null;
   }
 
   /** `fetch`'s answer, or the one kept under `key` while it is fresher than the bound. */
@@ -76,7 +95,7 @@ export class ReferenceCache {
   /** Forgets a collection's entries (a change at the directory). */
   drop(collection: string): void {
     this.generations.set(collection, (this.generations.get(collection) ?? 0) + 1);
-    for (const [key, entry] of this.entries) if (entry.collection === collection) this.entries.delete(key);
+    for (const [key, entry] of [...this.entries.entries()]) if (entry.collection === collection) this.entries.delete(key);
   }
 
   close(): void {
