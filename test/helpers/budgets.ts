@@ -6,10 +6,10 @@
  * `why`: what keeps an operation above its floor (bench/floors.ts).
  */
 export interface Budget {
-  /** with reference data read afresh (DIRECTORY_REFERENCE_FRESH_S=0, or past the bound) */
+  /** with reference data and legacy time data read afresh (DIRECTORY_REFERENCE_FRESH_S=0, DIRECTORY_LEGACY_TIME_FRESH_S=0, or past the bounds) */
   calls: number;
   rounds: number;
-  /** with the settings as shipped, reference data held (reference-cache.ts), under our gateway and Hive Gateway's Rust planner alike */
+  /** with the settings as shipped, reference data and legacy time data held (reference-cache.ts), under our gateway and Hive Gateway's Rust planner alike */
   held: { calls: number; rounds: number };
   why?: string;
 }
@@ -27,7 +27,8 @@ export const BUDGETS: Readonly<Record<string, Budget>> = {
   // (held: the department and the establishments from memory)
   OrgChart: { calls: 5, rounds: 4, held: { calls: 3, rounds: 2 }, why: "the plan runs its fetches one after another and the two people fetches read employees apart; reference data held saves the first and the last" },
   // one legacy-time fetch (its employee(id:)): the employee beside the time entries (its prefetch), then the entries' sections
-  Timesheet: { calls: 3, rounds: 2, held: { calls: 3, rounds: 2 } },
+  // (held: the entries and sections from memory, DIRECTORY_LEGACY_TIME_FRESH_S)
+  Timesheet: { calls: 3, rounds: 2, held: { calls: 1, rounds: 1 } },
   UpdateTimeEntry: { calls: 2, rounds: 2, held: { calls: 2, rounds: 2 } },
   // the page (positions embedded), then the managers, then the departments and establishments (held: none of them)
   LargeList: { calls: 4, rounds: 3, held: { calls: 2, rounds: 2 }, why: "organisation's fetch waits for people's: a round unless reference data is held" },

@@ -6,13 +6,14 @@ import { useFixture } from "./fixture.js";
 export * from "../../harness/stack.js";
 
 /**
- * The tests' stacks read reference data afresh on every operation (DIRECTORY_REFERENCE_FRESH_S=0):
- * what a test counts of upstream calls is then the operation's own, not what an earlier test left
- * held. A test of what the defaults as shipped cost asks for them with AS_SHIPPED.
+ * The tests' stacks read reference data and the legacy time data afresh on every operation
+ * (DIRECTORY_REFERENCE_FRESH_S=0, DIRECTORY_LEGACY_TIME_FRESH_S=0): what a test counts of upstream
+ * calls is then the operation's own, not what an earlier test left held. A test of what the
+ * defaults as shipped cost asks for them with AS_SHIPPED.
  */
-export const COLD_REFERENCES: Readonly<Record<string, string>> = { DIRECTORY_REFERENCE_FRESH_S: "0" };
-/** the subgraphs' settings as shipped: reference data held for the default bound (a blank setting is unset) */
-export const AS_SHIPPED: Readonly<Record<string, string>> = { DIRECTORY_REFERENCE_FRESH_S: "" };
+export const COLD_REFERENCES: Readonly<Record<string, string>> = { DIRECTORY_REFERENCE_FRESH_S: "0", DIRECTORY_LEGACY_TIME_FRESH_S: "0" };
+/** the subgraphs' settings as shipped: reference data and legacy time data held for their default bounds (a blank setting is unset) */
+export const AS_SHIPPED: Readonly<Record<string, string>> = { DIRECTORY_REFERENCE_FRESH_S: "", DIRECTORY_LEGACY_TIME_FRESH_S: "" };
 
 /** A stack for the tests of the file (or `describe` block): started before them, closed after (see useFixture). */
 export function useStack(options: StackOptions = {}): Stack {

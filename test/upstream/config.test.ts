@@ -50,6 +50,8 @@ describe("upstream configuration", () => {
     expect(loadUpstreamConfig({ DIRECTORY_REFERENCE_FRESH_S: "0" }).referenceFreshMs).toBe(0);
     // held reads likewise (docs/shared-state.md#what-is-held-and-how-fresh)
     expect(loadUpstreamConfig({}).heldFreshMs).toBe(60_000);
+    expect(loadUpstreamConfig({}).legacyTimeFreshMs).toBe(30_000);
+    expect(loadUpstreamConfig({ DIRECTORY_LEGACY_TIME_FRESH_S: "0" }).legacyTimeFreshMs).toBe(0);
     expect(loadUpstreamConfig({ DIRECTORY_HELD_FRESH_S: "0" }).heldFreshMs).toBe(0);
     expect(configError({ DIRECTORY_HELD_FRESH_S: "3601" }).variable).toBe("DIRECTORY_HELD_FRESH_S");
     expect(loadUpstreamConfig({ DIRECTORY_BREAKER_FAILURES: "0" }).breakerFailures).toBe(0);

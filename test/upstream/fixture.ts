@@ -25,6 +25,7 @@ export function configFor(url: string, overrides: Partial<UpstreamConfig> = {}):
       DIRECTORY_REQUEST_BUDGET: "off",
       // reference data read afresh, as the stacks' COLD_REFERENCES: the tests count upstream reads
       DIRECTORY_REFERENCE_FRESH_S: "0",
+      DIRECTORY_LEGACY_TIME_FRESH_S: "0",
       DIRECTORY_CLIENT_ID: "demo-client",
       DIRECTORY_CLIENT_SECRET: "demo-secret",
       DIRECTORY_API_KEY: "demo-api-key",

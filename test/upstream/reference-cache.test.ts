@@ -24,11 +24,15 @@ describe("ReferenceCache", () => {
     };
   };
 
-  it("reads the reference lists of the current API, its probationary periods and the legacy work contracts, nothing else", () => {
+  it("reads the reference lists of the current API, its probationary periods, the legacy work contracts and the legacy time data, nothing else", () => {
     expect(ReferenceCache.collectionOf("current", "GET", "/service-api/probationary-periods")).toBe("probationary-periods");
     expect(ReferenceCache.collectionOf("legacy", "GET", "/directory/api/4.0/work-contracts")).toBe("work-contracts");
     expect(ReferenceCache.collectionOf("legacy", "GET", "/directory/api/4.0/work-contracts/12")).toBe("work-contracts");
-    expect(ReferenceCache.collectionOf("legacy", "GET", "/api/v3/timeentries")).toBeNull();
+    expect(ReferenceCache.collectionOf("legacy", "GET", "/api/v3/timeentries")).toBe("time-entries");
+    expect(ReferenceCache.collectionOf("legacy", "GET", "/api/v3/timeentries/7")).toBe("time-entries");
+    expect(ReferenceCache.collectionOf("legacy", "GET", "/api/v3/timmitimesheets")).toBe("timesheets");
+    expect(ReferenceCache.collectionOf("legacy", "GET", "/api/v3/axisSections")).toBe("axis-sections");
+    expect(ReferenceCache.collectionOf("current", "GET", "/api/v3/timeentries")).toBeNull();
     expect(ReferenceCache.collectionOf("legacy", "GET", "/api/v3/users/1")).toBeNull();
     expect(ReferenceCache.collectionOf("current", "GET", "/service-api/departments")).toBe("departments");
     expect(ReferenceCache.collectionOf("current", "GET", "/service-api/business-establishments/12")).toBe("business-establishments");
@@ -95,6 +99,35 @@ describe("ReferenceCache", () => {
     await periods();
     await contracts();
     expect(calls).toBe(5);
+  });
+
+  it("holds the legacy time data for its own bound, dropped by the facade's writes of it heard on the feed", async () => {
+    let now = 0;
+    const feed = new InProcessFeed();
+    const cache = new ReferenceCache(60_000, feed, () => now, 1000);
+    let calls = 0;
+    const fetch = async () => ({ call: ++calls });
+    const entries = () => cache.read("me GET /api/v3/timeentries?ownerId=1", "time-entries", fetch);
+    const sheets = () => cache.read("me GET /api/v3/timmitimesheets?ownerId=1", "timesheets", fetch);
+    const sections = () => cache.read("me GET /api/v3/axisSections", "axis-sections", fetch);
+    const departments = () => cache.read("me GET /service-api/departments", "departments", fetch);
+    await Promise.all([entries(), sheets(), sections(), departments()]);
+    now = 400;
+    await Promise.all([entries(), sheets(), sections(), departments()]);
+    expect(calls).toBe(4);
+    now = 1000; // the legacy time bound, not the reference one
+    await Promise.all([entries(), sheets(), sections(), departments()]);
+    expect(calls).toBe(7);
+    const written = (type: string) => ({ id: `facade-write:${type}`, topic: `${type}.updated`, occurredAt: "", resource: { type, id: "5" }, establishmentIds: [], previousAttributes: null });
+    await feed.publish(written("time-entry"));
+    await Promise.all([entries(), sheets(), sections()]);
+    expect(calls).toBe(9); // the entries and their timesheet, not the sections
+    await feed.publish(written("axis-section"));
+    await Promise.all([entries(), sheets(), sections()]);
+    expect(calls).toBe(10);
+    expect(ReferenceCache.writtenBy("legacy", "/api/v3/timeentries/5")).toEqual({ type: "time-entry", collections: ["time-entries", "timesheets"] });
+    expect(ReferenceCache.writtenBy("legacy", "/api/v3/axisSections/5")).toEqual({ type: "axis-section", collections: ["axis-sections"] });
+    expect(ReferenceCache.writtenBy("legacy", "/api/v3/users/5")).toEqual({ type: null, collections: [] });
   });
 
   it("keeps at most 10 000 entries, dropping the least recently read", async () => {

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { Response } from "got";
 import { GraphQLError } from "graphql";
 import type { Readiness } from "../../../platform/readiness.js";
@@ -9,7 +9,7 @@ import { cursorSigner } from "./cursor-signer.js";
 import type { UpstreamConfig } from "./config.js";
 import { API_VERSION, UpstreamCredentials } from "./credentials.js";
 import { EtagCache, familyOf, type CachedBody } from "./etag-cache.js";
-import { createChangeFeed, type ChangeFeed } from "../events/index.js";
+import { createChangeFeed, type ChangeFeed, type DirectoryChange } from "../events/index.js";
 import { ReferenceCache } from "./reference-cache.js";
 import { ErrorCode } from "../../../platform/error-codes.js";
 import { UpstreamError, deadlineExceeded } from "./errors.js";
@@ -155,7 +155,7 @@ export class Upstream {
       this.changesHeard++;
       void this.forget(change);
     });
-    this.references = new ReferenceCache(this.config.referenceFreshMs ?? 0, this.changes);
+    this.references = new ReferenceCache(this.config.referenceFreshMs ?? 0, this.changes, undefined, this.config.legacyTimeFreshMs ?? 0);
   }
 
   /** process-wide counters of every attempt (including token requests and 304s) */
@@ -248,10 +248,16 @@ export class Upstream {
       cursors: this.cursors,
       deadlineMs,
       serialise: (record, write) =>
-        this.leases.hold(record, deadlineMs, () => {
+        this.leases.hold(record, deadlineMs, async () => {
           // a read in flight here may have started before the last write of this record (another replica's)
           this.inflight.forget();
-          return write();
+          // and the merge reads what the directory holds now: nothing held answers it (`sendDeduplicated`)
+          state.writing = (state.writing ?? 0) + 1;
+          try {
+            return await write();
+          } finally {
+            state.writing--;
+          }
         }),
     };
   }
@@ -354,10 +360,12 @@ export class Upstream {
   /** One logical request; a read joins the identical read of the same identity in flight (inflight.ts). */
   private sendDeduplicated<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
     if (spec.method !== "GET") return this.sendWrite<T>(state, spec);
-    const held = this.heldRead<T>(state, spec);
-    if (held !== null) return Promise.resolve(held.body);
     const key = `${state.identity} ${spec.api} ${spec.nullOn404 ? "null-on-404" : "throw-on-404"} ${spec.url}`;
     const send = () => this.inflight.run(key, () => this.sendThroughBreaker<T>(state, spec)) as Promise<T | null>;
+    // a write's read-merge: from the directory, never from what is held (a merge of a stale copy would undo another's change)
+    if (state.writing) return send();
+    const held = this.heldRead<T>(state, spec);
+    if (held !== null) return Promise.resolve(held.body);
     const collection = ReferenceCache.collectionOf(spec.api, spec.method, spec.path);
     return collection === null ? send() : this.references.read(key, collection, send);
   }
@@ -369,10 +377,10 @@ export class Upstream {
    * counter bumped, so that no read in flight across it is held either). Before and after it.
    */
   private async sendWrite<T>(state: SessionState, spec: RequestSpec): Promise<T | null> {
-    const written = ReferenceCache.collectionOf(spec.api, "GET", spec.path);
+    const written = ReferenceCache.writtenBy(spec.api, spec.path);
     const forget = async () => {
       this.inflight.forget();
-      if (written !== null) this.references.drop(written);
+      for (const collection of written.collections) this.references.drop(collection);
       if (spec.api === "token") return;
       this.changesHeard++;
       await this.etags?.forgetWritten(spec.url);
@@ -382,7 +390,18 @@ export class Upstream {
       return await this.sendThroughBreaker<T>(state, spec);
     } finally {
       await forget();
+      if (written.type !== null) await this.changes.publish(this.writtenChange(written.type, spec.path));
     }
+  }
+
+  /**
+   * A write of ours to the legacy time data, which the directory reports by no event, as a change
+   * on the feed: the other replicas drop what they hold of it (reference-cache.ts `DROPPED_BY`).
+   * Its type is no subscription's (changes.ts), and its id is ours, never a directory event's.
+   */
+  private writtenChange(type: string, path: string): DirectoryChange {
+    const id = decodeURIComponent(path.slice(path.lastIndexOf("/") + 1));
+    return { id: `facade-write:${randomUUID()}`, topic: `${type}.updated`, occurredAt: new Date().toISOString(), resource: { type, id }, establishmentIds: [], previousAttributes: null };
   }
 
   /** One logical request through its API's circuit breaker (breakers.ts). */

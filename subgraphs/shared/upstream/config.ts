@@ -117,6 +117,12 @@ export interface UpstreamConfig {
    */
   referenceFreshMs?: number;
   /**
+   * DIRECTORY_LEGACY_TIME_FRESH_S × 1000, default 30 s: how long a read of the legacy time data
+   * (time entries, timesheets, axis sections), which the directory sends no event of, answers
+   * again from memory (reference-cache.ts); the facade's own writes drop it at once; 0 off
+   */
+  legacyTimeFreshMs?: number;
+  /**
    * DIRECTORY_HELD_FRESH_S × 1000, default 60 s: how old an ETag entry of an event-tagged read
    * (employees, employments, job positions, employee attributes) may be and still be served
    * without any request while the event path is heard (client.ts `holding`); 0 off
@@ -167,6 +173,12 @@ export const DEFAULT_SCOPES: readonly string[] = [
  * directory's events for it do not arrive, and fresh at once when they do (reference-cache.ts)
  */
 export const REFERENCE_FRESH_S = 300;
+
+/**
+ * DIRECTORY_LEGACY_TIME_FRESH_S's default: a time entry changed elsewhere than through the facade
+ * (the directory's own screens) shows within half a minute; the facade's writes show at once
+ */
+export const LEGACY_TIME_FRESH_S = 30;
 
 /**
  * DIRECTORY_HELD_FRESH_S's default: an event-tagged read is served without a request for at most
@@ -256,6 +268,7 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     requestBudget: budget,
     etagCacheTtlSeconds: e.integer("DIRECTORY_ETAG_CACHE_TTL_S", 3600, 1, 7 * 86_400),
     referenceFreshMs: e.integer("DIRECTORY_REFERENCE_FRESH_S", REFERENCE_FRESH_S, 0, 86_400) * 1000,
+    legacyTimeFreshMs: e.integer("DIRECTORY_LEGACY_TIME_FRESH_S", LEGACY_TIME_FRESH_S, 0, 86_400) * 1000,
     heldFreshMs: e.integer("DIRECTORY_HELD_FRESH_S", HELD_FRESH_S, 0, 3600) * 1000,
     mechanismsOff: mechanismsOff(e),
     refusedTokenTtlSeconds: refusedTokenTtlSeconds(env),

@@ -17,6 +17,12 @@ import type { ChangeFeed } from "../events/index.js";
  * arrived is not kept; so does a write of ours to the collection (read-your-writes), before it is
  * sent and once it has answered. At most MAX_ENTRIES are kept, the least recently read dropped
  * first. 0 turns it off: every read goes upstream, as before.
+ *
+ * The legacy time data (time entries, timesheets, axis sections; `LEGACY_TIME`) is held the same
+ * way for its own bound, `legacyTimeFreshMs` (DIRECTORY_LEGACY_TIME_FRESH_S): the directory sends no
+ * event of it, so a change made elsewhere than through the facade shows within that bound, and the
+ * facade's own writes drop it at once, on this replica here and on the others by the change feed
+ * (client.ts `sendWrite`, `writtenChange`).
  */
 
 /**
@@ -35,11 +41,19 @@ const DROPPED_BY: Record<string, readonly string[]> = {
   "occupation-category": ["occupation-categories"],
   employment: ["probationary-periods", "work-contracts"],
   employee: ["work-contracts"],
+  // the facade's own writes of the legacy time data, heard from another replica (client.ts `writtenChange`)
+  "time-entry": ["time-entries", "timesheets"],
+  "axis-section": ["axis-sections"],
 };
+/** the legacy time data the facade writes, by collection: the change-feed type of such a write */
+const WRITTEN_TYPE: Record<string, string> = { "time-entries": "time-entry", "axis-sections": "axis-section" };
+/** the collections of the legacy time data, by path segment, held for `legacyTimeFreshMs` */
+const LEGACY_TIME: Record<string, string> = { timeentries: "time-entries", timmitimesheets: "timesheets", axisSections: "axis-sections" };
 const CURRENT = new RegExp(
   `^/service-api/(departments|business-establishments|legal-entities|employment-templates|job-qualifications|occupation-categories|probationary-periods)(?:/[^/]+)?$`,
 );
 const LEGACY = /^\/directory\/api\/4\.0\/(work-contracts)(?:\/[^/]+)?$/;
+const LEGACY_TIME_PATH = /^\/api\/v3\/(timeentries|timmitimesheets|axisSections)(?:\/[^/]+)?$/;
 /** entries kept at most, over every collection and caller: the least recently read go first */
 const MAX_ENTRIES = 10_000;
 
@@ -61,6 +75,7 @@ export class ReferenceCache {
     readonly freshMs: number,
     feed: ChangeFeed | null,
     private readonly now: () => number = () => performance.now(),
+    readonly legacyTimeFreshMs = 0,
   ) {
     this.stop =
       feed?.listen((change) => {
@@ -72,17 +87,35 @@ export class ReferenceCache {
   static collectionOf(api: string, method: string, path: string): string | null {
     if (method !== "GET") return null;
     if (api === "current") return CURRENT.exec(path)?.[1] ?? null;
-    if (api === "legacy") return LEGACY.exec(path)?.[1] ?? null;
+    if (api === "legacy") return LEGACY.exec(path)?.[1] ?? LEGACY_TIME[LEGACY_TIME_PATH.exec(path)?.[1] ?? ""] ?? null;
     return null;
+  }
+
+  /**
+   * What a write of ours to `path` changes: the change-feed type that names it to the other
+   * replicas (the legacy time data, which no directory event reports; null otherwise), and the
+   * collections it drops here (its own; for a time entry, its timesheet too).
+   */
+  static writtenBy(api: string, path: string): { type: string | null; collections: string[] } {
+    const collection = ReferenceCache.collectionOf(api, "GET", path);
+    const type = collection === null ? undefined : WRITTEN_TYPE[collection];
+    if (type === undefined) return { type: null, collections: collection === null ? [] : [collection] };
+    return { type, collections: [...DROPPED_BY[type]!] };
+  }
+
+  /** How long an entry of `collection` answers again. */
+  private boundOf(collection: string): number {
+    return Object.values(LEGACY_TIME).includes(collection) ? this.legacyTimeFreshMs : this.freshMs;
   }
 
   /** `fetch`'s answer, or the one kept under `key` while it is fresher than the bound. */
   async read<T>(key: string, collection: string, fetch: () => Promise<T | null>): Promise<T | null> {
-    if (this.freshMs <= 0) return fetch();
+    const freshMs = this.boundOf(collection);
+    if (freshMs <= 0) return fetch();
     const entry = this.entries.get(key);
     const age = entry ? this.now() - entry.at : Infinity;
-    if (entry && age < this.freshMs) {
-      if (age >= this.freshMs / 2 && !entry.refreshing) {
+    if (entry && age < freshMs) {
+      if (age >= freshMs / 2 && !entry.refreshing) {
         entry.refreshing = true;
         // off the critical path: a failure leaves the entry to age out
         void this.fetchAndKeep(key, collection, fetch).catch(() => undefined);

@@ -12,6 +12,8 @@ export interface SessionState {
   deadlineMs: number;
   /** the facade's own work (the event poll, the webhook registration): the request budget's background share */
   background?: boolean;
+  /** how many of the session's read-merge-writes hold their record now (`serialise`): its reads then skip what is held */
+  writing?: number;
   /** the session's budget or deadline already refused an attempt (counted once per request) */
   refusalCounted?: boolean;
   /** forward mode: whether the caller's token is one the directory just refused (asked once a session) */
