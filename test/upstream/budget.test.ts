@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GraphQLError } from "graphql";
 import { PRODUCTION_LIMITS } from "../../directory/limits.js";
 import { loadUpstreamConfig } from "../../subgraphs/shared/upstream/index.js";
@@ -117,5 +117,28 @@ describe("background work", () => {
     expect(background.filter((o) => o === "RATE_LIMITED")).toHaveLength(1);
     for (const id of ids.slice(3, 11)) expect(await upstream.session().current.read(`/employees/${id}`)).toMatchObject({ id });
     expect(apiRequests(fx.stats().byRoute)).toBe(10);
+  });
+});
+
+describe("held reference data kept warm", () => {
+  const fx = useUpstreamFixture({ employees: 20, today: "2026-06-15", limits: PRODUCTION_LIMITS });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("revalidates in the background share: with the frontends' share spent, a held entry is still renewed", async () => {
+    // the reference cache's clock (performance.now) alone is moved by the test
+    vi.useFakeTimers({ toFake: ["performance"] });
+    const upstream = fx.client({ requestBudget: { requests: 10, windowSeconds: 60, background: 2 }, referenceFreshMs: 60_000, retries: 0 });
+    const ids = fx.directory.company.employees.map((e) => e.id);
+    fx.reset();
+    const departments = () => upstream.session().current.page("/departments", { limit: 100 });
+    await departments(); // interactive: 1 of 8
+    for (const id of ids.slice(0, 7)) await upstream.session().current.read(`/employees/${id}`); // interactive: 8 of 8
+    expect((await failure(upstream.session().current.read(`/employees/${ids[8]}`))).code).toBe("RATE_LIMITED");
+    vi.advanceTimersByTime(31_000); // past half the bound: answered from memory, renewed off the critical path
+    await departments();
+    await vi.waitFor(() => expect(fx.stats().byRoute["GET /service-api/departments"]).toBe(2));
+    expect(apiRequests(fx.stats().byRoute)).toBe(9);
   });
 });

@@ -367,7 +367,13 @@ export class Upstream {
     const held = this.heldRead<T>(state, spec);
     if (held !== null) return Promise.resolve(held.body);
     const collection = ReferenceCache.collectionOf(spec.api, spec.method, spec.path);
-    return collection === null ? send() : this.references.read(key, collection, send);
+    if (collection === null) return send();
+    // the revalidation of a held entry is the facade's own work: the budget's background share, as the caller's identity
+    const refresh = () => {
+      const background = this.sessionState({ authorization: state.authorization ?? undefined, background: true });
+      return this.inflight.run(key, () => this.sendThroughBreaker<T>(background, spec)) as Promise<T | null>;
+    };
+    return this.references.read(key, collection, send, refresh);
   }
 
   /**

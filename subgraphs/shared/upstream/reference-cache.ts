@@ -11,7 +11,7 @@ import type { ChangeFeed } from "../events/index.js";
  * started. A read within that bound is answered from memory, with no upstream call and so no
  * round of its own, under any router; once an entry is half its bound old, a read still answered
  * from it revalidates it in the background (a conditional GET through the ETag cache, off the
- * critical path). A change the directory reports for one of these types, or for the employment
+ * critical path, in the request budget's background share). A change the directory reports for one of these types, or for the employment
  * or employee a collection is part of (the change feed, subgraphs/shared/events), drops that
  * collection's entries at once, and a read in flight when it
  * arrived is not kept; so does a write of ours to the collection (read-your-writes), before it is
@@ -108,8 +108,12 @@ export class ReferenceCache {
     return Object.values(LEGACY_TIME).includes(collection) ? this.legacyTimeFreshMs : this.freshMs;
   }
 
-  /** `fetch`'s answer, or the one kept under `key` while it is fresher than the bound. */
-  async read<T>(key: string, collection: string, fetch: () => Promise<T | null>): Promise<T | null> {
+  /**
+   * `fetch`'s answer, or the one kept under `key` while it is fresher than the bound; past half of
+   * it, `refresh` (the same read as the facade's own work: the request budget's background share,
+   * so that keeping an entry warm never takes a caller's slot) renews it off the critical path.
+   */
+  async read<T>(key: string, collection: string, fetch: () => Promise<T | null>, refresh: () => Promise<T | null> = fetch): Promise<T | null> {
     const freshMs = this.boundOf(collection);
     if (freshMs <= 0) return fetch();
     const entry = this.entries.get(key);
@@ -118,7 +122,7 @@ export class ReferenceCache {
       if (age >= freshMs / 2 && !entry.refreshing) {
         entry.refreshing = true;
         // off the critical path: a failure leaves the entry to age out
-        void this.fetchAndKeep(key, collection, fetch).catch(() => undefined);
+        void this.fetchAndKeep(key, collection, refresh).catch(() => undefined);
       }
       return structuredClone(entry.body) as T | null;
     }
