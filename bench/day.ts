@@ -13,13 +13,14 @@ import { parsePrometheus, sumOf } from "../harness/prometheus.js";
  *
  * Prints one JSON line: operations, share answered without error, error codes, upstream requests
  * (the current and legacy APIs; the token and admin routes apart) in total and in the busiest 60 s,
- * held reads served, change-to-fresh p50 and p99. Extra environment (DIRECTORY_HELD_FRESH_S=0 for
+ * held reads served, writes and how many read back at once, change-to-fresh p50 and p99. Extra environment (DIRECTORY_HELD_FRESH_S=0 for
  * the facade without held reads) goes to `npm start`.
  */
 
 const USERS = Number(process.env.BENCH_DAY_USERS ?? 5);
 const SECONDS = Number(process.env.BENCH_DAY_SECONDS ?? 180);
 const CHANGE_S = Number(process.env.BENCH_DAY_CHANGE_S ?? 20);
+const WRITE_S = Number(process.env.BENCH_DAY_WRITE_S ?? 20);
 const TODAY = "2026-06-15";
 
 // a seeded generator (mulberry32): the same think times and operations every run
@@ -65,6 +66,7 @@ const gatewayUrl = out[1]!;
 const directoryUrl = /^directory service: (\S+)/m.exec(start.stdout())![1]!;
 const demo = pickDemoData(generateCompany({ today: TODAY }));
 const operations: Operation[] = loadOperations();
+const reads = operations.filter((o) => o.kind !== "mutation");
 
 /** the tenant's requests so far: the current and legacy APIs, not the token endpoint */
 async function apiRequests(): Promise<number> {
@@ -74,7 +76,7 @@ async function apiRequests(): Promise<number> {
     .reduce((n, [, count]) => n + count, 0);
 }
 
-const results: Array<{ op: string; codes: string[] }> = [];
+const results: Array<{ op: string; codes: string[]; at: number }> = [];
 const samples: Array<{ at: number; requests: number }> = [];
 const changeToFresh: number[] = [];
 const began = Date.now();
@@ -85,9 +87,9 @@ async function user(n: number): Promise<void> {
   // users arrive spread over the first think time
   await sleep(next() * 2000);
   while (Date.now() < end) {
-    const operation = operations[Math.floor(next() * operations.length)]!;
+    const operation = reads[Math.floor(next() * reads.length)]!;
     const answer = await post(gatewayUrl, operation.source, variablesOf(demo, operation)).catch((err: Error) => ({ errors: [{ extensions: { code: `HTTP:${err.message}` } }] }));
-    results.push({ op: operation.name, codes: (answer.errors ?? []).map((e) => e.extensions?.code ?? "UNKNOWN") });
+    results.push({ op: operation.name, codes: (answer.errors ?? []).map((e) => e.extensions?.code ?? "UNKNOWN"), at: Date.now() });
     await sleep(1000 + next() * 2000);
   }
 }
@@ -98,6 +100,22 @@ async function sampler(): Promise<void> {
     await sleep(1000);
   }
   samples.push({ at: Date.now(), requests: await apiRequests() });
+}
+
+/** a user's correction of a time entry, then the entry read at once: does it show the new duration? */
+const writes: Array<{ codes: string[]; readBack: boolean }> = [];
+async function writer(): Promise<void> {
+  const update = operations.find((o) => o.name === "UpdateTimeEntry")!;
+  const { id } = variablesOf(demo, update) as { id: string };
+  for (let i = 0; Date.now() + WRITE_S * 1000 < end; i++) {
+    await sleep(WRITE_S * 1000);
+    const duration = `00:${String(20 + (i % 30)).padStart(2, "0")}:00`;
+    const answer = await post(gatewayUrl, update.source, { id, input: { duration } });
+    const codes = (answer.errors ?? []).map((e) => e.extensions?.code ?? "UNKNOWN");
+    if (answer.data?.updateTimeEntry?.__typename !== "TimeEntry" && codes.length === 0) codes.push(answer.data?.updateTimeEntry?.__typename ?? "NO_DATA");
+    const read = codes.length === 0 ? await post(gatewayUrl, `query($id: ID!) { timeEntry(id: $id) { duration } }`, { id }) : null;
+    writes.push({ codes, readBack: read?.data?.timeEntry?.duration === answer.data?.updateTimeEntry?.duration });
+  }
 }
 
 /** an HR rename at the directory, read back through the gateway until it shows (the org chart's department name) */
@@ -121,7 +139,7 @@ async function changes(): Promise<void> {
   }
 }
 
-await Promise.all([...Array.from({ length: USERS }, (_, n) => user(n)), sampler(), changes()]);
+await Promise.all([...Array.from({ length: USERS }, (_, n) => user(n)), sampler(), changes(), writer()]);
 const metrics = parsePrometheus(await (await fetch(`${gatewayUrl}metrics`)).text());
 const byRoute = ((await (await fetch(`${directoryUrl}/_admin/stats`)).json()) as { byRoute: Record<string, number> }).byRoute;
 await start.stop("SIGTERM");
@@ -148,12 +166,21 @@ console.log(
     errors: codes,
     byOperation: Object.fromEntries(operations.map((o) => [o.name, `${results.filter((r) => r.op === o.name && r.codes.length === 0).length}/${results.filter((r) => r.op === o.name).length}`])),
     upstreamRequests: samples.at(-1)!.requests - samples[0]!.requests,
+    // by minute of the day: upstream requests, and operations answered with an error
+    requestsByMinute: Array.from({ length: Math.ceil(SECONDS / 60) }, (_, m) => {
+      const inMinute = samples.filter((t) => t.at >= began + m * 60_000 && t.at <= began + (m + 1) * 60_000);
+      return inMinute.length < 2 ? 0 : inMinute.at(-1)!.requests - inMinute[0]!.requests;
+    }),
+    failedByMinute: Array.from({ length: Math.ceil(SECONDS / 60) }, (_, m) => results.filter((r) => r.codes.length > 0 && r.at >= began + m * 60_000 && r.at < began + (m + 1) * 60_000).length),
     busiest60s: busiest,
     heldServed: sumOf(metrics.samples, "upstream_held_reads_total", { result: "served" }),
     heldRefused: Object.fromEntries(
       [...new Set(metrics.samples.filter((m) => m.name === "upstream_held_reads_total" && m.labels.result !== "served").map((m) => m.labels.result!))].map((r) => [r, sumOf(metrics.samples, "upstream_held_reads_total", { result: r })]),
     ),
     byRoute,
+    writes: writes.length,
+    writesAnswered: writes.filter((w) => w.codes.length === 0).length,
+    writesReadBackAtOnce: writes.filter((w) => w.readBack).length,
     changes: changeToFresh.length,
     changeToFreshMs: { p50: quantile(changeToFresh, 0.5), p99: quantile(changeToFresh, 0.99) },
   })}`,
