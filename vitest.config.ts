@@ -48,6 +48,7 @@ const PROCESSES = [
   "test/platform/settings.test.ts",
   "test/deploy/production.test.ts",
   "test/bench/replay.test.ts",
+  "test/bench/day.test.ts",
 ];
 /**
  * The subgraphs' own suites (each file starts a subgraph and its directory): long, so not in
