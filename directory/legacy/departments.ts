@@ -5,7 +5,7 @@ import { HttpError, type Router } from "../http/router.js";
  * production stopped answering them in September 2026 (its departments migration guide), pointing
  * to the current API's `/departments`. Production documents no status for a route past its sunset,
  * so the in-process service answers 410 Gone (docs/decisions.md#legacy-departments-sunset), with the
- * legacy error body `{status, message}` the `Sunset` date (RFC 8594) and a `Link` to the successor, whatever the request's
+ * legacy error body `{status, message}`, the `Sunset` date (RFC 8594) and a `Link` to the successor, whatever the request's
  * key or parameters: the route is gone, not refused.
  */
 
