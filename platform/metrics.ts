@@ -35,6 +35,9 @@ export type Outcome = "success" | "partial" | "failure";
 export interface UpstreamGauges {
   etagEntries(): number;
   etagBytes(): number;
+  /** what the reference cache holds (reference-cache.ts): entries, and the bytes of their bodies as JSON */
+  heldEntries(): number;
+  heldBytes(): number;
   /** each API's breaker: `closed`, `open`, `half-open` */
   breakers(): Record<string, BreakerState>;
   /** the request budget's slots per share (interactive, background), taken in the last window by this process; null without a budget */
@@ -228,6 +231,22 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.set([...upstreams].reduce((n, u) => n + u.etagBytes(), 0));
+      },
+    });
+    new Gauge({
+      name: "upstream_held_entries",
+      help: "Reads held by the reference cache (reference data, probationary periods, legacy work contracts, legacy time data), all callers together",
+      registers: [this.registry],
+      collect() {
+        this.set([...upstreams].reduce((n, u) => n + u.heldEntries(), 0));
+      },
+    });
+    new Gauge({
+      name: "upstream_held_bytes",
+      help: "Bytes of the reads held by the reference cache, their bodies as JSON",
+      registers: [this.registry],
+      collect() {
+        this.set([...upstreams].reduce((n, u) => n + u.heldBytes(), 0));
       },
     });
     const budgetOf = (pick: (slots: { used: number; limit: number }) => number) =>

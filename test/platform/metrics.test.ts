@@ -27,13 +27,15 @@ describe("operation names as labels", () => {
 });
 
 describe("the upstream gauges", () => {
-  it("sum the ETag caches and show each API's most open breaker", async () => {
+  it("sum the ETag caches and the held reads, and show each API's most open breaker", async () => {
     const metrics = new Metrics({ defaults: false });
-    const stopA = metrics.watchUpstream({ etagEntries: () => 3, etagBytes: () => 300, breakers: () => ({ current: "closed", legacy: "closed" }), budget: () => ({ interactive: { used: 30, limit: 40 }, background: { used: 2, limit: 10 } }) });
-    metrics.watchUpstream({ etagEntries: () => 2, etagBytes: () => 200, breakers: () => ({ current: "open", legacy: "half-open" }), budget: () => null });
+    const stopA = metrics.watchUpstream({ etagEntries: () => 3, etagBytes: () => 300, heldEntries: () => 4, heldBytes: () => 400, breakers: () => ({ current: "closed", legacy: "closed" }), budget: () => ({ interactive: { used: 30, limit: 40 }, background: { used: 2, limit: 10 } }) });
+    metrics.watchUpstream({ etagEntries: () => 2, etagBytes: () => 200, heldEntries: () => 1, heldBytes: () => 100, breakers: () => ({ current: "open", legacy: "half-open" }), budget: () => null });
     let { samples } = parsePrometheus(await metrics.registry.metrics());
     expect(sumOf(samples, "upstream_etag_cache_entries")).toBe(5);
     expect(sumOf(samples, "upstream_etag_cache_bytes")).toBe(500);
+    expect(sumOf(samples, "upstream_held_entries")).toBe(5);
+    expect(sumOf(samples, "upstream_held_bytes")).toBe(500);
     expect(sumOf(samples, "upstream_breaker_state", { api: "current", state: "open" })).toBe(1);
     expect(sumOf(samples, "upstream_breaker_state", { api: "current", state: "closed" })).toBe(0);
     expect(sumOf(samples, "upstream_breaker_state", { api: "legacy", state: "half-open" })).toBe(1);

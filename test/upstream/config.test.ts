@@ -51,6 +51,8 @@ describe("upstream configuration", () => {
     // held reads likewise (docs/shared-state.md#what-is-held-and-how-fresh)
     expect(loadUpstreamConfig({}).heldFreshMs).toBe(60_000);
     expect(loadUpstreamConfig({}).legacyTimeFreshMs).toBe(30_000);
+    expect(loadUpstreamConfig({}).heldBytes).toBe(32 * 2 ** 20);
+    expect(loadUpstreamConfig({ DIRECTORY_HELD_MB: "1" }).heldBytes).toBe(2 ** 20);
     expect(loadUpstreamConfig({ DIRECTORY_LEGACY_TIME_FRESH_S: "0" }).legacyTimeFreshMs).toBe(0);
     expect(loadUpstreamConfig({ DIRECTORY_HELD_FRESH_S: "0" }).heldFreshMs).toBe(0);
     expect(configError({ DIRECTORY_HELD_FRESH_S: "3601" }).variable).toBe("DIRECTORY_HELD_FRESH_S");

@@ -139,6 +139,20 @@ describe("ReferenceCache", () => {
     expect(fetched).toBe(true);
   });
 
+  it("keeps at most DIRECTORY_HELD_MB of bodies, dropping the least recently read, and counts them", async () => {
+    const body = (i: number) => ({ i: String(i).padStart(2, "0"), text: "x".repeat(1000) });
+    const size = Buffer.byteLength(JSON.stringify(body(0)));
+    const cache = new ReferenceCache(60_000, null, () => 0, 0, 10 * size);
+    for (let i = 0; i < 12; i++) await cache.read(`me GET /service-api/departments/${i}`, "departments", async () => body(i));
+    expect({ size: cache.size, bytes: cache.bytes }).toEqual({ size: 10, bytes: 10 * size });
+    let fetched = false;
+    await cache.read("me GET /service-api/departments/0", "departments", async () => ((fetched = true), body(0)));
+    expect(fetched).toBe(true);
+    // a body larger than the whole bound is answered, not kept
+    await cache.read("me GET /service-api/departments/big", "departments", async () => ({ text: "x".repeat(11 * size) }));
+    expect(cache.bytes).toBeLessThanOrEqual(10 * size);
+  });
+
   it("with the bound off, reads every time", async () => {
     const t = setup(0);
     await t.read();

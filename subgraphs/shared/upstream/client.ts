@@ -141,6 +141,8 @@ export class Upstream {
     this.unwatch = processMetrics().watchUpstream({
       etagEntries: () => this.etags?.size ?? 0,
       etagBytes: () => this.etags?.bytes ?? 0,
+      heldEntries: () => this.references.size,
+      heldBytes: () => this.references.bytes,
       breakers: () => this.breakers.metricStates(),
       budget: () => {
         const requests = this.budget.requests;
@@ -155,7 +157,7 @@ export class Upstream {
       this.changesHeard++;
       void this.forget(change);
     });
-    this.references = new ReferenceCache(this.config.referenceFreshMs ?? 0, this.changes, undefined, this.config.legacyTimeFreshMs ?? 0);
+    this.references = new ReferenceCache(this.config.referenceFreshMs ?? 0, this.changes, undefined, this.config.legacyTimeFreshMs ?? 0, this.config.heldBytes);
   }
 
   /** process-wide counters of every attempt (including token requests and 304s) */

@@ -122,6 +122,8 @@ export interface UpstreamConfig {
    * again from memory (reference-cache.ts); the facade's own writes drop it at once; 0 off
    */
   legacyTimeFreshMs?: number;
+  /** DIRECTORY_HELD_MB × 2^20, default 32 MiB: the most bytes of bodies (as JSON) the reference cache holds, the least recently read dropped first */
+  heldBytes?: number;
   /**
    * DIRECTORY_HELD_FRESH_S × 1000, default 60 s: how old an ETag entry of an event-tagged read
    * (employees, employments, job positions, employee attributes) may be and still be served
@@ -188,6 +190,8 @@ export const LEGACY_TIME_FRESH_S = 30;
 export const HELD_FRESH_S = 60;
 const MIB = 1 << 20;
 export const DEFAULT_ETAG_CACHE_BYTES = 64 * MIB;
+/** DIRECTORY_HELD_MB's default: what the reference cache holds, in bytes of its bodies as JSON */
+export const DEFAULT_HELD_BYTES = 32 * MIB;
 
 const DEMO = { clientId: "demo-client", clientSecret: "demo-secret", apiKey: "demo-api-key" };
 const SCOPE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
@@ -269,6 +273,7 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     etagCacheTtlSeconds: e.integer("DIRECTORY_ETAG_CACHE_TTL_S", 3600, 1, 7 * 86_400),
     referenceFreshMs: e.integer("DIRECTORY_REFERENCE_FRESH_S", REFERENCE_FRESH_S, 0, 86_400) * 1000,
     legacyTimeFreshMs: e.integer("DIRECTORY_LEGACY_TIME_FRESH_S", LEGACY_TIME_FRESH_S, 0, 86_400) * 1000,
+    heldBytes: e.integer("DIRECTORY_HELD_MB", DEFAULT_HELD_BYTES / MIB, 1, 65_536) * MIB,
     heldFreshMs: e.integer("DIRECTORY_HELD_FRESH_S", HELD_FRESH_S, 0, 3600) * 1000,
     mechanismsOff: mechanismsOff(e),
     refusedTokenTtlSeconds: refusedTokenTtlSeconds(env),

@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { ChangeFeed } from "../events/index.js";
+import { DEFAULT_HELD_BYTES } from "./config.js";
 
 /**
  * Reference data held warm (docs/performance.md#what-a-company-router-gets): the reads of the
@@ -15,8 +16,9 @@ import type { ChangeFeed } from "../events/index.js";
  * or employee a collection is part of (the change feed, subgraphs/shared/events), drops that
  * collection's entries at once, and a read in flight when it
  * arrived is not kept; so does a write of ours to the collection (read-your-writes), before it is
- * sent and once it has answered. At most MAX_ENTRIES are kept, the least recently read dropped
- * first. 0 turns it off: every read goes upstream, as before.
+ * sent and once it has answered. At most MAX_ENTRIES are kept, and at most `maxBytes` of bodies
+ * (DIRECTORY_HELD_MB, measured as their JSON), the least recently read dropped first; a body
+ * larger than the whole bound is not kept. 0 turns it off: every read goes upstream, as before.
  *
  * The legacy time data (time entries, timesheets, axis sections; `LEGACY_TIME`) is held the same
  * way for its own bound, `legacyTimeFreshMs` (DIRECTORY_LEGACY_TIME_FRESH_S): the directory sends no
@@ -57,16 +59,19 @@ const LEGACY_TIME_PATH = /^\/api\/v3\/(timeentries|timmitimesheets|axisSections)
 /** entries kept at most, over every collection and caller: the least recently read go first */
 const MAX_ENTRIES = 10_000;
 
+
 interface Entry {
   body: unknown;
   /** when the read that fetched it started */
   at: number;
   collection: string;
   refreshing: boolean;
+  /** the body's size as JSON, what `maxBytes` bounds */
+  bytes: number;
 }
 
 export class ReferenceCache {
-  private readonly entries = new LRUCache<string, Entry>({ max: MAX_ENTRIES });
+  private readonly entries: LRUCache<string, Entry>;
   /** per collection: bumped by each change, so that a read started before it is not kept */
   private readonly generations = new Map<string, number>();
   private readonly stop: () => void;
@@ -76,7 +81,9 @@ export class ReferenceCache {
     feed: ChangeFeed | null,
     private readonly now: () => number = () => performance.now(),
     readonly legacyTimeFreshMs = 0,
+    maxBytes = DEFAULT_HELD_BYTES,
   ) {
+    this.entries = new LRUCache<string, Entry>({ max: MAX_ENTRIES, maxSize: maxBytes, sizeCalculation: (entry) => Math.max(1, entry.bytes) });
     this.stop =
       feed?.listen((change) => {
         for (const collection of DROPPED_BY[change.resource.type] ?? []) this.drop(collection);
@@ -144,12 +151,19 @@ export class ReferenceCache {
     return this.entries.size;
   }
 
+  /** the bytes of the bodies held, as JSON */
+  get bytes(): number {
+    return this.entries.calculatedSize;
+  }
+
   private async fetchAndKeep<T>(key: string, collection: string, fetch: () => Promise<T | null>): Promise<T | null> {
     const at = this.now();
     const generation = this.generations.get(collection) ?? 0;
     try {
       const body = await fetch();
-      if ((this.generations.get(collection) ?? 0) === generation) this.entries.set(key, { body, at, collection, refreshing: false });
+      if ((this.generations.get(collection) ?? 0) === generation) {
+        this.entries.set(key, { body, at, collection, refreshing: false, bytes: Buffer.byteLength(JSON.stringify(body) ?? "null") });
+      }
       return body;
     } catch (err) {
       const entry = this.entries.get(key);
