@@ -53,6 +53,10 @@ describe("upstream configuration", () => {
     expect(loadUpstreamConfig({}).legacyTimeFreshMs).toBe(30_000);
     expect(loadUpstreamConfig({}).heldBytes).toBe(32 * 2 ** 20);
     expect(loadUpstreamConfig({ DIRECTORY_HELD_MB: "1" }).heldBytes).toBe(2 ** 20);
+    expect(loadUpstreamConfig({})).toMatchObject({ apiPrefix: "/service-api", legacyAuthScheme: "service" });
+    expect(loadUpstreamConfig({ DIRECTORY_API_PREFIX: "/lucca-api", DIRECTORY_LEGACY_AUTH_SCHEME: "lucca" })).toMatchObject({ apiPrefix: "/lucca-api", legacyAuthScheme: "lucca" });
+    for (const prefix of ["lucca-api", "/lucca-api/", "/a b", "https://x/lucca-api"]) expect(configError({ DIRECTORY_API_PREFIX: prefix }).variable).toBe("DIRECTORY_API_PREFIX");
+    for (const scheme of ["lucca application", "1x", "a=b"]) expect(configError({ DIRECTORY_LEGACY_AUTH_SCHEME: scheme }).variable).toBe("DIRECTORY_LEGACY_AUTH_SCHEME");
     expect(loadUpstreamConfig({ DIRECTORY_LEGACY_TIME_FRESH_S: "0" }).legacyTimeFreshMs).toBe(0);
     expect(loadUpstreamConfig({ DIRECTORY_HELD_FRESH_S: "0" }).heldFreshMs).toBe(0);
     expect(configError({ DIRECTORY_HELD_FRESH_S: "3601" }).variable).toBe("DIRECTORY_HELD_FRESH_S");

@@ -6,7 +6,7 @@ import { CurrentApiClient, LegacyApiClient, type RequestSpec, type SessionTransp
 import { UpstreamBreakers } from "./breakers.js";
 import { UpstreamBudget } from "./budget.js";
 import { cursorSigner } from "./cursor-signer.js";
-import type { UpstreamConfig } from "./config.js";
+import { CURRENT_PREFIX, type UpstreamConfig } from "./config.js";
 import { API_VERSION, UpstreamCredentials } from "./credentials.js";
 import { EtagCache, familyOf, type CachedBody } from "./etag-cache.js";
 import { createChangeFeed, type ChangeFeed, type DirectoryChange } from "../events/index.js";
@@ -319,7 +319,7 @@ export class Upstream {
       const caller = this.config.auth === "forward" ? authorization : `Bearer ${await this.credentials.token(this.sessionState({}))}`;
       if (caller) headers.authorization = caller;
     }
-    if (target.kind === "legacy") headers.authorization = `service application=${this.config.apiKey ?? ""}`;
+    if (target.kind === "legacy") headers.authorization = `${this.config.legacyAuthScheme ?? "service"} application=${this.config.apiKey ?? ""}`;
     const requestId = currentRequestId();
     if (requestId !== undefined) headers[REQUEST_ID_HEADER] = requestId;
     return this.transport.stream(`${this.base.href.replace(/\/+$/, "")}${path}`, path.replace(/\?.*$/, ""), headers);
@@ -353,7 +353,10 @@ export class Upstream {
     }
     if (url.origin !== this.base.origin) throw new Error(`GET ${from}: links.next points to another origin`);
     const prefix = this.base.pathname.replace(/\/+$/, "");
-    const path = prefix !== "" && url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : url.pathname;
+    const onBase = prefix !== "" && url.pathname.startsWith(`${prefix}/`) ? url.pathname.slice(prefix.length) : url.pathname;
+    // the directory's links name its own prefix (DIRECTORY_API_PREFIX); the facade names it `/service-api` (transport.ts `wire`)
+    const wirePrefix = this.config.apiPrefix ?? CURRENT_PREFIX;
+    const path = wirePrefix !== CURRENT_PREFIX && (onBase === wirePrefix || onBase.startsWith(`${wirePrefix}/`)) ? `${CURRENT_PREFIX}${onBase.slice(wirePrefix.length)}` : onBase;
     return this.target(path, Object.fromEntries(url.searchParams));
   }
 

@@ -122,6 +122,10 @@ export interface UpstreamConfig {
    * again from memory (reference-cache.ts); the facade's own writes drop it at once; 0 off
    */
   legacyTimeFreshMs?: number;
+  /** DIRECTORY_API_PREFIX, default `/service-api` (the interface's; production's is `/lucca-api`): the current API's path prefix on the wire (transport.ts `wire`) */
+  apiPrefix?: string;
+  /** DIRECTORY_LEGACY_AUTH_SCHEME, default `service` (the interface's; production's is `lucca`): the legacy API's `Authorization: <scheme> application=<key>` */
+  legacyAuthScheme?: string;
   /** DIRECTORY_HELD_MB × 2^20, default 32 MiB: the most bytes of bodies (as JSON) the reference cache holds, the least recently read dropped first */
   heldBytes?: number;
   /**
@@ -190,6 +194,9 @@ export const LEGACY_TIME_FRESH_S = 30;
 export const HELD_FRESH_S = 60;
 const MIB = 1 << 20;
 export const DEFAULT_ETAG_CACHE_BYTES = 64 * MIB;
+/** The current API's path prefix as the interface names it, and as the facade does internally (DIRECTORY_API_PREFIX: on the wire) */
+export const CURRENT_PREFIX = "/service-api";
+
 /** DIRECTORY_HELD_MB's default: what the reference cache holds, in bytes of its bodies as JSON */
 export const DEFAULT_HELD_BYTES = 32 * MIB;
 
@@ -274,6 +281,8 @@ export function loadUpstreamConfig(env: NodeJS.ProcessEnv = process.env): Upstre
     referenceFreshMs: e.integer("DIRECTORY_REFERENCE_FRESH_S", REFERENCE_FRESH_S, 0, 86_400) * 1000,
     legacyTimeFreshMs: e.integer("DIRECTORY_LEGACY_TIME_FRESH_S", LEGACY_TIME_FRESH_S, 0, 86_400) * 1000,
     heldBytes: e.integer("DIRECTORY_HELD_MB", DEFAULT_HELD_BYTES / MIB, 1, 65_536) * MIB,
+    apiPrefix: apiPrefix(e),
+    legacyAuthScheme: legacyAuthScheme(e),
     heldFreshMs: e.integer("DIRECTORY_HELD_FRESH_S", HELD_FRESH_S, 0, 3600) * 1000,
     mechanismsOff: mechanismsOff(e),
     refusedTokenTtlSeconds: refusedTokenTtlSeconds(env),
@@ -303,6 +312,20 @@ function requestBudget(e: Environment): RequestBudgetSettings | null {
   // at least one slot each: the event poll must go on while frontends take every slot of theirs
   const background = Math.min(requests - 1, Math.max(1, Math.floor((requests * percent) / 100)));
   return { requests, windowSeconds, background };
+}
+
+/** DIRECTORY_API_PREFIX: one or more path segments, `/lucca-api` against production */
+function apiPrefix(e: Environment): string {
+  const raw = e.text("DIRECTORY_API_PREFIX") ?? CURRENT_PREFIX;
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(raw)) throw new ConfigError(`DIRECTORY_API_PREFIX must be a path such as /lucca-api (segments of letters, digits, ".", "_", "~", "-"), got "${excerpt(raw)}"`, "DIRECTORY_API_PREFIX");
+  return raw;
+}
+
+/** DIRECTORY_LEGACY_AUTH_SCHEME: an HTTP authentication scheme token, `lucca` against production */
+function legacyAuthScheme(e: Environment): string {
+  const raw = e.text("DIRECTORY_LEGACY_AUTH_SCHEME") ?? "service";
+  if (!/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(raw)) throw new ConfigError(`DIRECTORY_LEGACY_AUTH_SCHEME must be a scheme name such as lucca (a letter, then letters, digits or "-"), got "${excerpt(raw)}"`, "DIRECTORY_LEGACY_AUTH_SCHEME");
+  return raw;
 }
 
 /** SUBGRAPH_MECHANISMS_OFF: the names it may list */

@@ -80,7 +80,7 @@ export class UpstreamCredentials {
     if (spec.api === "legacy") {
       // forward mode: the facade's own key only for a caller checked first (checkCaller)
       if (this.forward) await this.checkCaller(state, spec);
-      headers.authorization = `service application=${this.config.apiKey ?? ""}`;
+      headers.authorization = `${this.config.legacyAuthScheme ?? "service"} application=${this.config.apiKey ?? ""}`;
     }
     return null;
   }

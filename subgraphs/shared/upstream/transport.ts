@@ -1,6 +1,7 @@
 import { STATUS_CODES, type Agent as HttpAgent } from "node:http";
 import type { Agent as HttpsAgent } from "node:https";
 import got, { type Got, type Response } from "got";
+import { CURRENT_PREFIX } from "./config.js";
 import type { Span } from "@opentelemetry/api";
 import type { RequestSpec } from "./apis.js";
 import type { UpstreamBudget } from "./budget.js";
@@ -51,6 +52,20 @@ export class UpstreamTransport {
     });
   }
 
+  /**
+   * A request's URL as sent: the current API under DIRECTORY_API_PREFIX (production's
+   * `/lucca-api`). Everywhere else, the cache keys, the tags, the routes, the facade names the
+   * current API by the interface's `/service-api`; only the wire differs.
+   */
+  private wire(url: string): string {
+    const prefix = this.config.apiPrefix ?? CURRENT_PREFIX;
+    if (prefix === CURRENT_PREFIX) return url;
+    const canonical = `${this.config.baseUrl.replace(/\/+$/, "")}${CURRENT_PREFIX}`;
+    if (!url.startsWith(canonical)) return url;
+    const next = url.charAt(canonical.length);
+    return next === "" || next === "/" || next === "?" ? `${canonical.slice(0, -CURRENT_PREFIX.length)}${prefix}${url.slice(canonical.length)}` : url;
+  }
+
   /** Subscribes to every upstream attempt; returns the unsubscribe function. */
   onCall(listener: UpstreamCallListener): () => void {
     this.listeners.add(listener);
@@ -85,7 +100,7 @@ export class UpstreamTransport {
     const span = startAttemptSpan({ api: spec.api, method: spec.method, route, attempt: attemptNo }, spec.url, "if-none-match" in sent, sent);
     const event = { api: spec.api, method: spec.method, route, attempt: attemptNo };
     try {
-      const response = await this.http(spec.url, {
+      const response = await this.http(this.wire(spec.url), {
         method: spec.method,
         headers: sent,
         timeout: { request: timeoutMs, connect: Math.min(timeoutMs, MAX_CONNECT_TIMEOUT_MS) },
@@ -137,7 +152,7 @@ export class UpstreamTransport {
     count(this.totals, route);
     const event = { api: "current" as const, method: "GET", route, attempt: 1 };
     const started = performance.now();
-    const body = this.http.stream(url, { headers, timeout: { request: this.config.timeoutMs, connect: Math.min(this.config.timeoutMs, MAX_CONNECT_TIMEOUT_MS) } });
+    const body = this.http.stream(this.wire(url), { headers, timeout: { request: this.config.timeoutMs, connect: Math.min(this.config.timeoutMs, MAX_CONNECT_TIMEOUT_MS) } });
     return new Promise((resolve, reject) => {
       body.once("response", (response: { statusCode: number; headers: Record<string, string | string[] | undefined> }) => {
         this.emit(undefined, { ...event, status: response.statusCode, durationMs: performance.now() - started, notModified: false });
