@@ -109,6 +109,13 @@ export class Metrics {
     labelNames: ["type", "result"] as const,
     registers: [this.registry],
   });
+  /** api: current, legacy; route: the route template */
+  readonly upstreamRetiringAnswers = new Counter({
+    name: "upstream_retiring_answers_total",
+    help: "Answers of the directory announcing their route's retirement (a Deprecation or Sunset header), by API and route template",
+    labelNames: ["api", "route"] as const,
+    registers: [this.registry],
+  });
   // the replica features' counters (trusted documents, the shared state on Redis and its
   // fallbacks, the upstream request budget); every label has a fixed set of values, listed on each
   /** outcome: served (listed), unlisted_served (log mode), refused_unknown_document, refused_unknown_hash, refused_hash_mismatch */

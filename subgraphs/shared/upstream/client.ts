@@ -150,7 +150,7 @@ export class Upstream {
         return Object.fromEntries((["interactive", "background"] as const).map((share) => [share, { used: requests.used(share), limit: requests.limitOf(share) }]));
       },
     });
-    this.transport = new UpstreamTransport(this.config, this.budget);
+    this.transport = new UpstreamTransport(this.config, this.budget, logger);
     this.changes = createChangeFeed(this.shared, logger);
     // a change drops what this client holds of the changed resource, on every replica the feed reaches
     this.changes.listen((change) => {

@@ -16,6 +16,8 @@ import type { CallCounter } from "./types.js";
 import type { Limiter } from "./util.js";
 import { ErrorCode } from "../../../platform/error-codes.js";
 import { keepAliveAgents } from "../../../platform/keep-alive.js";
+import { Logger } from "../../../platform/log.js";
+import { processMetrics } from "../../../platform/metrics.js";
 
 /** the longest `/ready` waits for the token endpoint */
 const READY_PROBE_TIMEOUT_MS = 2000;
@@ -33,9 +35,13 @@ export class UpstreamTransport {
   private readonly httpsAgent: HttpsAgent;
   private readonly listeners = new Set<UpstreamCallListener>();
 
+  /** the routes whose retirement the directory announced, logged once each (route templates: a bounded set) */
+  private readonly retiring = new Set<string>();
+
   constructor(
     private readonly config: UpstreamConfig,
     private readonly budget: UpstreamBudget,
+    private readonly logger: Logger = new Logger("upstream"),
   ) {
     ({ http: this.httpAgent, https: this.httpsAgent } = keepAliveAgents({ maxSockets: 64 }));
     this.http = got.extend({
@@ -109,12 +115,34 @@ export class UpstreamTransport {
       });
       const notModified = response.statusCode === 304;
       if (notModified) this.totals.notModified++;
+      this.noticeRetirement(spec, route, response);
       this.emit(span, { ...event, status: response.statusCode, durationMs: performance.now() - started, notModified });
       return response;
     } catch (err) {
       this.emit(span, { ...event, status: null, durationMs: performance.now() - started, notModified: false, failure: classifyFailure(err).summary });
       throw err;
     }
+  }
+
+  /**
+   * A route the directory announces it will retire (RFC 9745 `Deprecation`, RFC 8594 `Sunset`, and
+   * the `Link` to what replaces it): counted on every answer, logged once per route and process,
+   * so that an operator hears of it before the route stops answering.
+   */
+  private noticeRetirement(spec: RequestSpec, route: string, response: Response<string>): void {
+    const deprecation = header(response, "deprecation");
+    const sunset = header(response, "sunset");
+    if (deprecation === undefined && sunset === undefined) return;
+    processMetrics().upstreamRetiringAnswers.inc({ api: spec.api, route });
+    if (this.retiring.has(route)) return;
+    this.retiring.add(route);
+    this.logger.warn("the directory announces that a route it answers is deprecated or will stop answering", {
+      route,
+      status: response.statusCode,
+      ...(deprecation !== undefined ? { deprecation: deprecation.slice(0, 200) } : {}),
+      ...(sunset !== undefined ? { sunset: sunset.slice(0, 200) } : {}),
+      ...(header(response, "link") !== undefined ? { link: header(response, "link")!.slice(0, 500) } : {}),
+    });
   }
 
   private emit(span: Span | undefined, event: UpstreamCallEvent): void {
