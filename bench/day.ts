@@ -13,8 +13,9 @@ import { parsePrometheus, sumOf } from "../harness/prometheus.js";
  *
  * Prints one JSON line: operations, share answered without error, error codes, upstream requests
  * (the current and legacy APIs; the token and admin routes apart) in total and in the busiest 60 s,
- * held reads served, writes and how many read back at once, change-to-fresh p50 and p99. Extra environment (DIRECTORY_HELD_FRESH_S=0 for
- * the facade without held reads) goes to `npm start`.
+ * held reads served, writes and how many read back at once, change-to-fresh p50 and p99. Extra
+ * environment (DIRECTORY_HELD_FRESH_S=0 for the facade without held reads, DIRECTORY_EMPLOYEES=10000
+ * for the large company) goes to `npm start`.
  */
 
 const USERS = Number(process.env.BENCH_DAY_USERS ?? 5);
@@ -64,7 +65,8 @@ process.on("exit", () => start.child.kill("SIGKILL"));
 const out = await start.waitFor(/^gateway: (\S+)/m);
 const gatewayUrl = out[1]!;
 const directoryUrl = /^directory service: (\S+)/m.exec(start.stdout())![1]!;
-const demo = pickDemoData(generateCompany({ today: TODAY }));
+// the company npm start serves (DIRECTORY_EMPLOYEES: 10 000 for the large one), generated again here from the same settings
+const demo = pickDemoData(generateCompany({ today: TODAY, ...(env.DIRECTORY_EMPLOYEES ? { employees: Number(env.DIRECTORY_EMPLOYEES) } : {}) }));
 const operations: Operation[] = loadOperations();
 const reads = operations.filter((o) => o.kind !== "mutation");
 
@@ -156,6 +158,7 @@ const minutes = (Date.now() - began) / 60_000;
 console.log(
   `bench-day ${JSON.stringify({
     users: USERS,
+    employees: env.DIRECTORY_EMPLOYEES ?? "default",
     seconds: SECONDS,
     heldFreshS: env.DIRECTORY_HELD_FRESH_S ?? "default",
     events: env.DIRECTORY_EVENTS ?? "as npm start chooses",

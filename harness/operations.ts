@@ -123,11 +123,16 @@ export function pickDemoData(company: Company): Demo {
     employmentIds: (lookup.employmentsByEmployee.get(profileEmployee.id) ?? []).map((e) => e.id),
   };
 
-  // department: the biggest that fits one page of the org chart's 50, with 5 active members or more
-  const departments = company.departments
+  // department: the biggest that fits one page of the org chart's 50, with 5 active members or more;
+  // in a company where none fits (10 000 employees), the smallest, whose first page the chart shows
+  const staffed = company.departments
     .map((d) => ({ d, members: membersOf.get(d.id) ?? [] }))
-    .filter(({ members }) => members.length <= 50 && members.filter((id) => status(id) === "active").length >= 5)
-    .sort((a, b) => b.members.length - a.members.length || compareIds(a.d.id, b.d.id));
+    .filter(({ members }) => members.filter((id) => status(id) === "active").length >= 5);
+  const fitting = staffed.filter(({ members }) => members.length <= 50);
+  const departments =
+    fitting.length > 0
+      ? fitting.sort((a, b) => b.members.length - a.members.length || compareIds(a.d.id, b.d.id))
+      : staffed.sort((a, b) => a.members.length - b.members.length || compareIds(a.d.id, b.d.id));
   const chosen = departments.find(({ d }) => d.parentId !== null && d.managerId !== null) ?? departments[0];
   if (!chosen) throw new Error("the demo company has no department with 5 active members");
   const department = {
