@@ -5,6 +5,9 @@ import { EventEmitter } from "node:events";
  * subgraphs sees it: the subscriptions, the caches that forget, the warm reference data. The
  * ingestion (webhook or `GET /events`) turns each directory event into one DirectoryChange,
  * deduplicated by `id`, and publishes it on the feed; with replicas the feed reaches every replica.
+ * Beside them, the facade's own writes of what the directory sends no event of (the legacy time
+ * data: types `time-entry`, `axis-section`, ids `facade-write:<uuid>`; client.ts `writtenChange`),
+ * so that every replica drops what it holds of them.
  */
 export interface DirectoryChange {
   /** the directory event's id: unique, the deduplication key */
