@@ -224,38 +224,24 @@ export class Metrics {
   constructor(options: { defaults?: boolean } = {}) {
     if (options.defaults ?? true) collectDefaultMetrics({ register: this.registry });
     const upstreams = this.upstreams;
-    new Gauge({
-      name: "upstream_etag_cache_entries",
-      help: "Answers kept for conditional GETs, all callers together",
-      registers: [this.registry],
-      collect() {
-        this.set([...upstreams].reduce((n, u) => n + u.etagEntries(), 0));
-      },
-    });
-    new Gauge({
-      name: "upstream_etag_cache_bytes",
-      help: "Heap bytes of the answers kept for conditional GETs, their keys included",
-      registers: [this.registry],
-      collect() {
-        this.set([...upstreams].reduce((n, u) => n + u.etagBytes(), 0));
-      },
-    });
-    new Gauge({
-      name: "upstream_held_entries",
-      help: "Reads held by the reference cache (reference data, probationary periods, legacy work contracts, legacy time data), all callers together",
-      registers: [this.registry],
-      collect() {
-        this.set([...upstreams].reduce((n, u) => n + u.heldEntries(), 0));
-      },
-    });
-    new Gauge({
-      name: "upstream_held_bytes",
-      help: "Bytes of the reads held by the reference cache, their bodies as JSON",
-      registers: [this.registry],
-      collect() {
-        this.set([...upstreams].reduce((n, u) => n + u.heldBytes(), 0));
-      },
-    });
+    // each a sum over the process's upstream clients, read at scrape time
+    const summed = (name: string, help: string, pick: (upstream: UpstreamGauges) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set([...upstreams].reduce((n, u) => n + pick(u), 0));
+        },
+      });
+    summed("upstream_etag_cache_entries", "Answers kept for conditional GETs, all callers together", (u) => u.etagEntries());
+    summed("upstream_etag_cache_bytes", "Heap bytes of the answers kept for conditional GETs, their keys included", (u) => u.etagBytes());
+    summed(
+      "upstream_held_entries",
+      "Reads held by the reference cache (reference data, probationary periods, legacy work contracts, legacy time data), all callers together",
+      (u) => u.heldEntries(),
+    );
+    summed("upstream_held_bytes", "Bytes of the reads held by the reference cache, their bodies as JSON", (u) => u.heldBytes());
     const budgetOf = (pick: (slots: { used: number; limit: number }) => number) =>
       function (this: Gauge<"share">) {
         this.reset();
