@@ -1,4 +1,4 @@
-import { createServer, request, type IncomingMessage, type Server } from "node:http";
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Upstream } from "../../subgraphs/shared/upstream/index.js";
@@ -22,7 +22,7 @@ const clients: Upstream[] = [];
 
 const LEGACY = /^\/(api\/v3|directory\/api|organization\/)/;
 
-function forward(req: IncomingMessage, res: import("node:http").ServerResponse, path: string, headers: Record<string, string | string[] | undefined>, rename: boolean): void {
+function forward(req: IncomingMessage, res: ServerResponse, path: string, headers: Record<string, string | string[] | undefined>, rename: boolean): void {
   const target = new URL(fx.directory.url);
   const upstream = request({ host: target.hostname, port: target.port, method: req.method, path, headers: { ...headers, host: target.host, "accept-encoding": "identity" } }, (answer) => {
     const chunks: Buffer[] = [];

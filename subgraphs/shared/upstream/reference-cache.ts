@@ -12,9 +12,9 @@ import { DEFAULT_HELD_BYTES } from "./config.js";
  * started. A read within that bound is answered from memory, with no upstream call and so no
  * round of its own, under any router; once an entry is half its bound old, a read still answered
  * from it revalidates it in the background (a conditional GET through the ETag cache, off the
- * critical path, in the request budget's background share). A change the directory reports for one of these types, or for the employment
- * or employee a collection is part of (the change feed, subgraphs/shared/events), drops that
- * collection's entries at once, and a read in flight when it
+ * critical path, in the request budget's background share). A change the directory reports for
+ * one of these types, or for the employment or employee a collection is part of (the change feed,
+ * subgraphs/shared/events), drops that collection's entries at once, and a read in flight when it
  * arrived is not kept; so does a write of ours to the collection (read-your-writes), before it is
  * sent and once it has answered. At most MAX_ENTRIES are kept, and at most `maxBytes` of bodies
  * (DIRECTORY_HELD_MB, measured as their JSON), the least recently read dropped first; a body
@@ -51,6 +51,7 @@ const DROPPED_BY: Record<string, readonly string[]> = {
 const WRITTEN_TYPE: Record<string, string> = { "time-entries": "time-entry", "axis-sections": "axis-section" };
 /** the collections of the legacy time data, by path segment, held for `legacyTimeFreshMs` */
 const LEGACY_TIME: Record<string, string> = { timeentries: "time-entries", timmitimesheets: "timesheets", axisSections: "axis-sections" };
+const LEGACY_TIME_COLLECTIONS: ReadonlySet<string> = new Set(Object.values(LEGACY_TIME));
 const CURRENT = new RegExp(
   `^/service-api/(departments|business-establishments|legal-entities|employment-templates|job-qualifications|occupation-categories|probationary-periods)(?:/[^/]+)?$`,
 );
@@ -58,7 +59,6 @@ const LEGACY = /^\/directory\/api\/4\.0\/(work-contracts)(?:\/[^/]+)?$/;
 const LEGACY_TIME_PATH = /^\/api\/v3\/(timeentries|timmitimesheets|axisSections)(?:\/[^/]+)?$/;
 /** entries kept at most, over every collection and caller: the least recently read go first */
 const MAX_ENTRIES = 10_000;
-
 
 interface Entry {
   body: unknown;
@@ -112,7 +112,7 @@ export class ReferenceCache {
 
   /** How long an entry of `collection` answers again. */
   private boundOf(collection: string): number {
-    return Object.values(LEGACY_TIME).includes(collection) ? this.legacyTimeFreshMs : this.freshMs;
+    return LEGACY_TIME_COLLECTIONS.has(collection) ? this.legacyTimeFreshMs : this.freshMs;
   }
 
   /**

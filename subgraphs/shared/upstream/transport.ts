@@ -37,6 +37,8 @@ export class UpstreamTransport {
 
   /** the routes whose retirement the directory announced, logged once each (route templates: a bounded set) */
   private readonly retiring = new Set<string>();
+  /** `wire`'s rewrite, from the interface's `<base>/service-api` to `<base><DIRECTORY_API_PREFIX>`; null when they are the same */
+  private readonly wirePrefix: { from: string; to: string } | null;
 
   constructor(
     private readonly config: UpstreamConfig,
@@ -44,6 +46,9 @@ export class UpstreamTransport {
     private readonly logger: Logger = new Logger("upstream"),
   ) {
     ({ http: this.httpAgent, https: this.httpsAgent } = keepAliveAgents({ maxSockets: 64 }));
+    const base = config.baseUrl.replace(/\/+$/, "");
+    const prefix = config.apiPrefix ?? CURRENT_PREFIX;
+    this.wirePrefix = prefix === CURRENT_PREFIX ? null : { from: `${base}${CURRENT_PREFIX}`, to: `${base}${prefix}` };
     this.http = got.extend({
       agent: { http: this.httpAgent, https: this.httpsAgent },
       retry: { limit: 0 },
@@ -64,12 +69,9 @@ export class UpstreamTransport {
    * current API by the interface's `/service-api`; only the wire differs.
    */
   private wire(url: string): string {
-    const prefix = this.config.apiPrefix ?? CURRENT_PREFIX;
-    if (prefix === CURRENT_PREFIX) return url;
-    const canonical = `${this.config.baseUrl.replace(/\/+$/, "")}${CURRENT_PREFIX}`;
-    if (!url.startsWith(canonical)) return url;
-    const next = url.charAt(canonical.length);
-    return next === "" || next === "/" || next === "?" ? `${canonical.slice(0, -CURRENT_PREFIX.length)}${prefix}${url.slice(canonical.length)}` : url;
+    if (this.wirePrefix === null || !url.startsWith(this.wirePrefix.from)) return url;
+    const next = url.charAt(this.wirePrefix.from.length);
+    return next === "" || next === "/" || next === "?" ? `${this.wirePrefix.to}${url.slice(this.wirePrefix.from.length)}` : url;
   }
 
   /** Subscribes to every upstream attempt; returns the unsubscribe function. */
@@ -133,6 +135,7 @@ export class UpstreamTransport {
     const deprecation = header(response, "deprecation");
     const sunset = header(response, "sunset");
     if (deprecation === undefined && sunset === undefined) return;
+    const link = header(response, "link");
     processMetrics().upstreamRetiringAnswers.inc({ api: spec.api, route });
     if (this.retiring.has(route)) return;
     this.retiring.add(route);
@@ -141,7 +144,7 @@ export class UpstreamTransport {
       status: response.statusCode,
       ...(deprecation !== undefined ? { deprecation: deprecation.slice(0, 200) } : {}),
       ...(sunset !== undefined ? { sunset: sunset.slice(0, 200) } : {}),
-      ...(header(response, "link") !== undefined ? { link: header(response, "link")!.slice(0, 500) } : {}),
+      ...(link !== undefined ? { link: link.slice(0, 500) } : {}),
     });
   }
 
