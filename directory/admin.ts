@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import { problemBody } from "./http/errors.js";
 import { HttpError, type Router } from "./http/router.js";
 import { SlidingWindow } from "./limits.js";
@@ -93,6 +94,8 @@ export class Faults {
   private window: SlidingWindow | null = null;
   /** requests left hanging so far (a test's evidence that its faults took effect) */
   hung = 0;
+  /** the answers of the requests left hanging, until their client gives up or `clear` cuts them */
+  private readonly hanging = new Set<ServerResponse>();
 
   get current(): FaultSettings {
     return { ...this.settings };
@@ -118,9 +121,18 @@ export class Faults {
     return this.current;
   }
 
+  /** Faults off; the requests left hanging are cut, as a frozen service that restarts cuts them. */
   clear(): void {
     this.settings = { ...NO_FAULTS };
     this.window = null;
+    for (const res of this.hanging) res.destroy();
+    this.hanging.clear();
+  }
+
+  /** Keeps a hung request's answer, so that `clear` can cut it. */
+  hold(res: ServerResponse): void {
+    this.hanging.add(res);
+    res.once("close", () => this.hanging.delete(res));
   }
 
   /** The request limit the faults set in place of the configured one; null when they set none. */

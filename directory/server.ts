@@ -105,6 +105,7 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
         return { status: 500, body: errorBodyFor(pathOf(req), 500) };
       });
       if (answer !== HANG) send(res, answer, req.method === "HEAD");
+      else faults.hold(res);
       if (options.onRequest && !pathOf(req).startsWith("/_admin/")) options.onRequest(recorded(req, routes.route, answer === HANG ? 0 : answer.status));
     },
     { port: options.port ?? 0, host: options.host ?? "127.0.0.1", logger, lifecycle: options.lifecycle, keepAliveTimeoutMs: 65_000, cutOnClose: true, traced: false },
@@ -112,7 +113,7 @@ export async function startDirectory(options: DirectoryOptions = {}): Promise<Ru
   return { url: listener.origin, port: listener.port, company, stats, faults, work, close: () => (outbox.close(), listener.close()) };
 }
 
-/** a fault that never answers: the connection stays open until the client or `close` cuts it */
+/** a fault that never answers: the connection stays open until the client, `close` or clearing the faults cuts it */
 const HANG = Symbol("hang");
 
 interface Routes {

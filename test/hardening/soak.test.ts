@@ -168,9 +168,7 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
       expect(allowed).toContain(readBack.data.timeEntry.duration);
 
       const median = (samples: number[]) => samples.toSorted((a, b) => a - b)[Math.floor(samples.length / 2)]!;
-      const medianHealth = median(healthMs);
       const medianOpMs = median(opMs);
-      const worstHealth = Math.max(...healthMs);
       const after = settle();
       const mb = (n: number) => Math.round((n / 2 ** 20) * 10) / 10;
       console.log(
@@ -180,8 +178,8 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
           worstMs: Math.round(counts.worstMs),
           healthChecks: healthMs.length,
           medianOpMs: Math.round(medianOpMs),
-          medianHealthMs: Math.round(medianHealth),
-          worstHealthMs: Math.round(worstHealth),
+          medianHealthMs: Math.round(median(healthMs)),
+          worstHealthMs: Math.round(Math.max(...healthMs)),
           codes,
           heapMB: { before: mb(before.heapUsed), after: mb(after.heapUsed) },
           rssMB: { before: mb(before.rss), half: mb(half.rss), after: mb(after.rss) },
@@ -192,17 +190,10 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
       expect(counts.ok).toBeGreaterThan(counts.errors);
       // every answer came back within the subgraph deadline plus the gateway's own work
       expect(counts.worstMs).toBeLessThan(10_000);
-      // responsive: /health answered every time, typically well before an operation, never held
-      // as long as an operation may be. Medians, not the worst, carry the tight claims: a loaded
-      // machine's scheduler stalls a few samples, while /health queued behind the operations or an
-      // event loop blocked by them shows in most. Measured side by side under the same load, the
-      // median /health takes under half the median operation (measured: 11-18 ms against 69 ms),
-      // a ratio that holds however busy the machine. The worst is bounded by the subgraph
-      // deadline (4 s), how long an operation waiting on a hung call is held
+      // responsive: /health answered every time during the load; that it is never held behind
+      // the operations is shown by order, not by timing, in the test below
       expect([...healthStatuses]).toEqual([200]);
       expect(healthMs.length).toBeGreaterThan(10);
-      expect(medianHealth).toBeLessThan(medianOpMs / 2);
-      expect(worstHealth).toBeLessThan(4000);
       expect(after.heapUsed - before.heapUsed).toBeLessThan(40 * 2 ** 20);
       // RSS also holds what the process keeps once it has grown, outside V8's heap: measured
       // +30 MB on Node 20 and +40 to +210 MB on Node 22 for +8 MB of heap, about as much after 5 s
@@ -212,4 +203,49 @@ describe("soak: mixed callers under 503s, 429s and hangs", () => {
     },
     60_000,
   );
+});
+
+/**
+ * /health is never held behind the operations: with every upstream request frozen (no answer, and
+ * timeouts and deadlines longer than the test), operations stay in flight for as long as the test
+ * keeps them, and /health is asked again and again meanwhile. Each answer must come while every one
+ * of them is still held: an order, which a busy machine cannot turn, where a comparison of timings
+ * (how it was measured before) failed on a loaded CI run.
+ */
+describe("soak: /health while every operation is held upstream", () => {
+  const stack = useGatewayStack({ env: { DIRECTORY_TIMEOUT_MS: "600000", SUBGRAPH_DEADLINE_MS: "600000", GATEWAY_DEADLINE_MS: "600000", DIRECTORY_RETRIES: "0" } });
+
+  it("answers 200 each time, before any held operation ends", async () => {
+    // a first answer, so that what the operation needs besides the frozen read (a token) is held
+    expect((await stack.query(`{ employee(id: "10") { id } }`)).errors).toBeUndefined();
+    const hungBefore = stack.directory.faults.hung;
+    stack.directory.faults.set({ hangRate: 1 });
+    const abort = new AbortController();
+    let ended = 0;
+    const held = Array.from({ length: CONCURRENCY }, (_, i) =>
+      fetch(new URL("/graphql", stack.gateway.url), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query: `{ employee(id: "${11 + i}") { id givenName } }` }),
+        signal: abort.signal,
+      })
+        .then((answer) => answer.arrayBuffer())
+        .catch(() => undefined)
+        .finally(() => ended++),
+    );
+    try {
+      // every operation has reached the directory and waits on it
+      while (stack.directory.faults.hung - hungBefore < CONCURRENCY) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 20; i++) {
+        const answer = await fetch(new URL("/health", stack.gateway.url));
+        expect(answer.status).toBe(200);
+        expect(await answer.json()).toEqual({ status: "ok" });
+        expect(ended).toBe(0);
+      }
+    } finally {
+      stack.directory.faults.clear();
+      abort.abort();
+      await Promise.all(held);
+    }
+  }, 60_000);
 });
