@@ -53,6 +53,11 @@ export interface FaultSettings {
   partialEmbedRate: number;
   /** share (0..1) of the representations of an answer's `embedded` left out */
   missingEmbedRate: number;
+  /**
+   * a list answer of more items than this runs over the request duration limit, as a heavy page
+   * does in production: 408, its work dropped (0: never)
+   */
+  overrunItems: number;
 }
 
 const NO_FAULTS: FaultSettings = {
@@ -65,6 +70,7 @@ const NO_FAULTS: FaultSettings = {
   hangRate: 0,
   partialEmbedRate: 0,
   missingEmbedRate: 0,
+  overrunItems: 0,
 };
 
 /** Longest added latency: beyond 2^31 ms a Node timer would fire at once. */
@@ -81,6 +87,7 @@ const SETTING_RULES: Record<keyof FaultSettings, { valid: (n: number) => boolean
   hangRate: { valid: (n) => n >= 0 && n <= 1, message: "must be a number from 0 to 1" },
   partialEmbedRate: { valid: (n) => n >= 0 && n <= 1, message: "must be a number from 0 to 1" },
   missingEmbedRate: { valid: (n) => n >= 0 && n <= 1, message: "must be a number from 0 to 1" },
+  overrunItems: { valid: (n) => Number.isInteger(n) && n >= 0, message: "must be a whole number >= 0 (0: never)" },
 };
 
 export type FaultDecision =

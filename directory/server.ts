@@ -168,7 +168,7 @@ async function answerFor(req: IncomingMessage, routes: Routes): Promise<Director
   // production aborts a request that runs longer than its limit; the handler's work is dropped
   let timer: NodeJS.Timeout | undefined;
   const aborted = new Promise<DirectoryResponse>((resolve) => {
-    timer = setTimeout(() => resolve({ status: 408, headers: { connection: "close" }, body: errorBodyFor(path, 408, `The request ran longer than ${limits.requestTimeoutMs} ms.`) }), limits.requestTimeoutMs);
+    timer = setTimeout(() => resolve(overrun(path, `${limits.requestTimeoutMs} ms`)), limits.requestTimeoutMs);
   });
   try {
     return await Promise.race([answerPassed(req, found, lookup, path, faults, fault), aborted]);
@@ -182,6 +182,9 @@ async function answerPassed(req: IncomingMessage, found: ReturnType<Router["matc
   if (fault.delayMs > 0) await sleep(fault.delayMs);
   if (fault.kind === "error") return { status: fault.status, body: errorBodyFor(path, fault.status) };
   const response = await dispatch(found, lookup, req, faults.shapesEmbedded);
+  const { overrunItems } = faults.current;
+  const items = (response.body as { items?: unknown } | undefined)?.items;
+  if (overrunItems > 0 && Array.isArray(items) && items.length > overrunItems) return overrun(path, `${items.length} items`);
   if (!faults.shapesEmbedded) return response;
   faults.shapeEmbedded(response.body);
   // the body changed: not its text as it was, nor a version tag a client would keep the shaped
@@ -205,6 +208,11 @@ async function dispatch(found: ReturnType<Router["match"]>, method: string, req:
     if (err instanceof HttpError) return { status: err.status, headers: err.headers, body: err.body };
     throw err;
   }
+}
+
+/** production's answer to a request that ran over its duration limit: 408, to be asked again simpler */
+function overrun(path: string, what: string): DirectoryResponse {
+  return { status: 408, headers: { connection: "close" }, body: errorBodyFor(path, 408, `The request ran longer than its limit (${what}): ask for less.`) };
 }
 
 function pathOf(req: IncomingMessage): string {

@@ -77,7 +77,7 @@ describe("request statistics", () => {
 
 describe("fault injection", () => {
   it("has no faults until some are set, and answers the settings in force", async () => {
-    const none = { latencyMs: 0, jitterMs: 0, errorRate: 0, errorStatus: 503, rateLimitRequests: 0, rateLimitWindowSeconds: 60, hangRate: 0, partialEmbedRate: 0, missingEmbedRate: 0 };
+    const none = { latencyMs: 0, jitterMs: 0, errorRate: 0, errorStatus: 503, rateLimitRequests: 0, rateLimitWindowSeconds: 60, hangRate: 0, partialEmbedRate: 0, missingEmbedRate: 0, overrunItems: 0 };
     expect((await admin("GET", "/_admin/faults")).body).toEqual(none);
     const set = await setFaults({ latencyMs: 10 });
     expect(set.status).toBe(200);
@@ -130,6 +130,31 @@ describe("fault injection", () => {
     await setFaults({ hangRate: 1 });
     await expect(fetch(`${directory.url}/service-api/employees/1`, { signal: AbortSignal.timeout(300) })).rejects.toThrow();
     expect((await admin("GET", "/_admin/faults")).body.hangRate).toBe(1);
+  });
+
+  it("clearing the faults cuts the requests left hanging", async () => {
+    const before = directory.faults.hung;
+    await setFaults({ hangRate: 1 });
+    const hung = fetch(`${directory.url}/service-api/employees/1`).then(
+      () => "answered",
+      () => "cut",
+    );
+    // the request has reached the directory and hangs there
+    while (directory.faults.hung === before) await new Promise((r) => setTimeout(r, 10));
+    expect((await admin("DELETE", "/_admin/faults")).status).toBe(200);
+    expect(await hung).toBe("cut");
+  });
+
+  it("overrunItems aborts a list answer of more items than that with 408, and answers smaller ones", async () => {
+    await setFaults({ overrunItems: 5 });
+    const over = await get(directory.url, token, "/service-api/employees?limit=6");
+    expect(over.status).toBe(408);
+    expect(over.body).toMatchObject({ status: 408, title: "Request Timeout" });
+    const within = await get(directory.url, token, "/service-api/employees?limit=5");
+    expect(within.status).toBe(200);
+    expect((within.body as { items: unknown[] }).items).toHaveLength(5);
+    // a single read is no list: answered
+    expect((await employee()).status).toBe(200);
   });
 
   it("partialEmbedRate 1 serves every embedded representation as id, type and url; missingEmbedRate 1 leaves them out", async () => {
