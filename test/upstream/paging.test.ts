@@ -20,6 +20,47 @@ describe("lists of the current API", () => {
     expect(fx.stats().byRoute).toEqual({ "GET /service-api/employees": 10 });
   });
 
+  it("a page the directory aborts for its duration (408) is asked again with half the items, and the pages after it keep that size", async () => {
+    // a client of its own: no version of the pages held from the tests before (a 304 is not aborted)
+    const upstream = fx.client();
+    await upstream.session().current.page("/employees", { limit: 1 }); // token out of the count
+    // a page of more than 30 items runs over the directory's duration limit: 100 and 50 are aborted, 25 is not
+    fx.directory.faults.set({ overrunItems: 30 });
+    fx.reset();
+    const calls: Array<number | null> = [];
+    const attempts: number[] = [];
+    const stop = upstream.onCall((call) => {
+      calls.push(call.status);
+      attempts.push(call.attempt);
+    });
+    try {
+      const seen = await upstream.session().current.all<{ id: string }>("/employees");
+      expect(new Set(seen.map((e) => e.id))).toEqual(new Set(ids));
+      expect(seen).toHaveLength(1000);
+    } finally {
+      stop();
+      fx.directory.faults.clear();
+    }
+    // never the same page sent again as it was: each 408 is followed by a smaller one
+    expect(calls).toEqual([408, 408, ...Array<number>(40).fill(200)]);
+    expect(attempts.every((a) => a === 1)).toBe(true);
+    expect(fx.stats().byRoute).toEqual({ "GET /service-api/employees": 42 });
+  });
+
+  it("halving goes down to one item a page", async () => {
+    // every page of two items or more is aborted: the three employees are read one a page
+    fx.directory.faults.set({ overrunItems: 1 });
+    fx.reset();
+    try {
+      const few = await fx.upstream.session().current.all<{ id: string }>("/employees", { id: ids.slice(0, 3) });
+      expect(few.map((e) => e.id).sort()).toEqual(ids.slice(0, 3).sort());
+    } finally {
+      fx.directory.faults.clear();
+    }
+    // 100, 50, 25, 12, 6 and 3 aborted; then three pages of one
+    expect(fx.stats().byRoute).toEqual({ "GET /service-api/employees": 9 });
+  });
+
   it("a page size given by the caller is kept", async () => {
     fx.reset();
     const all = await fx.upstream.session().current.all<{ id: string }>("/employees", { limit: 50, id: ids.slice(0, 100) });

@@ -24,6 +24,11 @@ export interface RequestSpec {
   form?: Record<string, string>;
   /** answer null instead of throwing on 404 */
   nullOn404?: boolean;
+  /**
+   * a list page the caller asks again smaller on 408 (`iterate`): the directory aborted it for
+   * running over its duration limit, and the same request would run as long again
+   */
+  smallerOn408?: boolean;
 }
 
 /** What a session's APIs need of the client, bound to the session. */
@@ -46,6 +51,13 @@ function withLinks(include: QueryParams[string]): string {
   return [...new Set([...values, "links"])].join(",");
 }
 
+/** A `links.next` address asking for `limit` items. */
+function withLimit(href: string, limit: number): string {
+  const url = new URL(href, "http://upstream.invalid");
+  url.searchParams.set("limit", String(limit));
+  return href.startsWith("/") ? `${url.pathname}${url.search}` : url.href;
+}
+
 /** The current API (`/service-api`), authenticated per the configured mode. */
 export class CurrentApiClient implements CurrentApi {
   constructor(private readonly transport: SessionTransport) {}
@@ -56,23 +68,41 @@ export class CurrentApiClient implements CurrentApi {
     return expectRepresentation(full, body);
   }
 
-  async page<T>(path: string, query?: QueryParams): Promise<Envelope<T>> {
-    const full = currentPath(path);
-    const asked = { ...query, include: withLinks(query?.include) };
-    return checkEnvelope<T>(await this.transport.send<Envelope<T>>({ api: "current", method: "GET", ...this.transport.target(full, asked) }), full);
+  page<T>(path: string, query?: QueryParams): Promise<Envelope<T>> {
+    return this.readPage<T>(path, query, false);
   }
 
+  private async readPage<T>(path: string, query: QueryParams | undefined, smallerOn408: boolean): Promise<Envelope<T>> {
+    const full = currentPath(path);
+    const asked = { ...query, include: withLinks(query?.include) };
+    return checkEnvelope<T>(await this.transport.send<Envelope<T>>({ api: "current", method: "GET", smallerOn408, ...this.transport.target(full, asked) }), full);
+  }
+
+  /**
+   * Every item of the list, page after page. A page the directory aborts for its duration (408)
+   * is asked again with half the items, down to one, and the pages after it keep the smaller size
+   * (production: "retry a simpler request"); sent again as it was, it would run as long again.
+   */
   async *iterate<T>(path: string, query?: QueryParams): AsyncIterable<T> {
     const first = currentPath(path);
+    const asked = Number(query?.limit ?? PAGE_LIMIT);
+    let limit = asked;
     // the cursors followed are the whole `links.next` addresses: the next page keeps the filters they carry
     const pages = followPages<Envelope<T>>(first, null, async (href) => {
-      let envelope: Envelope<T>;
-      if (href === null) envelope = await this.page<T>(first, { limit: PAGE_LIMIT, ...query });
-      else {
-        const target = this.transport.followHref(href, first);
-        envelope = checkEnvelope<T>(await this.transport.send<Envelope<T>>({ api: "current", method: "GET", ...target }), target.path);
+      for (;;) {
+        try {
+          let envelope: Envelope<T>;
+          if (href === null) envelope = await this.readPage<T>(first, { limit: PAGE_LIMIT, ...query, ...(limit < asked ? { limit } : {}) }, true);
+          else {
+            const target = this.transport.followHref(limit < asked ? withLimit(href, limit) : href, first);
+            envelope = checkEnvelope<T>(await this.transport.send<Envelope<T>>({ api: "current", method: "GET", smallerOn408: true, ...target }), target.path);
+          }
+          return { page: envelope, next: envelope.links?.next?.href || null };
+        } catch (err) {
+          if (!(err instanceof UpstreamError) || err.status !== 408 || limit <= 1) throw err;
+          limit = Math.floor(limit / 2);
+        }
       }
-      return { page: envelope, next: envelope.links?.next?.href || null };
     });
     for await (const { page } of pages) yield* page.items;
   }

@@ -521,6 +521,8 @@ export class Upstream {
 
   /** Waits and returns true when the policy (retry.ts) retries after this outcome. */
   private async retried(state: SessionState, spec: RequestSpec, run: Attempts, outcome: AttemptOutcome, cause: string): Promise<boolean> {
+    // a page the caller asks again smaller (apis.ts `iterate`)
+    if (spec.smallerOn408 && "status" in outcome && outcome.status === 408) return false;
     const policy = { retries: this.config.retries, maxRetryAfterSeconds: this.config.maxRetryAfterSeconds, retryBaseDelayMs: this.config.retryBaseDelayMs ?? 100 };
     const delay = retryDelay(outcome, { idempotent: run.idempotent, retriesLeft: run.retriesLeft, leftMs: this.budget.msLeft(state) }, policy);
     if (delay === null) return false;
