@@ -24,7 +24,7 @@ describe("ReferenceCache", () => {
     };
   };
 
-  it("reads the reference lists of the current API, its probationary periods, the legacy work contracts and the legacy time data, nothing else", () => {
+  it("reads the reference lists of the current API, its probationary periods, the legacy work contracts, users and establishments and the legacy time data, nothing else", () => {
     expect(ReferenceCache.collectionOf("current", "GET", "/service-api/probationary-periods")).toBe("probationary-periods");
     expect(ReferenceCache.collectionOf("legacy", "GET", "/directory/api/4.0/work-contracts")).toBe("work-contracts");
     expect(ReferenceCache.collectionOf("legacy", "GET", "/directory/api/4.0/work-contracts/12")).toBe("work-contracts");
@@ -33,7 +33,11 @@ describe("ReferenceCache", () => {
     expect(ReferenceCache.collectionOf("legacy", "GET", "/api/v3/timmitimesheets")).toBe("timesheets");
     expect(ReferenceCache.collectionOf("legacy", "GET", "/api/v3/axisSections")).toBe("axis-sections");
     expect(ReferenceCache.collectionOf("current", "GET", "/api/v3/timeentries")).toBeNull();
-    expect(ReferenceCache.collectionOf("legacy", "GET", "/api/v3/users/1")).toBeNull();
+    expect(ReferenceCache.collectionOf("legacy", "GET", "/api/v3/users/1")).toBe("legacy-users");
+    expect(ReferenceCache.collectionOf("legacy", "GET", "/api/v3/users")).toBe("legacy-users");
+    expect(ReferenceCache.collectionOf("legacy", "GET", "/organization/structure/api/establishments")).toBe("legacy-establishments");
+    expect(ReferenceCache.collectionOf("legacy", "GET", "/api/v3/users/1/picture")).toBeNull();
+    expect(ReferenceCache.collectionOf("legacy", "GET", "/api/v3/files/7")).toBeNull();
     expect(ReferenceCache.collectionOf("current", "GET", "/service-api/departments")).toBe("departments");
     expect(ReferenceCache.collectionOf("current", "GET", "/service-api/business-establishments/12")).toBe("business-establishments");
     expect(ReferenceCache.collectionOf("current", "GET", "/service-api/employees")).toBeNull();
@@ -101,6 +105,32 @@ describe("ReferenceCache", () => {
     expect(calls).toBe(5);
   });
 
+  it("drops the legacy users on every change they show, the legacy establishments on those of their establishments and staff", async () => {
+    const feed = new InProcessFeed();
+    const cache = new ReferenceCache(60_000, feed, () => 0);
+    let calls = 0;
+    const fetch = async () => ({ call: ++calls });
+    const users = () => cache.read("me GET /api/v3/users", "legacy-users", fetch);
+    const establishments = () => cache.read("me GET /organization/structure/api/establishments", "legacy-establishments", fetch);
+    const change = (type: string) => ({ id: `e-${type}`, topic: `${type}.updated`, occurredAt: "", resource: { type, id: "1" }, establishmentIds: [], previousAttributes: null });
+    /** which of the two a change of `type` drops */
+    const dropped = async (type: string) => {
+      await users();
+      await establishments();
+      const before = calls;
+      await feed.publish(change(type));
+      const u = (await users())!.call > before;
+      const e = (await establishments())!.call > before;
+      return [u && "users", e && "establishments"].filter(Boolean);
+    };
+    for (const type of ["employee", "employment", "job-position", "business-establishment", "legal-entity"]) expect(await dropped(type)).toEqual(["users", "establishments"]);
+    // the department, and the axis section a user is attached to, show on the user alone
+    expect(await dropped("department")).toEqual(["users"]);
+    expect(await dropped("axis-section")).toEqual(["users"]);
+    expect(await dropped("job-qualification")).toEqual([]);
+    expect(await dropped("time-entry")).toEqual([]);
+  });
+
   it("holds the legacy time data for its own bound, dropped by the facade's writes of it heard on the feed", async () => {
     let now = 0;
     const feed = new InProcessFeed();
@@ -126,8 +156,10 @@ describe("ReferenceCache", () => {
     await Promise.all([entries(), sheets(), sections()]);
     expect(calls).toBe(10);
     expect(ReferenceCache.writtenBy("legacy", "/api/v3/timeentries/5")).toEqual({ type: "time-entry", collections: ["time-entries", "timesheets"] });
-    expect(ReferenceCache.writtenBy("legacy", "/api/v3/axisSections/5")).toEqual({ type: "axis-section", collections: ["axis-sections"] });
-    expect(ReferenceCache.writtenBy("legacy", "/api/v3/users/5")).toEqual({ type: null, collections: [] });
+    // a section names the users attached to it
+    expect(ReferenceCache.writtenBy("legacy", "/api/v3/axisSections/5")).toEqual({ type: "axis-section", collections: ["axis-sections", "legacy-users"] });
+    // a user's write is dropped here; the other replicas hear the directory's own employee event of it
+    expect(ReferenceCache.writtenBy("legacy", "/api/v3/users/5")).toEqual({ type: null, collections: ["legacy-users"] });
   });
 
   it("keeps at most 10 000 entries, dropping the least recently read", async () => {

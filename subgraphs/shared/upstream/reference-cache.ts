@@ -6,8 +6,9 @@ import { DEFAULT_HELD_BYTES } from "./config.js";
  * Reference data held warm (docs/performance.md#what-a-company-router-gets): the reads of the
  * organisation's reference lists (departments, business establishments, legal entities,
  * employment templates, job qualifications, occupation categories) and of two parts of an
- * employment the directory sends no event of (probationary periods, legacy work contracts;
- * `DROPPED_BY`), kept per caller identity and
+ * employment the directory sends no event of (probationary periods, legacy work contracts), and of
+ * the legacy users and establishments, views of the current API's records (`DROPPED_BY`), kept per
+ * caller identity and
  * URL for at most `freshMs` (DIRECTORY_REFERENCE_FRESH_S) after the read that fetched them
  * started. A read within that bound is answered from memory, with no upstream call and so no
  * round of its own, under any router; once an entry is half its bound old, a read still answered
@@ -32,20 +33,25 @@ import { DEFAULT_HELD_BYTES } from "./config.js";
  * reference types, two collections the directory sends no event of and the facade never writes,
  * both parts of an employment: its probationary periods, and the legacy work contracts (the legacy
  * view of employments), dropped by every employment change and, for the contracts, which carry
- * their owner, by every employee change.
+ * their owner, by every employee change. The legacy users and establishments show the employee,
+ * its employment and position, the establishment, the legal entity and (the users) the department
+ * and an axis section: each change of those drops them. What only the legacy API holds of a user
+ * (its personal data, changed in the directory's screens) has no event the facade hears: the bound.
  */
 const DROPPED_BY: Record<string, readonly string[]> = {
-  department: ["departments"],
-  "business-establishment": ["business-establishments"],
-  "legal-entity": ["legal-entities"],
+  department: ["departments", "legacy-users"],
+  "business-establishment": ["business-establishments", "legacy-users", "legacy-establishments"],
+  "legal-entity": ["legal-entities", "legacy-users", "legacy-establishments"],
   "employment-template": ["employment-templates"],
   "job-qualification": ["job-qualifications"],
   "occupation-category": ["occupation-categories"],
-  employment: ["probationary-periods", "work-contracts"],
-  employee: ["work-contracts"],
+  employment: ["probationary-periods", "work-contracts", "legacy-users", "legacy-establishments"],
+  employee: ["work-contracts", "legacy-users", "legacy-establishments"],
+  "job-position": ["legacy-users", "legacy-establishments"],
+  "employee-personal-record": ["legacy-users"],
   // the facade's own writes of the legacy time data, heard from another replica (client.ts `writtenChange`)
   "time-entry": ["time-entries", "timesheets"],
-  "axis-section": ["axis-sections"],
+  "axis-section": ["axis-sections", "legacy-users"],
 };
 /** the legacy time data the facade writes, by collection: the change-feed type of such a write */
 const WRITTEN_TYPE: Record<string, string> = { "time-entries": "time-entry", "axis-sections": "axis-section" };
@@ -56,6 +62,11 @@ const CURRENT = new RegExp(
   `^/service-api/(departments|business-establishments|legal-entities|employment-templates|job-qualifications|occupation-categories|probationary-periods)(?:/[^/]+)?$`,
 );
 const LEGACY = /^\/directory\/api\/4\.0\/(work-contracts)(?:\/[^/]+)?$/;
+/** the legacy users and establishments, by path: views of the current API's records (their events drop them) */
+const LEGACY_VIEWS: ReadonlyArray<[RegExp, string]> = [
+  [/^\/api\/v3\/users(?:\/[^/]+)?$/, "legacy-users"],
+  [/^\/organization\/structure\/api\/establishments(?:\/[^/]+)?$/, "legacy-establishments"],
+];
 const LEGACY_TIME_PATH = /^\/api\/v3\/(timeentries|timmitimesheets|axisSections)(?:\/[^/]+)?$/;
 /** entries kept at most, over every collection and caller: the least recently read go first */
 const MAX_ENTRIES = 10_000;
@@ -94,7 +105,9 @@ export class ReferenceCache {
   static collectionOf(api: string, method: string, path: string): string | null {
     if (method !== "GET") return null;
     if (api === "current") return CURRENT.exec(path)?.[1] ?? null;
-    if (api === "legacy") return LEGACY.exec(path)?.[1] ?? LEGACY_TIME[LEGACY_TIME_PATH.exec(path)?.[1] ?? ""] ?? null;
+    if (api === "legacy") {
+      return LEGACY.exec(path)?.[1] ?? LEGACY_TIME[LEGACY_TIME_PATH.exec(path)?.[1] ?? ""] ?? LEGACY_VIEWS.find(([pattern]) => pattern.test(path))?.[1] ?? null;
+    }
     return null;
   }
 
