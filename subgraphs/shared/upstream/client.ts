@@ -133,7 +133,8 @@ export class Upstream {
     this.leases = new RecordLeases(this.shared);
     this.budget = new UpstreamBudget(this.config, this.shared);
     this.base = new URL(config.baseUrl.replace(/\/+$/, ""));
-    const probe = (): RequestSpec => ({ api: "current", method: "GET", ...this.target("/service-api/employees", { limit: 1 }) });
+    // a list read like any other, so asked with its links (CurrentApiClient.page), though the check follows no `next`
+    const probe = (): RequestSpec => ({ api: "current", method: "GET", ...this.target("/service-api/employees", { limit: 1, include: "links" }) });
     this.credentials = new UpstreamCredentials(this.config, this.shared, new URL(config.tokenUrl).pathname, (state, spec) => this.sendDeduplicated(state, spec), probe);
     this.cursors = cursorSigner(config.cursorSecret ?? randomBytes(32).toString("hex"));
     this.breakers = new UpstreamBreakers(this.config);
