@@ -63,6 +63,8 @@ export interface RecordedRequest {
   /** the route that served it (`GET /service-api/employees/{id}`); null when no route has the path */
   route: string | null;
   status: number;
+  /** the client's User-Agent, as sent */
+  userAgent: string | null;
 }
 
 export interface RunningDirectory {
@@ -132,7 +134,7 @@ interface Routes {
 
 function recorded(req: IncomingMessage, route: string | null, status: number): RecordedRequest {
   const url = new URL(req.url ?? "/", "http://directory.local");
-  return { method: req.method ?? "GET", path: url.pathname, query: [...url.searchParams], route, status };
+  return { method: req.method ?? "GET", path: url.pathname, query: [...url.searchParams], route, status, userAgent: req.headers["user-agent"] ?? null };
 }
 
 /** The answer to one request: the admin routes (loopback only), else the APIs behind the injected faults. */

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { publishedParams, takesParam } from "../../contract/current-params.js";
-import { LEGACY_OPERATIONS, LEGACY_READS_UNSHOWN } from "../../contract/legacy-params.js";
 import type { RecordedRequest } from "../../directory/server.js";
+import { contractBreach, requestLine } from "../helpers/contract.js";
 import { useGatewayStack } from "../helpers/gateway-stack.js";
 import { loadOperations, pickDemoData, variablesOf, type Demo } from "../helpers/operations.js";
 
@@ -22,33 +21,13 @@ beforeAll(() => {
   demo = pickDemoData(stack.directory.company);
 });
 
-/** Why a recorded request breaks the contract; null when it keeps to it. */
-function breach(r: RecordedRequest): string | null {
-  if (r.route === null) return "no route of the service has the path";
-  if (r.route === "POST /connect/token") return null;
-  const names = [...new Set(r.query.map(([k]) => k))];
-  if (r.route.includes(" /service-api/")) {
-    if (publishedParams(r.route) === null) return "not a published operation";
-    const bad = names.filter((n) => !takesParam(r.route!, n));
-    if (bad.length > 0) return `unpublished parameters ${bad.join(", ")}`;
-    const isList = r.method === "GET" && !r.route.endsWith("}");
-    const include = r.query.filter(([k]) => k === "include").flatMap(([, v]) => v.split(","));
-    if (isList && !include.includes("links")) return "a list read without include=links";
-    return null;
-  }
-  if (!(r.route in LEGACY_OPERATIONS) && !(r.route in LEGACY_READS_UNSHOWN)) return "not a legacy operation of the interface";
-  const named = LEGACY_OPERATIONS[r.route];
-  const bad = named ? names.filter((n) => !named.includes(n)) : [];
-  return bad.length > 0 ? `parameters the interface does not name: ${bad.join(", ")}` : null;
-}
-
 describe("every request the facade sends keeps to production's contract", () => {
   it.each(operations.map((o) => [o.name, o] as const))("%s", async (_name, operation) => {
     recorded.length = 0;
     const response = await stack.query(operation.source, variablesOf(demo, operation));
     expect(response.errors, JSON.stringify(response.errors)).toBeUndefined();
     expect(recorded.length).toBeGreaterThan(0);
-    const breaches = recorded.map((r) => ({ request: `${r.method} ${r.path}?${new URLSearchParams(r.query)}`, why: breach(r) })).filter((b) => b.why !== null);
+    const breaches = recorded.map((r) => ({ request: requestLine(r), why: contractBreach(r) })).filter((b) => b.why !== null);
     expect(breaches).toEqual([]);
     // strict mode refused nothing: every request was answered as production would
     expect(recorded.filter((r) => r.status === 400 || r.status === 404)).toEqual([]);
